@@ -1,0 +1,1 @@
+"""Serial transports, device drivers and their simulators. Knows nothing of the game."""

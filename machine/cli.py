@@ -1,0 +1,61 @@
+"""The ``cabinet`` command and its subcommands.
+
+Owns: argument parsing, reading script files, printing results and turning errors into one
+line on standard error with exit status 2. The work itself lives in the modules it calls.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from . import __version__, yamlio
+
+EXIT_USAGE = 2
+
+
+class CommandError(Exception):
+    """An error the command reports as one line and exit status 2."""
+
+
+def read_script(path: str) -> Any:
+    """A YAML or JSON script from a file, or from standard input for ``-``."""
+    if path == "-":
+        return yamlio.loads(sys.stdin.read(), "<stdin>")
+    return yamlio.load(path)
+
+
+def _cmd_round(args: argparse.Namespace) -> int:
+    from .script import run_round_script
+
+    result = run_round_script(read_script(args.script), auto=_auto_strategy())
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+def _auto_strategy():
+    """The Auto strategy, once the game-math module provides one."""
+    return None
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cabinet", description="Random Blackjack cabinet firmware and tools.")
+    p.add_argument("--version", action="version", version=f"cabinet {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    r = sub.add_parser("round", help="play one scripted round and print the result as JSON")
+    r.add_argument("script", help="a YAML or JSON round script, or - for standard input")
+    r.set_defaults(func=_cmd_round)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (ValueError, CommandError) as exc:
+        # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.
+        print(f"cabinet {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
