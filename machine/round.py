@@ -422,7 +422,6 @@ class Round:
             return None
         if action == "stand":
             return None
-        limit = r.max_splits_and_doubles
         if action == "double":
             if n != 2:
                 return "only on a hand of exactly two cards"
@@ -431,11 +430,7 @@ class Round:
             soft = hand.soft
             if not r.may_double_total(total, soft):
                 return f"{'soft' if soft else 'hard'} {total} may not be doubled ({self._double_rule_text()})"
-            if limit is not None and seat.splits_and_doubles >= limit:
-                return f"the seat has used its {limit} doubles and splits"
-            if not seat.can_fund(seat.bet):
-                return "the club meter cannot pay the double's stake"
-            return None
+            return self._extra_stake_problem(seat, "double")
         if action == "split":
             if n != 2:
                 return "only on a hand of exactly two cards"
@@ -445,11 +440,7 @@ class Round:
                 return "split aces may not be split again"
             if len(seat.hands) >= r.max_hands:
                 return f"a seat may hold at most {r.max_hands} hands"
-            if limit is not None and seat.splits_and_doubles >= limit:
-                return f"the seat has used its {limit} doubles and splits"
-            if not seat.can_fund(seat.bet):
-                return "the club meter cannot pay the split's stake"
-            return None
+            return self._extra_stake_problem(seat, "split")
         if action == "surrender":
             if r.surrender == "none":
                 return "surrender is not offered in this game"
@@ -459,6 +450,15 @@ class Round:
                 return "only as the first decision on the first two cards"
             return None
         return f"unknown action (one of {', '.join(PLAY_ACTIONS)})"
+
+    def _extra_stake_problem(self, seat: Seat, what: str) -> str | None:
+        """The joint limit and the funding, shared by doubles and splits."""
+        limit = self.rules.max_splits_and_doubles
+        if limit is not None and seat.splits_and_doubles >= limit:
+            return f"the seat has used its {limit} doubles and splits"
+        if not seat.can_fund(seat.bet):
+            return f"the club meter cannot pay the {what}'s stake"
+        return None
 
     def _double_rule_text(self) -> str:
         r = self.rules

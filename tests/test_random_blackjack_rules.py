@@ -399,3 +399,36 @@ def test_a_refused_action_names_seat_hand_action_and_why():
         "seat 1, hand 1: double is not allowed: hard 17 may not be doubled "
         "(doubles on hard 9, 10, 11 or soft 19, 20, 21)"
     )
+
+
+# -- funding (spec 6, "Decision, funding") and the event stream ------------------------------------
+
+
+def test_insurance_double_and_split_are_offered_only_when_the_seat_can_fund_them(rb_rules):
+    rnd = Round.start(rb_rules, "8S AH 8D 7C".split(), [10], funds=[4])
+    # half the bet is 5 > 4: no insurance question; 10 > 4: no split
+    assert rnd.pending.kind == "play" and rnd.pending.options == ("hit", "stand")
+    assert rnd.why_not(1, "split") == "the club meter cannot pay the split's stake"
+    rnd = Round.start(rb_rules, "8S AH 8D 7C".split(), [10], funds=[15])
+    rnd.act(1, "insure")  # 15 - 5 leaves 10: the split is still funded
+    assert rnd.pending.options == ("hit", "stand", "split")
+    rnd.act(1, "split")
+    assert rnd.seat(1).funds == 0
+
+
+def test_the_round_emits_its_events_in_order(rb_rules):
+    rnd = Round.start(rb_rules, "TS 6H 6C 3D TD 9C".split(), [10], seat_numbers=[3])
+    rnd.act(3, "hit")
+    rnd.act(3, "stand")
+    assert [e.to_dict() for e in rnd.events] == [
+        {"kind": "card", "seat": 3, "hand": 0, "card": "TS"},
+        {"kind": "dealer_card", "card": "6H"},
+        {"kind": "card", "seat": 3, "hand": 0, "card": "6C"},
+        {"kind": "action", "seat": 3, "hand": 0, "action": "hit"},
+        {"kind": "card", "seat": 3, "hand": 0, "card": "3D"},
+        {"kind": "action", "seat": 3, "hand": 0, "action": "stand"},
+        {"kind": "dealer_card", "card": "TD"},
+        {"kind": "dealer_card", "card": "9C"},
+        {"kind": "settle", "seat": 3, "hand": 0, "amount": 20, "result": "win"},
+        {"kind": "round_end"},
+    ]
