@@ -36,6 +36,14 @@ def _cmd_round(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_session(args: argparse.Namespace) -> int:
+    from .session import run_session_script
+
+    result = run_session_script(read_script(args.script), auto=_auto_strategy())
+    print(json.dumps(result, indent=2))
+    return 0
+
+
 def _auto_strategy():
     """The Auto strategy, once the game-math module provides one."""
     return None
@@ -48,6 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("round", help="play one scripted round and print the result as JSON")
     r.add_argument("script", help="a YAML or JSON round script, or - for standard input")
     r.set_defaults(func=_cmd_round)
+    s = sub.add_parser("session", help="play one seat's money from a script and print the meters after every step")
+    s.add_argument("script", help="a YAML or JSON session script, or - for standard input")
+    s.set_defaults(func=_cmd_session)
     return p
 
 

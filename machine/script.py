@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .cards import CardError, check_stacked_shoe
-from .round import IllegalAction, Round, RoundError
+from .round import Event, Round, RoundError
 from .rules import Profile, RulesError, load_profile
 
 MAX_SEATS = 7
@@ -56,14 +56,16 @@ def parse_shoe(raw: object, decks: int) -> list[str]:
         raise ScriptError(f"shoe: {exc}") from None
 
 
-class _SeatScript:
-    def __init__(self, number: int, raw: object):
-        where = f"seats[{number - 1}]"
+class SeatScript:
+    def __init__(self, number: int, raw: object, where: str | None = None, need_bet: bool = True):
+        self.number = number
+        where = where or f"seats[{number - 1}]"
         _need(isinstance(raw, Mapping), f"{where}: must be a mapping with bet: and actions:")
         assert isinstance(raw, Mapping)
-        _no_unknown_keys(raw, ("bet", "insurance", "actions"), f"{where}: ")
-        _need("bet" in raw, f"{where}: no bet")
-        self.bet = raw["bet"]
+        if need_bet:
+            _no_unknown_keys(raw, ("bet", "insurance", "actions"), f"{where}: ")
+            _need("bet" in raw, f"{where}: no bet")
+        self.bet = raw.get("bet")
         ins = raw.get("insurance", False)
         _need(ins in (True, False, "auto"), f"{where}: insurance must be true, false or auto, not {ins!r}")
         self.insurance = ins
@@ -93,28 +95,45 @@ def run_round_script(script: Mapping[str, Any], auto: AutoStrategy | None = None
     _need(isinstance(raw_seats, list) and raw_seats, "seats: must be a list of 1 to 7 seats")
     assert isinstance(raw_seats, list)
     _need(len(raw_seats) <= MAX_SEATS, f"seats: at most {MAX_SEATS} seats, not {len(raw_seats)}")
-    seats = [_SeatScript(i + 1, s) for i, s in enumerate(raw_seats)]
+    seats = [SeatScript(i + 1, s) for i, s in enumerate(raw_seats)]
     for s in seats:
         problem = profile.rules.bet_problem(s.bet)
         _need(problem is None, f"seat {seats.index(s) + 1}: {problem}")
 
-    try:
-        rnd = Round.start(profile.rules, shoe, [s.bet for s in seats])
-        while (decision := rnd.pending) is not None:
-            seat = seats[decision.seat - 1]
-            action = _answer(rnd, seat, decision.kind, auto)
-            rnd.act(decision.seat, action)
-    except IllegalAction as exc:
-        raise ScriptError(str(exc)) from None
-    except RoundError as exc:
-        raise ScriptError(str(exc)) from None
+    rnd = play_scripted(lambda: Round.start(profile.rules, shoe, [s.bet for s in seats]), seats, auto)
+    check_all_used(seats)
+    return rnd.result(profile.game)
 
-    for i, s in enumerate(seats):
+
+def play_scripted(
+    start: Callable[[], Round],
+    seats: list[SeatScript],
+    auto: AutoStrategy | None,
+    after_act: Callable[[Round, list[Event]], None] | None = None,
+) -> Round:
+    """Start a round and answer its every decision from the seats' scripts.
+
+    ``after_act`` sees each decision's new events (the session uses it to move stakes).
+    """
+    try:
+        rnd = start()
+        while (decision := rnd.pending) is not None:
+            seat = seats[rnd.seats.index(rnd.seat(decision.seat))]
+            action = _answer(rnd, seat, decision.kind, auto)
+            new = rnd.act(decision.seat, action)
+            if after_act is not None:
+                after_act(rnd, new)
+    except RoundError as exc:  # IllegalAction and ShoeExhausted name what went wrong
+        raise ScriptError(str(exc)) from None
+    return rnd
+
+
+def check_all_used(seats: list[SeatScript]) -> None:
+    for s in seats:
         left = s.actions[s.used :]
         if left:
             plural = "s" if len(left) > 1 else ""
-            raise ScriptError(f"seat {i + 1}: {len(left)} action{plural} left over when the round ended: {', '.join(left)}")
-    return rnd.result(profile.game)
+            raise ScriptError(f"seat {s.number}: {len(left)} action{plural} left over when the round ended: {', '.join(left)}")
 
 
 def _auto(rnd: Round, auto: AutoStrategy | None) -> str:
@@ -126,7 +145,7 @@ def _auto(rnd: Round, auto: AutoStrategy | None) -> str:
     return auto(rnd)
 
 
-def _answer(rnd: Round, seat: _SeatScript, kind: str, auto: AutoStrategy | None) -> str:
+def _answer(rnd: Round, seat: SeatScript, kind: str, auto: AutoStrategy | None) -> str:
     d = rnd.pending
     assert d is not None
     if kind == "insurance":
