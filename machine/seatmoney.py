@@ -219,7 +219,11 @@ class SeatMoney:
         return self._add_to_club("returned", returned) if returned else []
 
     def collect(self) -> tuple[list[Move], PayoutPlan]:
-        """Collect: drop a bet being placed; club to credit in steps; or plan a payout."""
+        """Collect: drop a bet being placed; club to credit in steps; or plan a payout.
+
+        The plan's coins are owed to the hopper from now on (``coins_paid`` takes each off);
+        its handpay stays on the credit meter until ``handpay`` records it paid.
+        """
         if not self.is_live("collect"):
             return [], PayoutPlan()
         self.bet = 0
@@ -234,8 +238,6 @@ class SeatMoney:
             return moves, PayoutPlan()
         plan = self.payout_plan()
         self.payout_owed = plan.coins
-        if plan.handpay:
-            moves += self.handpay(plan.handpay)
         return moves, plan
 
     def coins_paid(self, coins: int) -> list[Move]:

@@ -106,7 +106,9 @@ def _step(
             money.coins_paid(plan.coins)
             tally.coins_paid += plan.coins
             money.payout_ended()
-        tally.handpay += plan.handpay
+        if plan.handpay:
+            money.handpay(plan.handpay)  # no attendant here: the handpay is paid at once
+            tally.handpay += plan.handpay
         return False, None
     if button != "start":
         money.press_bet(button)

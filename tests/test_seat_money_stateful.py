@@ -57,6 +57,8 @@ class SeatMachine(RuleBasedStateMachine):
             paid = max(plan.coins - short, 0)  # the hopper may stop short: the rest stays owed
             self.m.coins_paid(paid)
             self.m.payout_ended()
+        if plan.handpay:
+            self.m.handpay(plan.handpay)
 
     @invariant()
     def self_audit_holds(self):

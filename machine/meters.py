@@ -1,0 +1,93 @@
+"""Accounting meters and event codes, in the names an auditor expects.
+
+Owns: the meter names, lifetime and period counters per seat and for the cabinet, and the
+codes of the event log. Pure data with plain-dict persistence; the cabinet core decides when
+a meter moves and journals it in the same transaction as the money it counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+# Per seat (the cabinet's figure is their sum) ------------------------------------------------
+SEAT_METERS = (
+    "total_in",  # coins and notes, points
+    "hopper_out",  # points paid by the hopper
+    "handpay_out",  # points paid by an attendant
+    "total_out",  # hopper_out + handpay_out
+    "games_played",
+    "games_won",
+    "games_lost",
+    "games_pushed",
+    "total_bet",  # turnover: every stake taken (bets, splits, doubles, insurance)
+    "total_won",  # everything settlements returned, stakes included
+    "blackjacks",
+    "three_sevens",
+    "insurance_taken",  # insurance stakes, points
+    "insurance_paid",  # insurance returns, points
+    "handpays",  # count
+)
+# Per coin type: coin_in_count:<id> and coin_in_value:<id>
+# Cabinet only -------------------------------------------------------------------------------
+CABINET_METERS = ("power_ups", "door_openings", "ram_clears", "period_resets")
+
+# Event log codes ------------------------------------------------------------------------------
+EVENT_CODES = {
+    "power_up": 100,
+    "power_down_detected": 101,
+    "ram_clear": 102,
+    "period_reset": 103,
+    "door_open": 110,
+    "door_closed": 111,
+    "tilt": 120,
+    "tilt_cleared": 121,
+    "memory_error": 130,
+    "coin_error": 140,
+    "coin_events_lost": 141,
+    "coin_fraud": 142,
+    "hopper_fault": 150,
+    "hopper_extra_coin": 151,
+    "hopper_runaway": 152,
+    "payout_resumed": 153,
+    "handpay": 160,
+    "handpay_cleared": 161,
+    "operator": 170,
+    "settings_changed": 171,
+}
+
+
+@dataclass
+class Meters:
+    """Lifetime and period counters of one scope (a seat, or the cabinet's own)."""
+
+    lifetime: dict[str, int] = field(default_factory=dict)
+    period: dict[str, int] = field(default_factory=dict)
+
+    def add(self, name: str, amount: int = 1) -> None:
+        if amount:
+            self.lifetime[name] = self.lifetime.get(name, 0) + amount
+            self.period[name] = self.period.get(name, 0) + amount
+
+    def get(self, name: str, period: bool = False) -> int:
+        return (self.period if period else self.lifetime).get(name, 0)
+
+    def reset_period(self) -> None:
+        self.period = {}
+
+    def to_dict(self) -> dict[str, dict[str, int]]:
+        return {"lifetime": dict(self.lifetime), "period": dict(self.period)}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Mapping[str, int]] | None) -> Meters:
+        d = d or {}
+        return cls(dict(d.get("lifetime", {})), dict(d.get("period", {})))
+
+
+def total(meters: Iterable[Meters], period: bool = False) -> dict[str, int]:
+    """The sum of several scopes' meters, name by name."""
+    out: dict[str, int] = {}
+    for m in meters:
+        for k, v in (m.period if period else m.lifetime).items():
+            out[k] = out.get(k, 0) + v
+    return out

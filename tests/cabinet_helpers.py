@@ -1,0 +1,42 @@
+"""Build a cabinet core on a journal in a temporary folder, with stacked or seeded shoes."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+from machine.cabinet import Cabinet, CabinetSettings, open_cabinet
+from machine.cards import new_shoe, shuffle
+from machine.round import Round
+from machine.rules import load_profile
+
+
+def stand_player(rnd: Round) -> str:
+    """A test player in the Auto slot: declines insurance and early surrender, then stands."""
+    d = rnd.pending
+    assert d is not None
+    return {"insurance": "no_insurance", "surrender": "continue"}.get(d.kind, "stand")
+
+
+def stacked_shoes(*tops: str, seed: int = 1, decks: int = 6):
+    """Round n's shoe starts with the n-th written cards; the rest of the shoe is shuffled."""
+
+    def shoe(round_no: int) -> list[str]:
+        top = tops[round_no - 1].split() if round_no <= len(tops) else []
+        rest = Counter(new_shoe(decks))
+        rest.subtract(top)
+        return top + shuffle(sorted(rest.elements()), random.Random(seed * 1000 + round_no))
+
+    return shoe
+
+
+def boot(tmp: Path, shoes=None, settings: CabinetSettings | None = None, auto=stand_player, step_hook=None) -> Cabinet:
+    return open_cabinet(
+        tmp / "journal.sqlite",
+        load_profile("random-blackjack"),
+        settings or CabinetSettings(seats=2),
+        shoes or stacked_shoes(),
+        auto,
+        step_hook,
+    )
