@@ -132,7 +132,8 @@ class Cabinet:
         self.betting_since: float | None = None
         self.decision_since: float | None = None
         self.payouts: dict[int, dict[str, Any]] = {}
-        self.inputs = 0  # inputs consumed, for scripted replay
+        self.inputs = 0  # transactions written
+        self.cursor = 0  # the caller's input position (a script's), saved with each input
         self._dirty: set[str] = set()
 
     # -- start-up -----------------------------------------------------------------------------
@@ -158,7 +159,9 @@ class Cabinet:
         with cab._tx("power_up", {}):
             cab.cabinet_meters.add("power_ups")
             cab._dirty.add("cabinet")
+            cab._event("power_up")
             for seat in cab.seats.values():
+                cab._seat_dirty(seat)  # a fresh journal gets every row in its first transaction
                 cab._audit(seat, "power-up")
         return cab
 
@@ -173,6 +176,7 @@ class Cabinet:
         self.cabinet_meters = Meters.from_dict(cab["meters"])
         self.round_no = cab["round_no"]
         self.inputs = cab["inputs"]
+        self.cursor = cab["cursor"]
         self.betting_since = cab["betting_since"]
         self.decision_since = cab["decision_since"]
         for n in range(1, cab["seats"] + 1):
@@ -217,7 +221,7 @@ class Cabinet:
         self.seats = {n: SeatState.from_dict(n, d) for n, d in snap["seats"].items()}
         cab = snap["cabinet"]
         self.cabinet_meters = Meters.from_dict(cab["meters"])
-        self.round_no, self.inputs = cab["round_no"], cab["inputs"]
+        self.round_no, self.inputs, self.cursor = cab["round_no"], cab["inputs"], cab["cursor"]
         self.betting_since, self.decision_since = cab["betting_since"], cab["decision_since"]
         self.round = Round.from_dict(snap["round"]) if snap["round"] else None
         self.round_meta = snap["meta"]
@@ -229,6 +233,7 @@ class Cabinet:
             "meters": self.cabinet_meters.to_dict(),
             "round_no": self.round_no,
             "inputs": self.inputs,
+            "cursor": self.cursor,
             "betting_since": self.betting_since,
             "decision_since": self.decision_since,
         }
@@ -501,6 +506,12 @@ class Cabinet:
         """Coins each seat's payout still asks of the hopper (for the hopper's driver)."""
         return {n: p["asked"] - p["paid"] for n, p in self.payouts.items()}
 
+    def payout_begin(self, n: int, hopper_count: int) -> None:
+        """Before the first dispense: the hopper's lifetime count, for reconciling after a cut."""
+        with self._tx("payout_begin", {"hopper_count": hopper_count}, n):
+            self.payouts[n]["hopper_start"] = hopper_count
+            self._dirty.add("payouts")
+
     def hopper_paid(self, n: int, coins: int) -> None:
         """The hopper reported ``coins`` more coins paid for seat ``n``'s payout."""
         seat = self.seats[n]
@@ -558,8 +569,12 @@ class Cabinet:
                 self._event("handpay_cleared", n, amount=amount)
             else:
                 self._event("tilt_cleared", n, reason=seat.lock_detail)
+            resume = seat.lock == "tilt" and seat.lock_detail.startswith("hopper")
             seat.lock, seat.lock_detail = None, ""
             self._seat_dirty(seat)
+            if resume and seat.money.club == 0 and seat.money.payout_plan().coins:
+                self._event("payout_resumed", n)
+                self._collect(seat)  # the attendant refilled: pay on what is still owed
         return True
 
     def attendant_handpay_rest(self, n: int) -> bool:

@@ -44,6 +44,28 @@ def _cmd_session(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_crashtest(args: argparse.Namespace) -> int:
+    from .crashtest import main as crash_main
+
+    return crash_main(args.kills, args.seed)
+
+
+def _cmd_audit(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .audit import as_text, gather
+
+    path = Path(args.data) / "journal.sqlite"
+    if not path.exists():
+        raise CommandError(f"{path}: no journal here (is --data the cabinet's data directory?)")
+    report = gather(path, seat=args.seat, games=args.games)
+    if args.json:
+        print(json.dumps(report if args.what == "all" else {args.what: report[args.what], "problems": report["problems"]}, indent=2))
+    else:
+        print(as_text(report, args.what))
+    return 1 if report["problems"] else 0
+
+
 def _auto_strategy():
     """The Auto strategy, once the game-math module provides one."""
     return None
@@ -59,6 +81,17 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("session", help="play one seat's money from a script and print the meters after every step")
     s.add_argument("script", help="a YAML or JSON session script, or - for standard input")
     s.set_defaults(func=_cmd_session)
+    c = sub.add_parser("crashtest", help="kill the cabinet at random instants and compare with an uninterrupted run")
+    c.add_argument("--kills", type=int, default=200, help="kill points to take (default 200)")
+    c.add_argument("--seed", type=int, default=1)
+    c.set_defaults(func=_cmd_crashtest)
+    a = sub.add_parser("audit", help="meters, game recall and the event log from the journal (read-only)")
+    a.add_argument("what", nargs="?", choices=("all", "meters", "recall", "events"), default="all")
+    a.add_argument("--data", default="data", help="the cabinet's data directory (default: data)")
+    a.add_argument("--seat", type=int, help="one seat only")
+    a.add_argument("--games", type=int, default=100, help="recall: last N games per seat (default 100)")
+    a.add_argument("--json", action="store_true", help="JSON for a program instead of text")
+    a.set_defaults(func=_cmd_audit)
     return p
 
 
