@@ -23,6 +23,7 @@ def gather(journal_path: Path, seat: int | None = None, games: int = 100) -> dic
         meters = {n: Meters.from_dict(s["meters"]) for n, s in seats.items()}
         cabinet_meters = Meters.from_dict(cab["meters"])
         chosen = [seat] if seat else list(seats)
+        since = j.last_of("ram_clear")  # recall and events from the last RAM clear on
         return {
             "seats": {
                 str(n): {
@@ -37,9 +38,9 @@ def gather(journal_path: Path, seat: int | None = None, games: int = 100) -> dic
                 "lifetime": {**total(meters.values()), **cabinet_meters.lifetime},
                 "period": {**total(meters.values(), period=True), **cabinet_meters.period},
             },
-            "recall": {str(n): [r.data | {"seq": r.seq} for r in j.records("game", seat=n, last=games)] for n in chosen},
+            "recall": {str(n): [r.data | {"seq": r.seq} for r in j.records("game", seat=n, last=games, since=since)] for n in chosen},
             "events": [
-                {"seq": r.seq, "seat": r.seat, **r.data} for r in j.records("event") if seat is None or r.seat in (seat, None)
+                {"seq": r.seq, "seat": r.seat, **r.data} for r in j.records("event", since=since) if seat is None or r.seat in (seat, None)
             ],
             "problems": j.verify(),
         }

@@ -591,6 +591,28 @@ class Cabinet:
             self._lock_handpay(seat, amount)
         return True
 
+    # -- RAM clear ------------------------------------------------------------------------------
+
+    def ram_clear(self, who: str) -> None:
+        """Clear every meter, credit, club, lock, round and payout (operator, after confirmation).
+
+        The journal keeps its chain: recall and events are read from the last RAM clear on.
+        """
+        if self.payouts:
+            raise RuntimeError("a RAM clear waits until no payout is in progress")
+        with self._tx("ram_clear", {"by": who}):
+            clears = self.cabinet_meters.get("ram_clears") + 1
+            self.cabinet_meters = Meters()
+            self.cabinet_meters.lifetime["ram_clears"] = clears
+            for n in self.seats:
+                self.seats[n] = SeatState(n, SeatMoney(rules=self.rules, settings=self.settings.money))
+                self._seat_dirty(self.seats[n])
+            self.round, self.round_meta = None, {}
+            self.round_no = 0
+            self.betting_since = self.decision_since = None
+            self._dirty.update({"round", "payouts"})
+            self._event("ram_clear", by=who)
+
     # -- the self-audit ---------------------------------------------------------------------------
 
     def _audit(self, seat: SeatState, when: str) -> bool:

@@ -66,6 +66,15 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     return 1 if report["problems"] else 0
 
 
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from .bench import BENCHES, run
+
+    unknown = [n for n in args.names if n not in BENCHES]
+    if unknown:
+        raise CommandError(f"no benchmark {unknown[0]!r} (known: {', '.join(BENCHES)})")
+    return run(args.names)
+
+
 def _auto_strategy():
     """The Auto strategy, once the game-math module provides one."""
     return None
@@ -92,6 +101,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--games", type=int, default=100, help="recall: last N games per seat (default 100)")
     a.add_argument("--json", action="store_true", help="JSON for a program instead of text")
     a.set_defaults(func=_cmd_audit)
+    b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
+    b.add_argument("names", nargs="*", help="journal, ...")
+    b.set_defaults(func=_cmd_bench)
     return p
 
 

@@ -179,20 +179,27 @@ class Journal:
             raise JournalError(f"{self.path}: state row {key!r} fails its checksum (memory error)")
         return json.loads(value)
 
+    def last_of(self, kind: str) -> int:
+        """The sequence number of the newest record of ``kind`` (0 when there is none)."""
+        row = self.db.execute("SELECT MAX(seq) FROM journal WHERE kind = ?", (kind,)).fetchone()
+        return row[0] or 0
+
     def state_keys(self) -> list[str]:
         return [k for (k,) in self.db.execute("SELECT key FROM state ORDER BY key")]
 
-    def records(self, kind: str | None = None, seat: int | None = None, last: int | None = None) -> list[Record]:
+    def records(
+        self, kind: str | None = None, seat: int | None = None, last: int | None = None, since: int = 0
+    ) -> list[Record]:
+        """Records in order, optionally of one kind and seat, after ``since``, the ``last`` N."""
         sql = "SELECT seq, kind, seat, data, hash FROM journal"
-        cond, args = [], []
+        cond, args = ["seq > ?"], [since]
         if kind is not None:
             cond.append("kind = ?")
             args.append(kind)
         if seat is not None:
             cond.append("seat = ?")
             args.append(seat)
-        if cond:
-            sql += " WHERE " + " AND ".join(cond)
+        sql += " WHERE " + " AND ".join(cond)
         sql += " ORDER BY seq DESC" if last else " ORDER BY seq"
         if last:
             sql += f" LIMIT {int(last)}"

@@ -179,3 +179,40 @@ def test_a_truncated_journal_locks_the_machine(tmp_path):
         f.truncate(size // 2)
     with pytest.raises(CabinetLocked, match="memory error"):
         boot(tmp_path)
+
+
+def test_a_failed_self_audit_locks_the_seat_with_a_memory_error_until_a_ram_clear(tmp_path):
+    cab = boot(tmp_path)
+    coins(cab, 1, "EU200A", "EU200A")
+    cab.press(1, "+2", now=0)
+    cab.seats[1].money.club += 7  # a meter that no longer matches what came in
+    cab.press(1, "start", now=1)
+    s = cab.seats[1]
+    assert cab.round is None and s.lock == "memory_error" and "self-audit failed before game" in s.lock_detail
+    assert cab.live(1) == [] and not cab.attendant_clear(1)
+    cab.ram_clear("operator")
+    assert cab.seat_state(1) == "idle" and cab.cabinet_meters.get("ram_clears") == 1
+    assert [r.data["event"] for r in cab.journal.records("event")][-2:] == ["memory_error", "ram_clear"]
+
+
+def test_the_self_audit_runs_before_a_payout(tmp_path):
+    cab = boot(tmp_path)
+    coins(cab, 1, "EU200A")
+    cab.seats[1].money.credit += 10
+    assert cab.press(1, "collect", now=0)
+    assert cab.seats[1].lock == "memory_error" and cab.payouts_owed() == {}
+
+
+def test_memory_never_shows_what_the_journal_does_not_hold(tmp_path):
+    """A write that fails mid-transaction leaves the in-memory meters as they were."""
+
+    def failing_put(where):
+        if where == "put":
+            raise OSError("disk full")
+
+    cab = boot(tmp_path)
+    coins(cab, 1, "EU200A")
+    cab.journal._hook = failing_put
+    with pytest.raises(OSError):
+        cab.coin(1, "EU200A", now=0)
+    assert cab.seats[1].money.credit == 20 and cab.seats[1].meters.get("total_in") == 20

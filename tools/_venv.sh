@@ -4,14 +4,20 @@ ensure_venv() {
     local extras="$1"
     local py="${PYTHON:-python3}"
     if [ ! -x .venv/bin/python ]; then
+        echo "Creating .venv (first run) ..." >&2
         "$py" -m venv .venv
     fi
     local want have=""
     want="$(sha256sum pyproject.toml | cut -d' ' -f1)-$extras"
     [ -f .venv/.installed ] && have="$(cat .venv/.installed)"
     if [ "$want" != "$have" ]; then
-        .venv/bin/python -m pip install --quiet --upgrade pip
-        .venv/bin/python -m pip install --quiet -e ".[$extras]"
+        echo "Installing the project into .venv ..." >&2
+        if ! { .venv/bin/python -m pip install --upgrade pip &&
+               .venv/bin/python -m pip install -e ".[$extras]"; } > .venv/pip.log 2>&1; then
+            cat .venv/pip.log >&2
+            echo "tools: installing into .venv failed (log above, also in .venv/pip.log)" >&2
+            return 1
+        fi
         echo "$want" > .venv/.installed
     fi
 }
