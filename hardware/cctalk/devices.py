@@ -223,10 +223,10 @@ class SimHopper(SimDevice):
     reg2: int = 0
     reg3: int = 0
     armed: dict[str, int] = field(default_factory=dict)
-    _motor: str = _IDLE
-    _due: float | None = None  # when the motor's next step happens
-    _stall: str = ""
-    _key_requested: bool = False
+    _motor: str = field(default=_IDLE, init=False, repr=False)
+    _due: float | None = field(default=None, init=False, repr=False)  # the motor's next step
+    _stall: str = field(default="", init=False, repr=False)
+    _key_requested: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.security not in SECURITY_MODES:
