@@ -129,6 +129,7 @@ class Cabinet:
         self.round: Round | None = None
         self.round_no = 0
         self.round_meta: dict[str, Any] = {}
+        self.last_round: Round | None = None
         self.betting_since: float | None = None
         self.decision_since: float | None = None
         self.payouts: dict[int, dict[str, Any]] = {}
@@ -476,6 +477,7 @@ class Cabinet:
             }
             self.journal.append("game", recall, rs.number)
             self._audit(seat, "settlement")
+        self.last_round = rnd  # for the screens only: results stay shown until the next bet
         self.round = None
         self.round_meta = {}
         self.decision_since = None

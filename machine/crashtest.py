@@ -127,7 +127,7 @@ def drive_payouts(cab: Cabinet, hopper: FileHopper) -> None:
             cab.hopper_paid(n, out_already)
         while n in cab.payouts:
             if not hopper.dispense_one():
-                cab.hopper_stopped(n, "hopper empty")
+                cab.hopper_stopped(n, "empty")
                 break
             cab.hopper_paid(n, 1)
 

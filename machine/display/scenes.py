@@ -1,0 +1,168 @@
+"""The main screens, set up on a real cabinet core and rendered headless to PNG files.
+
+Owns: ``cabinet screenshots DIR`` and the scenes the screenshot tests compare: attract, betting,
+a split hand, the insurance offer, a dealer blackjack, tilt and handpay. Each scene plays real
+inputs into a cabinet core on a throw-away journal with stacked shoes, so a picture shows what
+the machine would really show.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from ..cabinet import Cabinet, CabinetSettings, open_cabinet
+from ..cards import new_shoe, shuffle
+from ..round import Round
+from ..rules import load_profile
+from ..seatmoney import MoneySettings
+
+SIZE = (1920, 1080)
+SCENE_TIME = 8.0  # every scene is drawn at this clock reading (4 s after its last input)
+
+
+def _stacked(*tops: str) -> Callable[[int], list[str]]:
+    def shoe(n: int) -> list[str]:
+        top = tops[n - 1].split() if n <= len(tops) else []
+        rest = Counter(new_shoe(6))
+        rest.subtract(top)
+        return top + shuffle(sorted(rest.elements()), random.Random(n))
+
+    return shoe
+
+
+def _stand(rnd: Round) -> str:
+    d = rnd.pending
+    assert d is not None
+    return {"insurance": "no_insurance", "surrender": "continue"}.get(d.kind, "stand")
+
+
+def _cabinet(tmp: Path, *tops: str, seats: int = 4, money: MoneySettings | None = None) -> Cabinet:
+    settings = CabinetSettings(seats=seats, money=money or MoneySettings())
+    return open_cabinet(tmp / "journal.sqlite", load_profile("random-blackjack"), settings, _stacked(*tops), _stand)
+
+
+def _coins(cab: Cabinet, n: int, *ids: str) -> None:
+    for c in ids:
+        cab.coin(n, c, 0)
+
+
+def scene_attract(tmp: Path) -> Cabinet:
+    return _cabinet(tmp)
+
+
+def scene_betting(tmp: Path) -> Cabinet:
+    cab = _cabinet(tmp)
+    _coins(cab, 1, "EU200A", "EU200A", "EU100A")
+    _coins(cab, 2, "EU100A")
+    cab.press(1, "+10", 1)
+    cab.press(1, "+2", 1)
+    cab.press(2, "max", 1)
+    return cab
+
+
+def scene_split(tmp: Path) -> Cabinet:
+    # seat 1: 8 8 against a 6, split; left 8+3 doubled with 9 (stand done), right gets 8+Q: deciding
+    cab = _cabinet(tmp, "8S 9C 6H 8D TD 3C 9S QH")
+    _coins(cab, 1, "EU200A", "EU200A", "EU200A", "EU200A", "EU200A")
+    _coins(cab, 2, "EU200A", "EU200A")
+    for _ in range(2):
+        cab.press(1, "+2", 1)
+    cab.press(2, "+2", 1)
+    cab.press(1, "start", 2)
+    cab.press(2, "start", 2)
+    cab.press(1, "split", 3)
+    cab.press(1, "double", 4)
+    return cab
+
+
+def scene_insurance(tmp: Path) -> Cabinet:
+    cab = _cabinet(tmp, "9S TC AH 9D 7H")
+    _coins(cab, 1, "EU200A", "EU200A", "EU200A")
+    _coins(cab, 2, "EU200A", "EU200A")
+    cab.press(1, "+2", 1)
+    cab.press(1, "+2", 1)
+    cab.press(2, "+2", 1)
+    cab.press(1, "start", 2)
+    cab.press(2, "start", 2)
+    return cab
+
+
+def scene_dealer_blackjack(tmp: Path) -> Cabinet:
+    cab = _cabinet(tmp, "9S TC AH 9D 7H KD")
+    _coins(cab, 1, "EU200A", "EU200A", "EU200A")
+    _coins(cab, 2, "EU200A", "EU200A")
+    for n in (1, 2):
+        cab.press(n, "+2", 1)
+    for n in (1, 2):
+        cab.press(n, "start", 2)
+    cab.press(1, "insurance", 3)
+    cab.press(2, "stand", 3)  # declines insurance
+    cab.press(1, "stand", 4)
+    cab.press(2, "stand", 4)
+    return cab
+
+
+def scene_tilt(tmp: Path) -> Cabinet:
+    cab = _cabinet(tmp)
+    _coins(cab, 1, "EU200A", "EU200A", "EU200A")
+    cab.press(1, "collect", 1)
+    cab.hopper_paid(1, 2)
+    cab.hopper_stopped(1, "empty")
+    _coins(cab, 2, "EU100A")
+    return cab
+
+
+def scene_handpay(tmp: Path) -> Cabinet:
+    cab = _cabinet(tmp, money=MoneySettings(hopper_limit=50))
+    _coins(cab, 1, *(["EU200A"] * 4))
+    cab.press(1, "collect", 1)
+    _coins(cab, 3, "EU200A")
+    return cab
+
+
+SCENES: dict[str, Callable[[Path], Cabinet]] = {
+    "attract": scene_attract,
+    "betting": scene_betting,
+    "split": scene_split,
+    "insurance": scene_insurance,
+    "dealer-blackjack": scene_dealer_blackjack,
+    "tilt": scene_tilt,
+    "handpay": scene_handpay,
+}
+
+
+def render_scene(name: str, size: tuple[int, int] = SIZE):
+    """Set up scene ``name`` and draw it headless; returns the pygame Surface."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from .draw import Renderer
+    from .view import build_view
+
+    pygame.font.init()
+    with tempfile.TemporaryDirectory() as tmp:
+        cab = SCENES[name](Path(tmp))
+        view = build_view(cab, SCENE_TIME)
+        cab.journal.close()
+    surf = pygame.Surface(size)
+    r = Renderer()
+    r.draw_table(surf, view, now=SCENE_TIME - 10)  # cards first seen 10 s ago: no animation
+    r.draw_table(surf, view, now=SCENE_TIME)
+    return surf
+
+
+def write_all(folder: Path, size: tuple[int, int] = SIZE) -> list[Path]:
+    import pygame
+
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name in SCENES:
+        path = folder / f"{name}.png"
+        pygame.image.save(render_scene(name, size), str(path))
+        out.append(path)
+    return out
