@@ -62,6 +62,37 @@ def journal_bench(rounds: int = 300) -> None:
         print(f"durable 4-seat rounds: {rounds / dt:.1f} rounds/s ({(cab.inputs - txs) / dt:.0f} transactions/s)")
 
 
+@bench("frames")
+def frames_bench(frames: int = 300) -> None:
+    """Frame time of the four player screens at 1920x1080 (headless), mid-round."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from .display.draw import Renderer
+    from .display.scenes import SCENE_TIME, SCENES
+    from .display.view import build_view
+
+    pygame.display.init()
+    pygame.font.init()
+    surf = pygame.display.set_mode((1920, 1080))
+    with tempfile.TemporaryDirectory() as tmp:
+        cab = SCENES["split"](Path(tmp))
+        r = Renderer()
+        times = []
+        for i in range(frames):
+            now = SCENE_TIME + i / 60
+            t = time.perf_counter()
+            r.draw_table(surf, build_view(cab, now), now)
+            pygame.display.flip()
+            times.append(time.perf_counter() - t)
+        cab.journal.close()
+    print(f"frame at 1920x1080, 4 seats: median {statistics.median(times) * 1e3:.2f} ms, "
+          f"p99 {percentile(times, 99) * 1e3:.2f} ms (budget 16.7 ms for 60 frames/s)")
+
+
 def run(names: list[str]) -> int:
     for name in names or list(BENCHES):
         print(f"== {name}")

@@ -75,6 +75,16 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     return run(args.names)
 
 
+def _cmd_screenshots(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .display.scenes import write_all
+
+    for path in write_all(Path(args.dir)):
+        print(path)
+    return 0
+
+
 def _auto_strategy():
     """The Auto strategy, once the game-math module provides one."""
     return None
@@ -101,6 +111,9 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--games", type=int, default=100, help="recall: last N games per seat (default 100)")
     a.add_argument("--json", action="store_true", help="JSON for a program instead of text")
     a.set_defaults(func=_cmd_audit)
+    sc = sub.add_parser("screenshots", help="render every main screen headless into DIR as PNG files")
+    sc.add_argument("dir")
+    sc.set_defaults(func=_cmd_screenshots)
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
     b.add_argument("names", nargs="*", help="journal, ...")
     b.set_defaults(func=_cmd_bench)

@@ -21,6 +21,8 @@ from ..round import Round
 from ..rules import load_profile
 from ..seatmoney import MoneySettings
 
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
 SIZE = (1920, 1080)
 SCENE_TIME = 8.0  # every scene is drawn at this clock reading (4 s after its last input)
 
@@ -139,6 +141,7 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
 def render_scene(name: str, size: tuple[int, int] = SIZE):
     """Set up scene ``name`` and draw it headless; returns the pygame Surface."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
     from .draw import Renderer

@@ -1,0 +1,54 @@
+"""The main screens, rendered headless and compared with the reference images in the repo.
+
+Regenerate the references after a deliberate change of the screens with
+``.venv/bin/cabinet screenshots tests/comparison_images`` and look at them before committing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from machine.display.scenes import SCENES, render_scene  # noqa: E402
+
+REFERENCES = Path(__file__).parent / "comparison_images"
+
+
+def difference(a: pygame.Surface, b: pygame.Surface) -> tuple[float, float]:
+    """Mean absolute channel difference, and the share of pixels differing by more than 48."""
+    import array
+
+    assert a.get_size() == b.get_size()
+    pa = array.array("B", pygame.image.tobytes(a, "RGB"))
+    pb = array.array("B", pygame.image.tobytes(b, "RGB"))
+    total = 0
+    far = 0
+    for i in range(0, len(pa), 3):
+        d = abs(pa[i] - pb[i]) + abs(pa[i + 1] - pb[i + 1]) + abs(pa[i + 2] - pb[i + 2])
+        total += d
+        if d > 48:
+            far += 1
+    n = len(pa) // 3
+    return total / (3 * n), far / n
+
+
+@pytest.mark.parametrize("name", list(SCENES))
+def test_screen_matches_its_reference_image(name):
+    size = (960, 540)  # half size keeps the pure-Python comparison quick
+    got = render_scene(name, size=(1920, 1080))
+    want = pygame.image.load(str(REFERENCES / f"{name}.png"))
+    mean, share = difference(pygame.transform.smoothscale(got, size), pygame.transform.smoothscale(want, size))
+    assert mean < 1.5 and share < 0.005, f"{name}: mean difference {mean:.2f}, {share:.2%} of pixels far off"
+
+
+def test_the_comparison_sees_a_different_screen():
+    a = pygame.transform.smoothscale(render_scene("betting"), (480, 270))
+    b = pygame.transform.smoothscale(render_scene("tilt"), (480, 270))
+    mean, share = difference(a, b)
+    assert share > 0.005
