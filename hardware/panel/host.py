@@ -1,0 +1,272 @@
+"""``PanelHost``: the cabinet's driver for the button panel, over a serial transport.
+
+Owns: moving bytes between a ``Transport`` (``hardware.transport``: a pty path,
+``socket://``, a real port) and a ``HostConnection``; the queue of events the cabinet reads;
+the lamps the cabinet wants and the lamps the panel has been told (only changes are sent, and
+everything again whenever the link comes up); the last known key and door positions (only
+changes become events); reopening a link that failed. Non-blocking: the cabinet loop calls
+``poll()`` every frame, or ``start()`` runs it in a thread. Never decides what a button means
+and never reads the wall clock except through the injected ``clock`` when ``now`` is omitted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Mapping
+
+from ..clock import Clock
+from ..transport import Transport, TransportError, open_transport
+from .connection import HostConnection, HostEvent, LinkDown, LinkUp
+from .messages import (
+    BUTTONS,
+    KEYS,
+    MAX_SEATS,
+    Door,
+    KeySwitch,
+    LampState,
+    RequestState,
+    SetLamp,
+    SetSeatLamps,
+    button_name,
+    check_seat,
+    lamp_state,
+)
+
+BAUDRATE = 115200
+READ_CHUNK = 4096
+MAX_READ = 65536  # bytes taken per poll, so a flooding link cannot stall the cabinet loop
+REOPEN_INTERVAL = 1.0  # seconds between attempts to reopen a failed link
+
+
+def _all_off() -> dict[str, LampState]:
+    return {b: LampState.OFF for b in BUTTONS}
+
+
+class PanelHost:
+    """The button panel as the cabinet sees it: events out, lamps in."""
+
+    def __init__(
+        self,
+        url: str | None = None,
+        *,
+        transport: Transport | None = None,
+        clock: Clock = time.monotonic,
+        session: int | None = None,
+        baudrate: int = BAUDRATE,
+        reopen_interval: float = REOPEN_INTERVAL,
+        **timing: float,
+    ) -> None:
+        if (url is None) == (transport is None):
+            raise ValueError("give the panel link as a URL or as a transport, not both")
+        self.url = url
+        self.clock = clock
+        self.baudrate = baudrate
+        self.reopen_interval = reopen_interval
+        self.conn = HostConnection(
+            session if session is not None else secrets.randbelow(0xFFFFFFFF) + 1, **timing
+        )
+        self.keys: dict[str, bool | None] = {name: None for name in KEYS}
+        self.door_open: bool | None = None
+        self.panel: LinkUp | None = None
+        self.transport_errors = 0
+        self._transport = transport
+        self._events: deque[HostEvent] = deque()
+        self._wanted = {seat: _all_off() for seat in range(1, MAX_SEATS + 1)}
+        self._told: dict[int, dict[str, LampState]] = {}
+        self._lock = threading.RLock()
+        self._last_open = -math.inf
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        if url is not None:
+            self._transport = open_transport(url, baudrate=baudrate)  # a bad URL fails here
+            self._last_open = clock()
+
+    # -- what the cabinet calls --------------------------------------------------------------
+
+    @property
+    def link_up(self) -> bool:
+        return self.conn.link_up
+
+    def get_event(self) -> HostEvent | None:
+        """The oldest event not yet taken, or None: ButtonPressed, ButtonReleased, KeySwitch,
+        Door, LinkUp, LinkDown."""
+        try:
+            return self._events.popleft()
+        except IndexError:
+            return None
+
+    def events(self) -> list[HostEvent]:
+        """Every event not yet taken, oldest first."""
+        out = []
+        while (event := self.get_event()) is not None:
+            out.append(event)
+        return out
+
+    def set_lamp(
+        self, seat: int, button: str, state: LampState | str | bool, now: float | None = None
+    ) -> None:
+        """Want one lamp off, on or blinking; sent only if that changes what the panel shows."""
+        self.set_lamps(seat, {button: state}, now)
+
+    def set_lamps(
+        self, seat: int, states: Mapping[str, LampState | str | bool], now: float | None = None
+    ) -> None:
+        """Want several lamps of a seat; buttons not named keep their state. One change goes
+        as a LAMP message, more as one SEAT_LAMPS message, none as nothing."""
+        seat = check_seat(seat)
+        wanted = {button_name(b): lamp_state(s) for b, s in states.items()}
+        with self._lock:
+            self._wanted[seat].update(wanted)
+            if self.conn.link_up and seat in self._told:
+                self._send_seat(seat, self._now(now), full=False)
+                self._flush()
+
+    def lamps(self, seat: int) -> dict[str, LampState]:
+        """The lamps the cabinet wants for ``seat`` (what the panel shows when the link is up)."""
+        return dict(self._wanted[check_seat(seat)])
+
+    def request_state(self, now: float | None = None) -> None:
+        """Ask the panel to report every key and door position again."""
+        with self._lock:
+            self.conn.send(RequestState(), self._now(now))
+            self._flush()
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """The link's counters (``corrupt_frames``, ``retransmissions``, ``duplicates``, ...)."""
+        out = self.conn.stats
+        out["transport_errors"] = self.transport_errors
+        return out
+
+    def poll(self, now: float | None = None) -> None:
+        """Read what arrived, run the timers, write what is due. Never blocks."""
+        with self._lock:
+            now = self._now(now)
+            if self._transport is None:
+                self._reopen(now)
+            taken = 0
+            while self._transport is not None and taken < MAX_READ:
+                try:
+                    data = self._transport.read(READ_CHUNK, 0)
+                except (TransportError, OSError):
+                    self._lost_transport(now)
+                    break
+                if not data:
+                    break
+                taken += len(data)
+                self.conn.receive_data(data, now)
+            self.conn.tick(now)
+            self._take_events(now)
+            self._flush()
+
+    def close(self) -> None:
+        """Stop the thread (if any) and close the link."""
+        self.stop()
+        with self._lock:
+            if self._transport is not None:
+                self._transport.close()
+                self._transport = None
+
+    def __enter__(self) -> PanelHost:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- optional background thread ----------------------------------------------------------
+
+    def start(self, interval: float = 0.005) -> None:
+        """Poll every ``interval`` seconds in a daemon thread until ``stop()``."""
+        if self._thread is not None:
+            return
+        self._stop.clear()
+
+        def run() -> None:
+            while not self._stop.wait(interval):
+                self.poll()
+
+        self._thread = threading.Thread(target=run, name="panel-host", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the background thread started by ``start()``."""
+        if self._thread is not None:
+            self._stop.set()
+            self._thread.join()
+            self._thread = None
+
+    # -- inside ------------------------------------------------------------------------------
+
+    def _now(self, now: float | None) -> float:
+        return self.clock() if now is None else now
+
+    def _take_events(self, now: float) -> None:
+        while (event := self.conn.next_event()) is not None:
+            if isinstance(event, KeySwitch):
+                if self.keys[event.name] == event.on:
+                    continue
+                self.keys[event.name] = event.on
+            elif isinstance(event, Door):
+                if self.door_open == event.open:
+                    continue
+                self.door_open = event.open
+            elif isinstance(event, LinkUp):
+                self.panel = event
+                self._events.append(event)
+                self._link_came_up(event, now)
+                continue
+            elif isinstance(event, LinkDown):
+                self._told.clear()
+            self._events.append(event)  # type: ignore[arg-type]
+
+    def _link_came_up(self, event: LinkUp, now: float) -> None:
+        if event.new_session:
+            self.keys = {name: None for name in KEYS}
+            self.door_open = None  # the panel reports them on its own
+        else:
+            self.conn.send(RequestState(), now)
+        self._told.clear()
+        for seat in range(1, min(event.seats, MAX_SEATS) + 1):
+            self._send_seat(seat, now, full=True)
+
+    def _send_seat(self, seat: int, now: float, *, full: bool) -> None:
+        wanted = self._wanted[seat]
+        told = self._told.get(seat, {})
+        changed = [b for b in BUTTONS if told.get(b) != wanted[b]]
+        if full or len(changed) > 1:
+            self.conn.send(SetSeatLamps(seat, tuple(wanted[b] for b in BUTTONS)), now)
+        elif changed:
+            self.conn.send(SetLamp(seat, changed[0], wanted[changed[0]]), now)
+        self._told[seat] = dict(wanted)
+
+    def _flush(self) -> None:
+        data = self.conn.data_to_send()
+        if data and self._transport is not None:
+            try:
+                self._transport.write(data)
+            except (TransportError, OSError):
+                self._lost_transport(self.clock())
+
+    def _lost_transport(self, now: float) -> None:
+        self.transport_errors += 1
+        if self.url is None:
+            return  # a transport handed to us is the caller's to replace
+        if self._transport is not None:
+            with contextlib.suppress(OSError):
+                self._transport.close()
+        self._transport = None
+        self._last_open = now
+
+    def _reopen(self, now: float) -> None:
+        if self.url is None or now - self._last_open < self.reopen_interval:
+            return
+        self._last_open = now
+        try:
+            self._transport = open_transport(self.url, baudrate=self.baudrate)
+        except TransportError:
+            self.transport_errors += 1

@@ -1,0 +1,337 @@
+"""The button panel's messages: names, wire ids and payloads (docs/panel-protocol.md).
+
+Owns: the button, key, door and lamp names used by the Python API and their ids on the wire;
+one frozen dataclass per message; and the translation between a message and its
+``(type, payload)`` pair. Never frames bytes (that is ``codec.py``), never numbers or
+acknowledges anything (that is ``connection.py``), never does I/O.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+PROTOCOL_VERSION = 1
+MAX_SEATS = 8
+
+# Per seat, in wire-id order (id = index + 1).
+BUTTONS: tuple[str, ...] = (
+    "+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split",
+    "insurance", "auto", "collect",
+)
+BUTTON_IDS: dict[str, int] = {name: i + 1 for i, name in enumerate(BUTTONS)}
+KEYS: tuple[str, ...] = ("operator", "attendant")
+KEY_IDS: dict[str, int] = {name: i + 1 for i, name in enumerate(KEYS)}
+DOORS: tuple[str, ...] = ("main",)
+DOOR_IDS: dict[str, int] = {name: i + 1 for i, name in enumerate(DOORS)}
+
+
+class LampState(enum.StrEnum):
+    """What a lamp shows. Wire codes: off 0, on 1, blink 2 (2 Hz, 50 % duty)."""
+
+    OFF = "off"
+    ON = "on"
+    BLINK = "blink"
+
+
+LAMP_CODES: dict[LampState, int] = {LampState.OFF: 0, LampState.ON: 1, LampState.BLINK: 2}
+_LAMP_OF_CODE = {code: state for state, code in LAMP_CODES.items()}
+
+
+class MsgType(enum.IntEnum):
+    """The message type byte of a frame."""
+
+    HELLO = 0x01  # panel -> host
+    HOST_HELLO = 0x02  # host -> panel
+    HEARTBEAT = 0x03  # both
+    ACK = 0x04  # both
+    BUTTON_DOWN = 0x10  # panel -> host, sequenced
+    BUTTON_UP = 0x11  # panel -> host, sequenced
+    KEY = 0x12  # panel -> host, sequenced
+    DOOR = 0x13  # panel -> host, sequenced
+    LAMP = 0x20  # host -> panel, sequenced
+    SEAT_LAMPS = 0x21  # host -> panel, sequenced
+    REQUEST_STATE = 0x22  # host -> panel, sequenced
+
+
+class MessageError(ValueError):
+    """A frame whose type or payload is not a valid message."""
+
+
+def button_name(button: str) -> str:
+    """``button`` checked against ``BUTTONS`` (case-insensitive); ``ValueError`` otherwise."""
+    name = str(button).lower()
+    if name not in BUTTON_IDS:
+        raise ValueError(f"unknown button {button!r}; buttons are {', '.join(BUTTONS)}")
+    return name
+
+
+def _check_ack(ack: int) -> None:
+    if not 0 <= ack <= 255:
+        raise ValueError(f"an ack is a sequence number 0..255, not {ack}")
+
+
+def _check_button(button: str) -> None:
+    if button not in BUTTON_IDS:
+        raise ValueError(f"unknown button {button!r}; buttons are {', '.join(BUTTONS)}")
+
+
+def check_seat(seat: int) -> int:
+    """``seat`` as an int in 1..MAX_SEATS; ``ValueError`` otherwise."""
+    if isinstance(seat, bool) or int(seat) != seat or not 1 <= int(seat) <= MAX_SEATS:
+        raise ValueError(f"seat is 1..{MAX_SEATS}, not {seat!r}")
+    return int(seat)
+
+
+def lamp_state(state: LampState | str | bool) -> LampState:
+    """A lamp state from ``LampState``, ``"off"/"on"/"blink"`` or a bool."""
+    if isinstance(state, bool):
+        return LampState.ON if state else LampState.OFF
+    try:
+        return LampState(str(state).lower())
+    except ValueError:
+        raise ValueError(f"a lamp is off, on or blink, not {state!r}") from None
+
+
+# -- messages ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hello:
+    """Panel -> host: who the panel is, and the host session it has adopted (0: none yet)."""
+
+    panel_id: int
+    seats: int
+    session: int = 0
+    version: int = PROTOCOL_VERSION
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.panel_id <= 0xFFFF or not 1 <= self.seats <= MAX_SEATS:
+            raise ValueError(f"panel id is 0..65535 and seats 1..{MAX_SEATS}: {self!r}")
+        if not 0 <= self.session <= 0xFFFFFFFF or not 0 <= self.version <= 255:
+            raise ValueError(f"session is 32 bits and version a byte: {self!r}")
+
+
+@dataclass(frozen=True)
+class HostHello:
+    """Host -> panel: start (or confirm) host session ``session`` (never 0)."""
+
+    session: int
+    version: int = PROTOCOL_VERSION
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.session <= 0xFFFFFFFF or not 0 <= self.version <= 255:
+            raise ValueError(f"host session is 1..2**32-1 and version a byte: {self!r}")
+
+
+@dataclass(frozen=True)
+class Heartbeat:
+    """Both ways when nothing else was sent for a while; carries the cumulative ack."""
+
+    ack: int = 0
+
+    def __post_init__(self) -> None:
+        _check_ack(self.ack)
+
+
+@dataclass(frozen=True)
+class Ack:
+    """Both ways: every sequenced frame up to and including ``ack`` has been delivered."""
+
+    ack: int
+
+    def __post_init__(self) -> None:
+        _check_ack(self.ack)
+
+
+@dataclass(frozen=True)
+class ButtonPressed:
+    seat: int
+    button: str
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+        _check_button(self.button)
+
+
+@dataclass(frozen=True)
+class ButtonReleased:
+    seat: int
+    button: str
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+        _check_button(self.button)
+
+
+@dataclass(frozen=True)
+class KeySwitch:
+    """A key switch's position (a level, reported on change and on request)."""
+
+    name: str
+    on: bool
+
+    def __post_init__(self) -> None:
+        if self.name not in KEY_IDS:
+            raise ValueError(f"unknown key {self.name!r}; keys are {', '.join(KEYS)}")
+
+
+@dataclass(frozen=True)
+class Door:
+    """A door switch's position (a level, reported on change and on request)."""
+
+    open: bool
+    name: str = "main"
+
+    def __post_init__(self) -> None:
+        if self.name not in DOOR_IDS:
+            raise ValueError(f"unknown door {self.name!r}; doors are {', '.join(DOORS)}")
+
+
+@dataclass(frozen=True)
+class SetLamp:
+    """Host -> panel: one lamp."""
+
+    seat: int
+    button: str
+    state: LampState
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+        _check_button(self.button)
+        if not isinstance(self.state, LampState):
+            raise ValueError(f"lamp state must be a LampState, not {self.state!r}")
+
+
+@dataclass(frozen=True)
+class SetSeatLamps:
+    """Host -> panel: every lamp of a seat, in ``BUTTONS`` order."""
+
+    seat: int
+    states: tuple[LampState, ...]
+
+    def __post_init__(self) -> None:
+        check_seat(self.seat)
+        if len(self.states) != len(BUTTONS) or not all(
+            isinstance(x, LampState) for x in self.states
+        ):
+            raise ValueError(f"a seat has {len(BUTTONS)} LampStates, not {self.states!r}")
+
+    def as_dict(self) -> dict[str, LampState]:
+        return dict(zip(BUTTONS, self.states, strict=True))
+
+
+@dataclass(frozen=True)
+class RequestState:
+    """Host -> panel: report every key and door position now."""
+
+
+Message = (
+    Hello | HostHello | Heartbeat | Ack | ButtonPressed | ButtonReleased | KeySwitch | Door
+    | SetLamp | SetSeatLamps | RequestState
+)
+PANEL_EVENTS = (ButtonPressed, ButtonReleased, KeySwitch, Door)  # sequenced, panel -> host
+HOST_COMMANDS = (SetLamp, SetSeatLamps, RequestState)  # sequenced, host -> panel
+SEQUENCED = PANEL_EVENTS + HOST_COMMANDS
+SEQUENCED_TYPES = frozenset(
+    {MsgType.BUTTON_DOWN, MsgType.BUTTON_UP, MsgType.KEY, MsgType.DOOR, MsgType.LAMP,
+     MsgType.SEAT_LAMPS, MsgType.REQUEST_STATE}
+)
+PAYLOAD_SIZES: dict[MsgType, int] = {
+    MsgType.HELLO: 8, MsgType.HOST_HELLO: 5, MsgType.HEARTBEAT: 1, MsgType.ACK: 1,
+    MsgType.BUTTON_DOWN: 2, MsgType.BUTTON_UP: 2, MsgType.KEY: 2, MsgType.DOOR: 2,
+    MsgType.LAMP: 3, MsgType.SEAT_LAMPS: 1 + len(BUTTONS), MsgType.REQUEST_STATE: 0,
+}
+
+
+def encode_message(msg: Message) -> tuple[MsgType, bytes]:
+    """The type byte and payload of ``msg``."""
+    match msg:
+        case Hello(panel_id, seats, session, version):
+            return MsgType.HELLO, bytes((version,)) + panel_id.to_bytes(2, "big") + bytes(
+                (seats,)
+            ) + session.to_bytes(4, "big")
+        case HostHello(session, version):
+            return MsgType.HOST_HELLO, bytes((version,)) + session.to_bytes(4, "big")
+        case Heartbeat(ack):
+            return MsgType.HEARTBEAT, bytes((ack,))
+        case Ack(ack):
+            return MsgType.ACK, bytes((ack,))
+        case ButtonPressed(seat, button):
+            return MsgType.BUTTON_DOWN, bytes((seat, BUTTON_IDS[button]))
+        case ButtonReleased(seat, button):
+            return MsgType.BUTTON_UP, bytes((seat, BUTTON_IDS[button]))
+        case KeySwitch(name, on):
+            return MsgType.KEY, bytes((KEY_IDS[name], int(on)))
+        case Door(is_open, name):
+            return MsgType.DOOR, bytes((DOOR_IDS[name], int(is_open)))
+        case SetLamp(seat, button, state):
+            return MsgType.LAMP, bytes((seat, BUTTON_IDS[button], LAMP_CODES[state]))
+        case SetSeatLamps(seat, states):
+            return MsgType.SEAT_LAMPS, bytes((seat,)) + bytes(LAMP_CODES[s] for s in states)
+        case RequestState():
+            return MsgType.REQUEST_STATE, b""
+    raise TypeError(f"not a panel message: {msg!r}")
+
+
+def _seat(value: int) -> int:
+    if not 1 <= value <= MAX_SEATS:
+        raise MessageError(f"seat {value} out of range")
+    return value
+
+
+def _named(table: tuple[str, ...], value: int, what: str) -> str:
+    if not 1 <= value <= len(table):
+        raise MessageError(f"unknown {what} id {value}")
+    return table[value - 1]
+
+
+def _flag(value: int) -> bool:
+    if value > 1:
+        raise MessageError(f"a switch is 0 or 1, not {value}")
+    return bool(value)
+
+
+def _lamp(value: int) -> LampState:
+    if value not in _LAMP_OF_CODE:
+        raise MessageError(f"unknown lamp state {value}")
+    return _LAMP_OF_CODE[value]
+
+
+def decode_message(type_byte: int, payload: bytes) -> Message:
+    """The message a frame carries; ``MessageError`` for an unknown type or a bad payload."""
+    try:
+        kind = MsgType(type_byte)
+    except ValueError:
+        raise MessageError(f"unknown message type 0x{type_byte:02x}") from None
+    if len(payload) != PAYLOAD_SIZES[kind]:
+        raise MessageError(
+            f"{kind.name}: payload of {len(payload)} bytes, not {PAYLOAD_SIZES[kind]}"
+        )
+    p = payload
+    if kind is MsgType.HELLO:
+        if not 1 <= p[3] <= MAX_SEATS:
+            raise MessageError(f"HELLO: {p[3]} seats")
+        return Hello(int.from_bytes(p[1:3], "big"), p[3], int.from_bytes(p[4:8], "big"), p[0])
+    if kind is MsgType.HOST_HELLO:
+        session = int.from_bytes(p[1:5], "big")
+        if session == 0:
+            raise MessageError("HOST_HELLO: session 0")
+        return HostHello(session, p[0])
+    if kind is MsgType.HEARTBEAT:
+        return Heartbeat(p[0])
+    if kind is MsgType.ACK:
+        return Ack(p[0])
+    if kind is MsgType.BUTTON_DOWN:
+        return ButtonPressed(_seat(p[0]), _named(BUTTONS, p[1], "button"))
+    if kind is MsgType.BUTTON_UP:
+        return ButtonReleased(_seat(p[0]), _named(BUTTONS, p[1], "button"))
+    if kind is MsgType.KEY:
+        return KeySwitch(_named(KEYS, p[0], "key"), _flag(p[1]))
+    if kind is MsgType.DOOR:
+        return Door(_flag(p[1]), _named(DOORS, p[0], "door"))
+    if kind is MsgType.LAMP:
+        return SetLamp(_seat(p[0]), _named(BUTTONS, p[1], "button"), _lamp(p[2]))
+    if kind is MsgType.SEAT_LAMPS:
+        return SetSeatLamps(_seat(p[0]), tuple(_lamp(b) for b in p[1:]))
+    return RequestState()
