@@ -97,8 +97,8 @@ def encode(frame: Frame, checksum: Checksum = Checksum.SUM8) -> bytes:
     """The bytes on the wire for ``frame``."""
     n = len(frame.data)
     if checksum is Checksum.SUM8:
-        body = bytes((frame.dest, n, HOST_ADDRESS if frame.src is None else frame.src, frame.header))
-        body += frame.data
+        src = HOST_ADDRESS if frame.src is None else frame.src
+        body = bytes((frame.dest, n, src, frame.header)) + frame.data
         return body + bytes((checksum8(body),))
     crc = crc16(bytes((frame.dest, n, frame.header)) + frame.data)
     return bytes((frame.dest, n, crc & 0xFF, frame.header)) + frame.data + bytes((crc >> 8,))

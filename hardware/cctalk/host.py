@@ -1,0 +1,350 @@
+"""The ccTalk host: one request and its reply, without I/O and then over a transport.
+
+Owns: ``HostProtocol``, the sans-I/O exchange (a request's bytes out, received bytes in, the
+reply out; echo removal; which packets count as the reply), and ``CctalkBus``, the blocking
+master of one link on top of a ``Transport``: reply timeouts, up to ``retries`` resends, BUSY,
+stale late replies, identification of devices at start-up, errors that name the link and the
+address. Knows no device semantics beyond identification (``acceptor.py`` and ``hopper.py``),
+and never reads the clock except through the one it is given.
+
+Which packets are the reply
+---------------------------
+Only one request is outstanding on a link. A packet is its reply if it is addressed to the host
+(1), comes from the addressed device (with the 8-bit checksum: CRC-16 packets carry no source),
+has header 0 (data), 5 (NAK) or 6 (BUSY), and for header 0 a data length Table 8 allows for the
+request's header. Anything else on the line (the host's own echo, a late reply to an earlier
+request of another kind) is ignored. A packet for the host with a bad checksum ends the
+attempt at once (``Corrupt``) so the resend does not wait for the timeout.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Self
+
+from ..clock import Clock
+from ..transport import Transport, open_transport
+from .codec import (
+    HOST_ADDRESS,
+    INTER_BYTE_GAP,
+    MAX_DATA,
+    Checksum,
+    Discarded,
+    Frame,
+    FrameParser,
+    encode,
+)
+from .headers import REPLY_LENGTHS, Header, decode_ascii, decode_uint
+
+
+class CctalkError(Exception):
+    """A ccTalk failure, always naming the link and the device address."""
+
+    def __init__(self, link: str, address: int, message: str) -> None:
+        super().__init__(f"{link}: address {address}: {message}")
+        self.link = link
+        self.address = address
+        self.message = message
+
+
+class NoReply(CctalkError):
+    """The device did not answer (after every resend)."""
+
+
+class Refused(CctalkError):
+    """The device answered NAK, or a reply that makes no sense for the request."""
+
+
+class IdentificationError(CctalkError):
+    """At start-up: nothing answers at a configured address, or the wrong kind of device."""
+
+
+@dataclass(frozen=True)
+class Reply:
+    """A device's reply: header 0 (data or ACK), 5 (NAK) or 6 (BUSY)."""
+
+    source: int
+    header: int
+    data: bytes = b""
+
+    @property
+    def is_ack(self) -> bool:
+        return self.header == Header.REPLY and not self.data
+
+    @property
+    def is_nak(self) -> bool:
+        return self.header == Header.NAK
+
+    @property
+    def is_busy(self) -> bool:
+        return self.header == Header.BUSY
+
+
+@dataclass(frozen=True)
+class Corrupt:
+    """A packet for the host arrived damaged (bad checksum)."""
+
+    raw: bytes
+
+
+class HostProtocol:
+    """Sans-I/O: ``send_request`` gives the bytes to write, ``receive_data`` finds the reply."""
+
+    def __init__(
+        self,
+        *,
+        checksum: Checksum = Checksum.SUM8,
+        echo: bool = False,
+        address: int = HOST_ADDRESS,
+        gap: float = INTER_BYTE_GAP,
+    ) -> None:
+        self.checksum = checksum
+        self.echo = echo
+        self.address = address
+        self._parser = FrameParser(checksum, gap=gap)
+        self._dest: int | None = None
+        self._header: int | None = None
+
+    def send_request(self, dest: int, header: int, data: bytes = b"") -> bytes:
+        """Start an exchange: the bytes to put on the wire. Forgets any earlier exchange."""
+        frame = Frame(dest=dest, header=header, data=bytes(data), src=self.address)
+        raw = encode(frame, self.checksum)
+        self._parser.reset()
+        # Only a reply this long can be ours: garbage announcing more is skipped at once.
+        self._parser.max_data = REPLY_LENGTHS.get(header, (0, MAX_DATA))[1]
+        if self.echo:
+            self._parser.expect_echo(raw)
+        self._dest, self._header = dest, header
+        return raw
+
+    def receive_data(self, data: bytes, now: float) -> Reply | Corrupt | None:
+        """Bytes from the line: the reply, a damaged reply, or None (keep waiting)."""
+        corrupt: Corrupt | None = None
+        for event in self._parser.feed(data, now):
+            if isinstance(event, Discarded):
+                if event.reason == "checksum" and event.raw[:1] == bytes((self.address,)):
+                    corrupt = Corrupt(event.raw)
+                continue
+            reply = self._as_reply(event.frame)
+            if reply is not None:
+                self._dest = self._header = None
+                return reply
+        return corrupt
+
+    def _as_reply(self, frame: Frame) -> Reply | None:
+        if self._dest is None or self._header is None or frame.dest != self.address:
+            return None
+        if frame.src is not None and frame.src != self._dest:
+            return None
+        if frame.header in (Header.NAK, Header.BUSY):
+            return Reply(self._dest, frame.header) if not frame.data else None
+        if frame.header != Header.REPLY:
+            return None
+        lo, hi = REPLY_LENGTHS.get(self._header, (0, 255))
+        if not lo <= len(frame.data) <= hi:
+            return None
+        return Reply(self._dest, frame.header, frame.data)
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    """What start-up identification learnt about a device."""
+
+    link: str
+    address: int
+    category: str
+    manufacturer: str
+    product: str
+    serial: int
+
+
+class CctalkBus:
+    """The blocking master of one ccTalk link."""
+
+    def __init__(
+        self,
+        transport: Transport,
+        *,
+        link: str = "ccTalk",
+        checksum: Checksum = Checksum.SUM8,
+        echo: bool = False,
+        timeout: float = 0.2,
+        retries: int = 3,
+        clock: Clock = time.monotonic,
+    ) -> None:
+        self.transport = transport
+        self.link = link
+        self.timeout = timeout
+        self.retries = retries
+        self.clock = clock
+        self.protocol = HostProtocol(checksum=checksum, echo=echo)
+        self.exchanges = 0  # requests made (each may take several attempts)
+        self.attempts = 0  # packets sent
+        self.failed_attempts = 0
+        self._last_send = 0.0
+
+    @classmethod
+    def open(
+        cls,
+        url: str,
+        *,
+        link: str | None = None,
+        checksum: Checksum = Checksum.SUM8,
+        echo: bool = False,
+        timeout: float = 0.2,
+        retries: int = 3,
+        clock: Clock = time.monotonic,
+    ) -> CctalkBus:
+        """Open ``url`` (pyserial URL or device path) and be its master."""
+        return cls(
+            open_transport(url),
+            link=link or url,
+            checksum=checksum,
+            echo=echo,
+            timeout=timeout,
+            retries=retries,
+            clock=clock,
+        )
+
+    def close(self) -> None:
+        self.transport.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- exchanges ---------------------------------------------------------------------------
+
+    def request(
+        self,
+        address: int,
+        header: int,
+        data: bytes = b"",
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+    ) -> Reply:
+        """Send a request and return its reply (data, ACK, or NAK). ``NoReply`` after resends."""
+        timeout = self.timeout if timeout is None else timeout
+        attempts = 1 + (self.retries if retries is None else retries)
+        self.exchanges += 1
+        timed_out = False
+        try:
+            for _ in range(attempts):
+                result = self._attempt(address, header, data, timeout)
+                if isinstance(result, Reply) and not result.is_busy:
+                    return result
+                self.failed_attempts += 1
+                if result is None:
+                    timed_out = True
+                elif isinstance(result, Reply):  # BUSY: give the device a moment
+                    self.wait(timeout / 2)
+        finally:
+            if timed_out:
+                self._quiesce(timeout)
+        why = f"no reply to header {int(header)} after {attempts} tries"
+        raise NoReply(self.link, address, why)
+
+    def data(
+        self,
+        address: int,
+        header: int,
+        data: bytes = b"",
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+    ) -> bytes:
+        """A request whose reply is data (header 0); ``Refused`` on NAK."""
+        reply = self.request(address, header, data, timeout=timeout, retries=retries)
+        if reply.is_nak:
+            raise Refused(self.link, address, f"NAK to header {header}")
+        return reply.data
+
+    def command(
+        self,
+        address: int,
+        header: int,
+        data: bytes = b"",
+        *,
+        timeout: float | None = None,
+        retries: int | None = None,
+    ) -> None:
+        """A request whose reply must be ACK; ``Refused`` otherwise."""
+        reply = self.request(address, header, data, timeout=timeout, retries=retries)
+        if not reply.is_ack:
+            what = "NAK" if reply.is_nak else f"data {list(reply.data)}"
+            raise Refused(self.link, address, f"{what} to header {header}, expected ACK")
+
+    def wait(self, seconds: float) -> None:
+        """Let ``seconds`` pass, throwing away anything that arrives on the line meanwhile."""
+        deadline = self.clock() + seconds
+        while (left := deadline - self.clock()) > 0:
+            self.transport.read(4096, left)
+
+    def _drain(self) -> None:
+        while self.transport.read(4096, 0):
+            pass
+
+    def _quiesce(self, timeout: float) -> None:
+        """After a timed-out attempt its reply may still come, late: let it come and go.
+
+        Waits until two timeouts after the last packet sent, and while bytes keep coming, so a
+        reply up to one timeout late never answers the next request.
+        """
+        end = self._last_send + 2 * timeout
+        give_up = self._last_send + 4 * timeout
+        while (left := min(end, give_up) - self.clock()) > 0:
+            if self.transport.read(4096, left):
+                end = max(end, self.clock() + timeout / 2)
+
+    def _attempt(
+        self, address: int, header: int, data: bytes, timeout: float
+    ) -> Reply | Corrupt | None:
+        self._drain()
+        raw = self.protocol.send_request(address, header, data)
+        self.transport.write(raw)
+        self.attempts += 1
+        self._last_send = self.clock()
+        deadline = self._last_send + timeout
+        while (left := deadline - self.clock()) > 0:
+            chunk = self.transport.read(512, left)
+            if chunk:
+                result = self.protocol.receive_data(chunk, self.clock())
+                if result is not None:
+                    return result
+        return None
+
+    # -- identification ------------------------------------------------------------------------
+
+    def text(self, address: int, header: int) -> str:
+        return decode_ascii(self.data(address, header))
+
+    def identify(self, address: int, category: str) -> DeviceInfo:
+        """Check that a ``category`` device answers at ``address``; read who it is."""
+        try:
+            self.command(address, Header.SIMPLE_POLL)
+            found = self.text(address, Header.EQUIPMENT_CATEGORY)
+        except NoReply:
+            raise IdentificationError(
+                self.link, address, f"no reply: expected a {category!r} device here"
+            ) from None
+        except Refused as exc:
+            raise IdentificationError(
+                self.link, address, f"not a ccTalk {category!r}: {exc.message}"
+            ) from None
+        if found != category:
+            raise IdentificationError(
+                self.link, address, f"answers as {found!r}, expected a {category!r} device"
+            )
+        try:
+            manufacturer = self.text(address, Header.MANUFACTURER_ID)
+            product = self.text(address, Header.PRODUCT_CODE)
+            serial = decode_uint(self.data(address, Header.SERIAL_NUMBER))
+        except CctalkError as exc:
+            raise IdentificationError(
+                self.link, address, f"identification failed: {exc.message}"
+            ) from None
+        return DeviceInfo(self.link, address, found, manufacturer, product, serial)

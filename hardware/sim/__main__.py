@@ -1,0 +1,77 @@
+"""``python -m hardware.sim``: the ccTalk bus simulator as its own process.
+
+Owns: the command line (see README.md). Prints ``LINK <path or url>`` then
+``CONTROL <host:port or unix:path>`` on standard output and serves until ``quit`` on the
+control channel (or a signal). Errors in the configuration: one line on standard error,
+exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import signal
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from .config import ConfigError, build_bus, devices_of, load_file, parse_device_spec
+from .server import SimServer, stderr_log
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="python -m hardware.sim",
+        description="The ccTalk bus simulator. Prints 'LINK <path or url>' and "
+        "'CONTROL <address>' on standard output; the control commands are in "
+        "hardware/sim/README.md.",
+    )
+    p.add_argument("--link", default=None, help="pty (default) or socket://HOST:PORT to listen on")
+    p.add_argument(
+        "--control", default="127.0.0.1:0", help="HOST:PORT (default: a free port) or unix:PATH"
+    )
+    p.add_argument("--config", help="YAML or JSON file with devices (see README.md)")
+    p.add_argument("--acceptor", action="append", default=[], metavar="ADDR[:k=v,...]")
+    p.add_argument("--hopper", action="append", default=[], metavar="ADDR[:k=v,...]")
+    p.add_argument(
+        "--echo", action="store_true", default=None, help="echo the host's bytes (a real bus)"
+    )
+    p.add_argument("--checksum", choices=("sum8", "crc16"), default=None)
+    p.add_argument("--seed", type=int, default=None, help="random seed (cipher keys, garbling)")
+    p.add_argument("--verbose", action="store_true", help="log every packet on standard error")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        data: dict[str, Any] = load_file(args.config) if args.config else {}
+        devices = devices_of(data)
+        devices += [("acceptor", parse_device_spec(s)) for s in args.acceptor]
+        devices += [("hopper", parse_device_spec(s)) for s in args.hopper]
+        if not devices:
+            devices = [("acceptor", {"address": 2}), ("hopper", {"address": 3})]
+        bus = build_bus(
+            devices,
+            checksum=args.checksum or str(data.get("checksum", "sum8")),
+            echo=bool(args.echo if args.echo is not None else data.get("echo", False)),
+            seed=int(args.seed if args.seed is not None else data.get("seed", 0)),
+        )
+        server = SimServer(
+            bus,
+            link=args.link or str(data.get("link", "pty")),
+            control=args.control,
+            log=stderr_log if args.verbose else None,
+        )
+    except (ConfigError, ValueError, OSError) as exc:
+        print(f"hardware.sim: {exc}", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, lambda *_: setattr(server.controller, "quit", True))
+    server.announce()
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,363 @@
+"""Hardware in the loop: the real drivers against the simulator process over a real pty.
+
+Every test starts ``python -m hardware.sim`` (through ``SimProcess``), opens the printed pty
+path with pyserial, and drives the devices through the control channel. The money rule
+checked after every payout: coins the ledger was told were paid = coins that physically left
+the simulated hopper (its ``left`` count), the rest owed, and a fault named.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from hardware.cctalk.acceptor import (
+    AcceptorReset,
+    CoinAcceptor,
+    CoinCredit,
+    CoinError,
+    EventsLost,
+)
+from hardware.cctalk.codec import Checksum
+from hardware.cctalk.hopper import Hopper, PayoutFault
+from hardware.cctalk.host import CctalkBus, IdentificationError
+from hardware.cctalk.ledger import MemoryLedger, PayoutRecord
+from hardware.sim.launcher import SimError, SimProcess
+
+pytestmark = pytest.mark.timeout(30)
+
+SIM_ARGS = ["--acceptor", "2:serial=12345678", "--hopper", "3:speed=40,level=400,serial=424242"]
+VALUES = {"EU100A": 100, "EU200A": 200}
+
+
+@pytest.fixture
+def sim() -> Iterator[SimProcess]:
+    with SimProcess.start(SIM_ARGS) as process:
+        yield process
+
+
+def open_bus(sim: SimProcess, **options) -> CctalkBus:
+    return CctalkBus.open(sim.link, link="coins", **options)
+
+
+@pytest.fixture
+def bus(sim: SimProcess) -> Iterator[CctalkBus]:
+    with open_bus(sim) as b:
+        yield b
+
+
+def start_acceptor(bus: CctalkBus) -> CoinAcceptor:
+    acceptor = CoinAcceptor(bus, 2, values=VALUES)
+    acceptor.start()
+    acceptor.set_accepting(True)
+    return acceptor
+
+
+def left(sim: SimProcess) -> int:
+    return sim.control.count(3, "left")
+
+
+def credits_of(events) -> list[int]:
+    return [e.value for e in events if isinstance(e, CoinCredit)]
+
+
+# --- identification ---------------------------------------------------------------------------
+
+
+def test_start_up_identifies_the_acceptor_and_the_hopper(bus):
+    acceptor = CoinAcceptor(bus, 2, values=VALUES)
+    info = acceptor.start()
+    assert (info.category, info.manufacturer, info.serial) == ("Coin Acceptor", "SIM", 12_345_678)
+    assert acceptor.coin_ids == {1: "EU100A", 2: "EU200A", 3: "EU050A"}
+    hopper = Hopper(bus, 3)
+    assert hopper.start().category == "Payout" and hopper.serial == 424242
+
+
+def test_a_missing_or_wrong_device_is_a_startup_error_naming_link_and_address(sim, bus):
+    with pytest.raises(IdentificationError, match=r"^coins: address 2: answers as 'Coin Acceptor'"):
+        Hopper(bus, 2).start()
+    bus.timeout, bus.retries = 0.05, 1
+    with pytest.raises(IdentificationError, match=r"^coins: address 4: no reply"):
+        Hopper(bus, 4).start()
+
+
+# --- coins ---------------------------------------------------------------------------------
+
+
+def test_coins_inserted_arrive_exactly_once(sim, bus):
+    acceptor = start_acceptor(bus)
+    rng = random.Random(11)
+    inserted, credited = [], []
+    for _ in range(25):
+        coins = [rng.choice(["EU100A", "EU200A"]) for _ in range(rng.randint(0, 5))]
+        for coin in coins:
+            sim.control.coin(2, coin)
+        inserted += [VALUES[c] for c in coins]
+        credited += credits_of(acceptor.poll())
+    credited += credits_of(acceptor.poll())
+    assert credited == inserted
+
+
+def test_more_than_five_coins_between_polls_are_reported_lost(sim, bus):
+    acceptor = start_acceptor(bus)
+    sim.control.coin(2, "EU100A", 9)
+    events = acceptor.poll()
+    assert events[0] == EventsLost(2, 4)
+    assert credits_of(events) == [100] * 5
+    assert acceptor.poll() == ()
+
+
+def test_after_an_acceptor_reset_inhibits_are_re_applied_and_coins_still_arrive_once(sim, bus):
+    acceptor = start_acceptor(bus)
+    sim.control.coin(2, "EU200A", 2)
+    assert credits_of(acceptor.poll()) == [200, 200]
+    sim.control.reset(2)
+    assert sim.control.status(2)["master"] == "0"
+    assert acceptor.poll() == (AcceptorReset(2),)
+    status = sim.control.status(2)
+    assert (status["master"], status["inhibits"]) == ("1", "3")
+    sim.control.coin(2, "EU100A", 3)
+    assert credits_of(acceptor.poll()) == [100] * 3
+    assert acceptor.poll() == ()
+
+
+def test_coin_errors_are_reported_with_their_names(sim, bus):
+    acceptor = start_acceptor(bus)
+    for code in (14, 17, 20):
+        sim.control.coin_error(2, code)
+    sim.control.coin(2, "XX999A")
+    events = acceptor.poll()
+    assert [(e.code, e.fraud) for e in events if isinstance(e, CoinError)] == [
+        (14, False), (17, True), (20, True), (1, False),
+    ]
+
+
+# --- payouts -------------------------------------------------------------------------------
+
+
+def test_a_payout_of_n_coins_pays_exactly_n(sim, bus):
+    sim.control.speed(3, 8)
+    hopper, ledger = Hopper(bus, 3), MemoryLedger()
+    hopper.start()
+    result = hopper.payout(12, ledger)
+    assert (result.paid, result.unpaid, result.fault) == (12, 0, None)
+    assert ledger.paid_total == left(sim) == 12
+    assert sim.control.status(3)["remaining"] == "0"
+
+
+def test_payout_in_no_encryption_mode():
+    with SimProcess.start(["--hopper", "3:speed=40,security=none"]) as sim, open_bus(sim) as bus:
+        hopper, ledger = Hopper(bus, 3, security="none"), MemoryLedger()
+        hopper.start()
+        assert hopper.payout(7, ledger).paid == 7
+        assert ledger.paid_total == left(sim) == 7
+
+
+@pytest.mark.parametrize(
+    "fault, arg, fault_name",
+    [
+        ("empty", 5, "empty"),
+        ("jam", 4, "jam"),
+        ("opto", 3, "fraud"),
+        ("opto", None, "fraud"),  # blocked while idle: nothing dispensed
+        ("extra", None, "extra coin"),
+    ],
+)
+def test_each_mechanical_fault_leaves_paid_equal_to_coins_out(sim, bus, fault, arg, fault_name):
+    hopper, ledger = Hopper(bus, 3), MemoryLedger()
+    hopper.start()
+    sim.control.fault(3, fault, arg)
+    result = hopper.payout(20, ledger)
+    out = left(sim)
+    assert result.fault == fault_name
+    assert ledger.paid_total == result.paid == out
+    assert result.unpaid == max(0, 20 - out)
+    assert ledger.records[-1] == PayoutRecord(20, out, max(0, 20 - out), fault_name)
+
+
+def test_a_runaway_hopper_is_stopped_and_every_coin_out_is_reported(sim, bus):
+    hopper, ledger = Hopper(bus, 3), MemoryLedger()
+    hopper.start()
+    sim.control.fault(3, "runaway")
+    result = hopper.payout(10, ledger)
+    bus.wait(0.3)
+    stray = hopper.check_idle(ledger)
+    assert result.fault == PayoutFault.RUNAWAY or stray > 0
+    assert sim.control.status(3)["motor"] == "idle"
+    assert ledger.paid_total == left(sim) > 10
+
+
+@pytest.mark.parametrize("fault, arg", [("late", 0.15), ("garble", 0.1)])
+def test_late_or_garbled_replies_do_not_change_what_is_paid(sim, fault, arg):
+    with open_bus(sim, timeout=0.1) as bus:
+        hopper, ledger = Hopper(bus, 3), MemoryLedger()
+        hopper.start()
+        sim.control.fault(3, fault, arg)
+        result = hopper.payout(10, ledger)
+    assert (result.paid, result.fault) == (10, None)
+    assert ledger.paid_total == left(sim) == 10
+
+
+def test_replies_lost_mid_payout_leave_it_pending_then_reconcile_pays_the_truth(sim):
+    with open_bus(sim, timeout=0.1, retries=1) as bus:
+        hopper, ledger = Hopper(bus, 3, comms_timeout=0.4), MemoryLedger()
+        hopper.start()
+        sim.control.fault(3, "jam", 8)
+        timer = threading.Timer(0.1, sim.control.fault, (3, "noreply"))
+        timer.start()
+        result = hopper.payout(20, ledger)
+        timer.join()
+        assert not result.resolved and ledger.pending is not None
+        sim.control.clear(3)
+        result = hopper.reconcile(ledger.pending, ledger)
+    assert (result.paid, result.unpaid, result.fault) == (8, 12, "jam")
+    assert ledger.paid_total == left(sim) == 8
+
+
+def test_a_dispense_whose_reply_is_lost_is_not_paid_twice(sim, bus):
+    hopper, ledger = Hopper(bus, 3), MemoryLedger()
+    hopper.start()
+    sim.control.fault(3, "noreply", 167)
+    result = hopper.payout(9, ledger)
+    assert (result.paid, result.fault) == (9, None)
+    assert ledger.paid_total == left(sim) == 9
+
+
+def test_a_hopper_power_cut_mid_payout_is_reconciled_after_power_returns(sim):
+    with open_bus(sim, timeout=0.1, retries=1) as bus:
+        hopper, ledger = Hopper(bus, 3, comms_timeout=0.3), MemoryLedger()
+        hopper.start()
+        timer = threading.Timer(0.2, sim.control.fault, (3, "powercut"))
+        timer.start()
+        result = hopper.payout(30, ledger)
+        timer.join()
+        assert not result.resolved
+        sim.control.power(3, True)
+        result = hopper.reconcile(ledger.pending, ledger)
+        out = left(sim)
+        assert 0 < out < 30
+        assert (result.paid, result.unpaid, result.fault) == (out, 30 - out, PayoutFault.POWER_CUT)
+        assert ledger.paid_total == out
+        assert hopper.payout(30 - out, ledger).fault is None  # the latch was cleared
+    assert left(sim) == ledger.paid_total == 30
+
+
+class PowerCut(Exception):
+    pass
+
+
+class CuttingClock:
+    """The real monotonic clock, which raises PowerCut once at ``cut_at``."""
+
+    def __init__(self) -> None:
+        self.cut_at: float | None = None
+
+    def __call__(self) -> float:
+        now = time.monotonic()
+        if self.cut_at is not None and now >= self.cut_at:
+            self.cut_at = None
+            raise PowerCut()
+        return now
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("who", ["cabinet", "hopper", "both"])
+def test_power_cut_at_a_random_moment_then_restart_pays_exactly_n_in_total(who):
+    rng = random.Random(f"hil-{who}")
+    for _ in range(3):
+        n = rng.randint(5, 25)
+        moment = rng.uniform(0.0, n / 40.0 + 0.1)
+        with SimProcess.start(SIM_ARGS) as sim:
+            ledger, clock = MemoryLedger(), CuttingClock()
+            bus = open_bus(sim, timeout=0.05, retries=1, clock=clock)
+            hopper = Hopper(bus, 3, comms_timeout=0.3)
+            hopper.start()
+            timer = None
+            if who in ("hopper", "both"):
+                timer = threading.Timer(moment, sim.control.fault, (3, "powercut"))
+            if who in ("cabinet", "both"):
+                clock.cut_at = time.monotonic() + moment
+            if timer:
+                timer.start()
+            with contextlib.suppress(PowerCut):
+                hopper.payout(n, ledger)
+            if timer:
+                timer.join()
+            clock.cut_at = None
+            bus.close()
+            time.sleep(0.05)
+            sim.control.power(3, True)
+            # the cabinet restarts: a new link, a new driver, the durable ledger
+            with open_bus(sim) as bus:
+                hopper = Hopper(bus, 3)
+                hopper.start()
+                if ledger.pending is not None:
+                    hopper.reconcile(ledger.pending, ledger)
+                owed = sum(r.unpaid for r in ledger.records)
+                if owed:
+                    assert hopper.payout(owed, ledger).fault is None
+            assert ledger.pending is None
+            assert ledger.paid_total == left(sim) == n, (n, moment, ledger.log)
+
+
+# --- links, echo, checksum, control channel -------------------------------------------------------
+
+
+def test_a_bus_with_echo_over_a_pty():
+    with SimProcess.start([*SIM_ARGS, "--echo"]) as sim, open_bus(sim, echo=True) as bus:
+        acceptor = start_acceptor(bus)
+        sim.control.coin(2, "EU200A", 2)
+        assert credits_of(acceptor.poll()) == [200, 200]
+        hopper, ledger = Hopper(bus, 3), MemoryLedger()
+        hopper.start()
+        assert hopper.payout(5, ledger).paid == 5 == left(sim)
+
+
+def test_crc16_bus():
+    args = [*SIM_ARGS, "--checksum", "crc16"]
+    with SimProcess.start(args) as sim, open_bus(sim, checksum=Checksum.CRC16) as bus:
+        hopper, ledger = Hopper(bus, 3), MemoryLedger()
+        hopper.start()
+        assert hopper.payout(6, ledger).paid == 6 == left(sim)
+
+
+def test_socket_link_and_unix_control_channel(tmp_path):
+    control = f"unix:{tmp_path / 'sim.sock'}"
+    args = [*SIM_ARGS, "--link", "socket://127.0.0.1:0", "--control", control]
+    with SimProcess.start(args) as sim:
+        assert sim.link.startswith("socket://127.0.0.1:") and sim.control_address == control
+        with open_bus(sim) as bus:
+            acceptor = start_acceptor(bus)
+            sim.control.coin(2, "EU100A")
+            assert credits_of(acceptor.poll()) == [100]
+
+
+def test_devices_from_a_yaml_file(tmp_path):
+    config = tmp_path / "sim.yaml"
+    config.write_text(
+        "devices:\n"
+        "  - {type: acceptor, address: 11, coins: [EU200A, EU100A], serial: 777}\n"
+        "  - {type: hopper, address: 4, speed: 40, level: 3}\n"
+    )
+    with SimProcess.start(["--config", str(config)]) as sim, open_bus(sim) as bus:
+        acceptor = CoinAcceptor(bus, 11, values=VALUES)
+        assert acceptor.start().serial == 777 and acceptor.coin_ids == {1: "EU200A", 2: "EU100A"}
+        hopper, ledger = Hopper(bus, 4), MemoryLedger()
+        hopper.start()
+        result = hopper.payout(5, ledger)
+        assert (result.paid, result.unpaid, result.fault) == (3, 2, "empty")
+
+
+def test_control_channel_errors_and_a_bad_configuration(sim):
+    with pytest.raises(SimError, match="unknown command"):
+        sim.control.command("dance 3")
+    with pytest.raises(SimError, match="not a SimHopper"):
+        sim.control.refill(2, 10)
+    assert sim.control.refill(3, 10) == "level=410"
+    with pytest.raises(SimError, match=r"exit 2.*unknown settings \['colour'\]"):
+        SimProcess.start(["--hopper", "3:colour=red"])
