@@ -8,7 +8,7 @@ before every game and every payout; game recall and the event log.
 
 Never opens a serial port, draws a frame or reads a clock: time comes in as ``now`` arguments,
 random shoes from an injected source, the hopper is driven by whoever owns it through
-``payouts_owed`` / ``hopper_paid`` / ``hopper_stopped``.
+``payouts_owed`` and the chunk ledger (``chunk_begin`` ... ``chunk_end``, see machine/payout.py).
 
 Seat states (derived, never stored twice): ``idle`` (nothing on the meters), ``betting`` (a bet
 being placed), ``in_round``, ``paying`` (the hopper owes coins), ``handpay`` (locked until the
@@ -36,6 +36,7 @@ PLAY_BUTTONS = {"draw": "hit", "stand": "stand", "double": "double", "split": "s
 ALL_BUTTONS = BET_BUTTONS + ("start", "collect") + tuple(PLAY_BUTTONS) + ("insurance", "auto")
 
 AutoStrategy = Callable[[Round], str]
+POWER_CUT = "power cut"  # a chunk cut short by a power cut: the rest is paid on after reconciling
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ class Cabinet:
         self.betting_since: float | None = None
         self.decision_since: float | None = None
         self.payouts: dict[int, dict[str, Any]] = {}
+        self.pauses: dict[str, float] = {}  # why play is paused (door, panel, menu) -> since when
         self.inputs = 0  # transactions written
         self.cursor = 0  # the caller's input position (a script's), saved with each input
         self._dirty: set[str] = set()
@@ -180,6 +182,7 @@ class Cabinet:
         self.cursor = cab["cursor"]
         self.betting_since = cab["betting_since"]
         self.decision_since = cab["decision_since"]
+        self.pauses = dict(cab.get("pauses", {}))
         for n in range(1, cab["seats"] + 1):
             self.seats[n] = SeatState.from_dict(n, j.get(f"seat/{n}"))
         rnd = j.get("round")
@@ -224,6 +227,7 @@ class Cabinet:
         self.cabinet_meters = Meters.from_dict(cab["meters"])
         self.round_no, self.inputs, self.cursor = cab["round_no"], cab["inputs"], cab["cursor"]
         self.betting_since, self.decision_since = cab["betting_since"], cab["decision_since"]
+        self.pauses = dict(cab["pauses"])
         self.round = Round.from_dict(snap["round"]) if snap["round"] else None
         self.round_meta = snap["meta"]
         self.payouts = snap["payouts"]
@@ -237,6 +241,7 @@ class Cabinet:
             "cursor": self.cursor,
             "betting_since": self.betting_since,
             "decision_since": self.decision_since,
+            "pauses": dict(self.pauses),
         }
 
     def _write_dirty(self) -> None:
@@ -284,12 +289,12 @@ class Cabinet:
     def may_take_coins(self, n: int) -> bool:
         """Whether the seat's coin acceptor should accept coins now."""
         s = self.seats[n]
-        return s.lock is None and s.money.credit < self.settings.credit_limit
+        return not self.pauses and s.lock is None and s.money.credit < self.settings.credit_limit
 
     def is_live(self, n: int, button: str) -> bool:
         """Whether pressing ``button`` on seat ``n`` now would do something (its lamp)."""
         s = self.seats[n]
-        if s.lock:
+        if s.lock or self.pauses:
             return False
         if button in PLAY_BUTTONS or button in ("insurance", "auto"):
             return self._decision_for(n, button) is not None
@@ -363,7 +368,9 @@ class Cabinet:
         return True
 
     def tick(self, now: float) -> None:
-        """The clock moved on: the betting time and the decision timeout."""
+        """The clock moved on: the betting time and the decision timeout (not while paused)."""
+        if self.pauses:
+            return
         if self.round is None and self.betting_since is not None:
             if now - self.betting_since >= self.settings.betting_time and self._bettors():
                 with self._tx("betting_time_out", {"now": now}):
@@ -379,6 +386,51 @@ class Cabinet:
         if self.round is None or self.round.pending is None or len(self.round.seats) < 2 or self.decision_since is None:
             return None
         return max(0.0, self.settings.decision_timeout - (now - self.decision_since))
+
+    # -- pauses, the door, the acceptors' reports ------------------------------------------------
+
+    def pause(self, why: str, now: float) -> None:
+        """Stop play safely (door open, panel offline, operator menu): inputs and timers wait."""
+        if why in self.pauses:
+            return
+        with self._tx("pause", {"why": why, "now": now}):
+            self.pauses[why] = now
+            if why == "door":
+                self.cabinet_meters.add("door_openings")
+                self._event("door_open")
+            else:
+                self._event("tilt", reason=why)
+
+    def resume(self, why: str, now: float) -> None:
+        """The cause is gone: play goes on exactly where it stopped, the timers shifted."""
+        if why not in self.pauses:
+            return
+        with self._tx("resume", {"why": why, "now": now}):
+            since = self.pauses.pop(why)
+            if not self.pauses:
+                # the paused time does not count against the betting time or a decision
+                earliest = min([since] + list(self.pauses.values()))
+                gap = max(0.0, now - earliest)
+                if self.betting_since is not None:
+                    self.betting_since += gap
+                if self.decision_since is not None:
+                    self.decision_since += gap
+            self._event("door_closed" if why == "door" else "tilt_cleared", reason=why)
+
+    def coin_error(self, n: int, code: int, name: str, fraud: bool) -> None:
+        """An error the acceptor reported; a fraud code tilts the seat."""
+        seat = self.seats[n]
+        with self._tx("coin_error", {"code": code, "name": name, "fraud": fraud}, n):
+            self._event("coin_fraud" if fraud else "coin_error", n, code=code, name=name)
+            if fraud:
+                self._tilt(seat, f"coin acceptor: {name} (code {code})")
+
+    def coin_events_lost(self, n: int, count: int) -> None:
+        """More than five acceptor events between polls: coins may be lost; tilt."""
+        seat = self.seats[n]
+        with self._tx("coin_events_lost", {"count": count}, n):
+            self._event("coin_events_lost", n, count=count)
+            self._tilt(seat, f"coin acceptor: {count} event(s) lost between polls")
 
     # -- the round ------------------------------------------------------------------------------
 
@@ -508,10 +560,28 @@ class Cabinet:
         """Coins each seat's payout still asks of the hopper (for the hopper's driver)."""
         return {n: p["asked"] - p["paid"] for n, p in self.payouts.items()}
 
-    def payout_begin(self, n: int, hopper_count: int) -> None:
-        """Before the first dispense: the hopper's lifetime count, for reconciling after a cut."""
-        with self._tx("payout_begin", {"hopper_count": hopper_count}, n):
-            self.payouts[n]["hopper_start"] = hopper_count
+    # The hopper driver reports through these, one chunk (at most 255 coins) at a time; they
+    # are the ``PayoutLedger`` protocol of hardware/cctalk/ledger.py, seat by seat
+    # (machine/payout.py adapts them). Each is durable before it returns.
+
+    def pending_chunk(self, n: int) -> dict[str, Any] | None:
+        """The chunk a cut interrupted: requested, credited, lifetime_before, counter_before."""
+        p = self.payouts.get(n)
+        return None if p is None else p.get("chunk")
+
+    def chunk_begin(self, n: int, requested: int) -> None:
+        with self._tx("payout_chunk", {"requested": requested}, n):
+            p = self.payouts[n]
+            if p.get("chunk") is not None:
+                raise RuntimeError(f"seat {n}: a payout chunk is already pending")
+            if requested > p["asked"] - p["paid"]:
+                raise RuntimeError(f"seat {n}: {requested} coins asked of the hopper, {p['asked'] - p['paid']} owed")
+            p["chunk"] = {"requested": requested, "credited": 0, "lifetime_before": None, "counter_before": None}
+            self._dirty.add("payouts")
+
+    def chunk_baseline(self, n: int, lifetime: int, counter: int) -> None:
+        with self._tx("payout_baseline", {"lifetime": lifetime, "counter": counter}, n):
+            self.payouts[n]["chunk"].update(lifetime_before=lifetime, counter_before=counter)
             self._dirty.add("payouts")
 
     def hopper_paid(self, n: int, coins: int) -> None:
@@ -519,24 +589,40 @@ class Cabinet:
         seat = self.seats[n]
         with self._tx("hopper_paid", {"coins": coins}, n):
             p = self.payouts[n]
-            if coins > p["asked"] - p["paid"]:
-                extra = coins - (p["asked"] - p["paid"])
-                coins -= extra
+            owed = p["asked"] - p["paid"]
+            if coins > owed:  # more left the hopper than asked: the operator's loss, metered
+                extra = coins - owed
+                coins = owed
+                seat.meters.add("hopper_extra_out", extra * p["coin_value"])
                 self._event("hopper_extra_coin", n, coins=extra)
                 self._tilt(seat, f"hopper paid {extra} coin(s) more than asked")
+            if p.get("chunk") is not None:
+                p["chunk"]["credited"] += coins
             p["paid"] += coins
             self._dirty.add("payouts")
             self._moves(seat, seat.money.coins_paid(coins))
             seat.meters.add("hopper_out", coins * p["coin_value"])
             seat.meters.add("total_out", coins * p["coin_value"])
-            if p["paid"] == p["asked"]:
-                self._end_payout(seat, None)
 
-    def hopper_stopped(self, n: int, fault: str | None) -> None:
-        """The hopper ended seat ``n``'s payout; with coins unpaid, ``fault`` names why."""
+    def chunk_end(self, n: int, paid: int, unpaid: int, fault: str | None) -> None:
+        """A chunk ended; the payout ends with it when all is paid or the hopper stopped short."""
         seat = self.seats[n]
-        with self._tx("hopper_stopped", {"fault": fault}, n):
-            self._end_payout(seat, fault or "stopped short")
+        with self._tx("payout_chunk_end", {"paid": paid, "unpaid": unpaid, "fault": fault}, n):
+            p = self.payouts[n]
+            p["chunk"] = None
+            self._dirty.add("payouts")
+            if fault == POWER_CUT and p["paid"] < p["asked"]:
+                self._event("payout_resumed", n, after=fault, paid=p["paid"], owed=p["asked"] - p["paid"])
+            elif unpaid or fault or p["paid"] >= p["asked"]:
+                self._end_payout(seat, fault or ("stopped short" if unpaid else None))
+
+    def hopper_stray(self, n: int, coins: int, fault: str) -> None:
+        """Coins left the hopper outside any payout (a runaway): metered, and the seat tilts."""
+        seat = self.seats[n]
+        with self._tx("hopper_stray", {"coins": coins, "fault": fault}, n):
+            seat.meters.add("hopper_extra_out", coins * self.settings.money.hopper_coin)
+            self._event("hopper_runaway", n, coins=coins, fault=fault)
+            self._tilt(seat, f"hopper {fault}: {coins} coin(s) paid out unasked")
 
     def _end_payout(self, seat: SeatState, fault: str | None) -> None:
         p = self.payouts.pop(seat.number)

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from .cabinet import Cabinet, CabinetSettings, open_cabinet
+from .payout import run_payouts
 from .cards import new_shoe, shuffle
 from .round import Round
 from .rules import load_profile
@@ -74,11 +75,20 @@ def make_script(seed: int, seats: int = SEATS, length: int = SCRIPT_LENGTH) -> l
     return out
 
 
+@dataclass(frozen=True)
+class ChunkResult:
+    paid: int
+    unpaid: int
+    resolved: bool = True
+
+
 class FileHopper:
     """A hopper whose coin level and lifetime count survive a kill, as a real hopper's do.
 
-    Each coin is written (atomically, fsync'd) as it leaves; the cabinet learns of it only
-    afterwards, so a kill between the two is the "coin out, not yet credited" case.
+    It speaks the payout-ledger protocol of the real driver (hardware/cctalk/hopper.py) in the
+    simplest way: each coin is written (atomically, fsync'd) as it leaves, and only afterwards
+    reported, so a kill between the two is the "coin out, not yet credited" case that
+    ``reconcile`` settles from the lifetime count.
     """
 
     def __init__(self, path: Path, hook: Callable[[str], None]):
@@ -99,7 +109,7 @@ class FileHopper:
             os.fsync(f.fileno())
         os.replace(tmp, self.path)
 
-    def dispense_one(self) -> bool:
+    def _dispense_one(self) -> bool:
         if self.level <= 0:
             return False
         self.hook("hopper_before_coin")
@@ -109,6 +119,28 @@ class FileHopper:
         self.hook("hopper_after_coin")
         return True
 
+    def payout(self, coins: int, ledger) -> ChunkResult:
+        ledger.begin_payout(coins)
+        ledger.payout_baseline(self.lifetime, 0)
+        for paid in range(coins):
+            if not self._dispense_one():
+                ledger.end_payout(paid, coins - paid, "empty")
+                return ChunkResult(paid, coins - paid)
+            ledger.coins_paid(1)
+        ledger.end_payout(coins, 0, None)
+        return ChunkResult(coins, 0)
+
+    def reconcile(self, pending, ledger) -> ChunkResult:
+        credited = pending.credited
+        if pending.lifetime_before is not None:
+            out = self.lifetime - pending.lifetime_before
+            if out > credited:
+                ledger.coins_paid(out - credited)
+                credited = out
+        unpaid = pending.requested - credited
+        ledger.end_payout(credited, unpaid, "power cut" if unpaid else None)
+        return ChunkResult(credited, unpaid)
+
     def set_level(self, level: int) -> None:
         """An attendant refill to a level (idempotent, so a replayed refill changes nothing)."""
         self.level = max(self.level, level)
@@ -116,20 +148,8 @@ class FileHopper:
 
 
 def drive_payouts(cab: Cabinet, hopper: FileHopper) -> None:
-    """Reconcile and carry out every payout the cabinet owes, the way the hopper driver does."""
-    for n in sorted(cab.payouts_owed()):
-        p = cab.payouts[n]
-        if "hopper_start" not in p:
-            cab.payout_begin(n, hopper.lifetime)
-            p = cab.payouts[n]
-        out_already = hopper.lifetime - p["hopper_start"] - p["paid"]
-        if out_already > 0:  # coins left the hopper before a cut, not yet credited
-            cab.hopper_paid(n, out_already)
-        while n in cab.payouts:
-            if not hopper.dispense_one():
-                cab.hopper_stopped(n, "empty")
-                break
-            cab.hopper_paid(n, 1)
+    """Carry out every payout the cabinet owes, through the same code as the cabinet loop."""
+    run_payouts(cab, hopper)
 
 
 def shoes_for(seed: int) -> Callable[[int], list[str]]:

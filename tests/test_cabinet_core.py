@@ -7,6 +7,7 @@ import sqlite3
 import pytest
 
 from machine.cabinet import CabinetLocked, CabinetSettings
+from machine.payout import SeatLedger
 from machine.seatmoney import MoneySettings
 
 from .cabinet_helpers import boot, stacked_shoes
@@ -110,9 +111,15 @@ def test_collect_then_a_hopper_payout_coin_by_coin(tmp_path):
     assert cab.press(1, "collect", now=0)
     assert cab.payouts_owed() == {1: 2} and cab.seat_state(1) == "paying"
     assert cab.live(1) == []
-    cab.hopper_paid(1, 1)
-    cab.hopper_paid(1, 1)
-    assert cab.payouts_owed() == {}
+    ledger = SeatLedger(cab, 1)
+    ledger.begin_payout(2)
+    ledger.payout_baseline(100, 7)
+    assert cab.pending_chunk(1) == {"requested": 2, "credited": 0, "lifetime_before": 100, "counter_before": 7}
+    ledger.coins_paid(1)
+    assert cab.seats[1].money.credit == 15
+    ledger.coins_paid(1)
+    ledger.end_payout(2, 0, None)
+    assert cab.payouts_owed() == {} and cab.seat_state(1) == "ready"
     m = cab.seats[1]
     assert (m.money.credit, m.meters.get("hopper_out"), m.meters.get("total_out")) == (5, 20, 20)
 
@@ -121,8 +128,11 @@ def test_a_hopper_that_stops_short_leaves_the_rest_owed_and_tilts(tmp_path):
     cab = boot(tmp_path)
     coins(cab, 1, "EU200A", "EU200A")
     cab.press(1, "collect", now=0)
-    cab.hopper_paid(1, 1)
-    cab.hopper_stopped(1, "empty")
+    ledger = SeatLedger(cab, 1)
+    ledger.begin_payout(4)
+    ledger.payout_baseline(0, 0)
+    ledger.coins_paid(1)
+    ledger.end_payout(1, 3, "empty")
     s = cab.seats[1]
     assert s.money.credit == 30 and s.lock == "tilt" and "empty" in s.lock_detail
     assert cab.live(1) == [] and not cab.may_take_coins(1)
@@ -216,3 +226,34 @@ def test_memory_never_shows_what_the_journal_does_not_hold(tmp_path):
     with pytest.raises(OSError):
         cab.coin(1, "EU200A", now=0)
     assert cab.seats[1].money.credit == 20 and cab.seats[1].meters.get("total_in") == 20
+
+
+def test_a_chunk_cut_by_a_power_cut_is_paid_on_not_tilted(tmp_path):
+    cab = boot(tmp_path)
+    coins(cab, 1, "EU200A", "EU200A")
+    cab.press(1, "collect", now=0)
+    ledger = SeatLedger(cab, 1)
+    ledger.begin_payout(4)
+    ledger.payout_baseline(0, 0)
+    ledger.coins_paid(1)
+    cab.journal.close()
+    cab = boot(tmp_path)  # the cut: the chunk is still pending after the restart
+    assert cab.pending_chunk(1)["credited"] == 1
+    SeatLedger(cab, 1).end_payout(1, 3, "power cut")  # what reconcile reports
+    assert cab.seats[1].lock is None and cab.payouts_owed() == {1: 3}
+
+
+def test_extra_coins_and_strays_are_metered_apart_and_tilt(tmp_path):
+    cab = boot(tmp_path)
+    coins(cab, 1, "EU200A")
+    cab.press(1, "collect", now=0)
+    ledger = SeatLedger(cab, 1)
+    ledger.begin_payout(2)
+    ledger.payout_baseline(0, 0)
+    ledger.coins_paid(3)
+    s = cab.seats[1]
+    assert s.money.credit == 0 and s.meters.get("hopper_out") == 20 and s.meters.get("hopper_extra_out") == 10
+    assert s.lock == "tilt"
+    ledger.stray_coins(2, "runaway")
+    assert s.meters.get("hopper_extra_out") == 30
+    assert cab._audit(s, "test") is False  # the extra coins do not break the seat's equation

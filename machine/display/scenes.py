@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..cabinet import Cabinet, CabinetSettings, open_cabinet
 from ..cards import new_shoe, shuffle
+from ..payout import SeatLedger
 from ..round import Round
 from ..rules import load_profile
 from ..seatmoney import MoneySettings
@@ -113,8 +114,11 @@ def scene_tilt(tmp: Path) -> Cabinet:
     cab = _cabinet(tmp)
     _coins(cab, 1, "EU200A", "EU200A", "EU200A")
     cab.press(1, "collect", 1)
-    cab.hopper_paid(1, 2)
-    cab.hopper_stopped(1, "empty")
+    ledger = SeatLedger(cab, 1)  # the hopper pays 2 of 6 coins and runs empty
+    ledger.begin_payout(6)
+    ledger.payout_baseline(0, 0)
+    ledger.coins_paid(2)
+    ledger.end_payout(2, 4, "empty")
     _coins(cab, 2, "EU100A")
     return cab
 
