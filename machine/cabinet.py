@@ -421,7 +421,7 @@ class Cabinet:
         """An error the acceptor reported; a fraud code tilts the seat."""
         seat = self.seats[n]
         with self._tx("coin_error", {"code": code, "name": name, "fraud": fraud}, n):
-            self._event("coin_fraud" if fraud else "coin_error", n, code=code, name=name)
+            self._event("coin_fraud" if fraud else "coin_error", n, code=code, error=name)
             if fraud:
                 self._tilt(seat, f"coin acceptor: {name} (code {code})")
 

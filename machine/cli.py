@@ -85,6 +85,34 @@ def _cmd_screenshots(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .config import load_config
+
+    cfg = load_config(args.config)
+    if args.headless:
+        from .soak import soak
+
+        return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed)
+    from .app import CabinetApp
+
+    app = CabinetApp(cfg, Path.cwd())
+    try:
+        app.run()
+    finally:
+        app.close()
+    return 0
+
+
+def _cmd_config(args: argparse.Namespace) -> int:
+    from .config import load_config
+
+    cfg = load_config(args.file)
+    print(f"{args.file}: OK ({cfg.seats} seats, game {cfg.game}, data in {cfg.data_dir})")
+    return 0
+
+
 def _auto_strategy():
     """The Auto strategy, once the game-math module provides one."""
     return None
@@ -111,6 +139,17 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("--games", type=int, default=100, help="recall: last N games per seat (default 100)")
     a.add_argument("--json", action="store_true", help="JSON for a program instead of text")
     a.set_defaults(func=_cmd_audit)
+    run = sub.add_parser("run", help="run the cabinet (devices set to sim are simulated over real links)")
+    run.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
+    run.add_argument("--headless", action="store_true", help="no window: play --rounds rounds on every seat and check")
+    run.add_argument("--rounds", type=int, default=20, help="with --headless: rounds to play (default 20)")
+    run.add_argument("--seed", type=int, default=1, help="with --headless: the robot players' seed")
+    run.set_defaults(func=_cmd_run)
+    cfg = sub.add_parser("config", help="check a machine configuration file without starting anything")
+    cfg_sub = cfg.add_subparsers(dest="config_command", required=True)
+    chk = cfg_sub.add_parser("check")
+    chk.add_argument("file")
+    chk.set_defaults(func=_cmd_config)
     sc = sub.add_parser("screenshots", help="render every main screen headless into DIR as PNG files")
     sc.add_argument("dir")
     sc.set_defaults(func=_cmd_screenshots)
@@ -125,6 +164,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(args.func(args))
     except (ValueError, CommandError) as exc:
+        # ConfigError lists every problem, one per line
         # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.
         print(f"cabinet {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE

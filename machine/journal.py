@@ -94,10 +94,14 @@ class Journal:
             if readonly:
                 if not self.path.exists():
                     raise JournalError(f"{self.path}: no journal here")
-                self.db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
+                self.db = sqlite3.connect(
+                    f"file:{self.path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
+                )
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self.db = sqlite3.connect(self.path, isolation_level=None)
+                # one connection, used from the frame loop and the bus worker under the
+                # cabinet's lock (never at the same time)
+                self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=FULL")
                 self.db.executescript(_SCHEMA)
