@@ -1,0 +1,160 @@
+"""End to end, headless, through the real serial links: the whole cabinet against its simulators.
+
+The bus simulator runs as its own process on a pty and the panel simulator on another pty; the
+test presses buttons and inserts coins only through them, and reads what the cabinet did from
+the lamps, the journal and the hopper's own count of coins that left it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+
+import pytest
+
+from machine.app import CabinetApp
+from machine.cards import new_shoe, shuffle
+from machine.config import parse_config
+
+pytestmark = pytest.mark.timeout(120)
+
+CONFIG = """
+seats: 2
+coins: {EU050A: 5, EU100A: 10, EU200A: 20}
+decision_timeout: 1.5
+betting_time: 30
+devices:
+  panel: sim
+  bus: sim
+  acceptors: {1: 2, 2: 11}
+  hoppers: [{address: 3, seats: [1, 2]}]
+"""
+
+# Round 1: seat 1 8-8 against a 6 splits, doubles the left 11 (+9 = 20), draws to the right
+# 10 (+7 = 17) and stands; seat 2 doubles 6-4 (+T = 20); the dealer 6 T 9 busts.
+# Round 2: the up card is an ace; seat 1 takes insurance, seat 2 lets the time run out (Auto);
+# seat 1 stands on 18, seat 2 lets the time run out again; the dealer A 7 = soft 18.
+ROUND_1 = "8S 6C 6H 8D 4C 3C 9S 2C 7D TC TH 9H"
+ROUND_2 = "9S TD AH 9D 7S 7C"
+
+
+def shoes(round_no: int) -> list[str]:
+    top = {1: ROUND_1, 2: ROUND_2}.get(round_no, "").split()
+    rest = Counter(new_shoe(6))
+    rest.subtract(top)
+    return top + shuffle(sorted(rest.elements()), random.Random(round_no))
+
+
+@pytest.fixture
+def app(tmp_path):
+    cfg = parse_config(CONFIG + f"data_dir: {tmp_path}\n", "e2e.yaml")
+    a = CabinetApp(cfg, tmp_path, headless=True, shoes=shoes)
+    yield a
+    a.close()
+
+
+def run_until(app: CabinetApp, cond, timeout: float = 20.0, what: str = "") -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        app.frame()
+        with app.lock:
+            if cond():
+                return
+        time.sleep(0.005)
+    raise AssertionError(f"timed out waiting for {what or cond}")
+
+
+def lamps(app: CabinetApp, seat: int) -> set[str]:
+    """The lamps lit on the simulated panel, once they have caught up with the cabinet."""
+
+    def lit() -> set[str]:
+        return {b for b, s in app.sims.panel.lamps()[str(seat)].items() if s != "off"}
+
+    run_until(app, lambda: lit() == set(app.cab.live(seat)), what=f"seat {seat}'s lamps")
+    return lit()
+
+
+def press(app: CabinetApp, seat: int, button: str, then=None, what: str = "") -> None:
+    """Press on the simulated panel and run frames until the cabinet shows the effect."""
+    before = app.cab.journal.last_seq
+    app.sims.panel.tap(seat, button)
+    run_until(app, then or (lambda: app.cab.journal.last_seq > before), what=what or f"seat {seat} {button}")
+    run_until(app, lambda: True)  # one more frame: lamps follow
+
+
+def test_two_seats_coins_bets_every_decision_timeouts_collect_and_payout(app):
+    cab, sims = app.cab, app.sims
+    run_until(app, lambda: app.panel.link_up, what="the panel link")
+    # -- coins on two seats through the bus simulator ----------------------------------------
+    for _ in range(3):
+        sims.bus.control.coin(2, "EU200A")
+        sims.bus.control.coin(11, "EU100A")
+    run_until(app, lambda: cab.seats[1].money.credit == 60 and cab.seats[2].money.credit == 30, what="coins")
+    assert cab.seats[1].meters.get("coin_in_count:EU200A") == 3 and cab.seats[2].meters.get("total_in") == 30
+    run_until(app, lambda: True)
+    assert lamps(app, 1) == {"+2", "+10", "max", "collect"}  # x2 and repeat are dead without a bet
+
+    # -- round 1: each bet button -----------------------------------------------------------------
+    s1, s2 = cab.seats[1].money, cab.seats[2].money
+    app.sims.panel.tap(1, "x2")  # dead: no bet yet
+    press(app, 1, "+10", lambda: s1.bet == 2)  # min(0 + 10, max 2): the 10-point transfer happened
+    assert (s1.credit, s1.club) == (50, 10)
+    press(app, 2, "+2", lambda: s2.bet == 2)
+    press(app, 1, "start", lambda: cab.seats[1].ready)
+    press(app, 2, "start", lambda: cab.round is not None, what="the round to start")
+    assert lamps(app, 1) >= {"split", "draw", "stand", "auto"}
+    press(app, 1, "split", lambda: len(cab.round.seat(1).hands) == 2)
+    press(app, 1, "double", lambda: cab.round.pending.hand == 1)
+    press(app, 1, "draw", lambda: len(cab.round.seat(1).hands[1].cards) == 3)
+    press(app, 1, "stand", lambda: cab.round.pending.seat == 2)
+    press(app, 2, "double", lambda: cab.round is None, what="round 1 to settle")
+    assert (s1.credit, s1.club) == (50, 16)  # club 10 - 2 - 2 - 2 + 8 + 4
+    assert (s2.credit, s2.club) == (20, 14)  # club 10 - 2 - 2 + 8
+
+    # -- round 2: repeat, x2, +2, max; insurance; two timeouts that Auto decides -------------------
+    press(app, 1, "repeat", lambda: s1.bet == 2)
+    press(app, 1, "x2", lambda: s1.bet == 4)
+    press(app, 1, "+2", lambda: s1.bet == 6)  # max is (16 + 10) / 4 -> 6
+    assert "max" not in lamps(app, 1)
+    press(app, 2, "max", lambda: s2.bet == 6)
+    press(app, 1, "start", lambda: cab.seats[1].ready)
+    press(app, 2, "start", lambda: cab.round is not None)
+    assert cab.round.pending.kind == "insurance" and "insurance" in lamps(app, 1)
+    press(app, 1, "insurance", lambda: cab.round.pending.seat == 2)
+    assert cab.decision_time_left(app.clock()) is not None  # two seats: the countdown runs
+    run_until(app, lambda: cab.round.pending.kind == "play", what="seat 2's insurance timeout")
+    press(app, 1, "stand", lambda: cab.round.pending.seat == 2)
+    run_until(app, lambda: cab.round is None, what="seat 2's play timeout")
+    games = {n: [r.data for r in cab.journal.records("game", seat=n)] for n in (1, 2)}
+    g1, g2 = games[1][1], games[2][1]
+    assert g1["seat"]["insurance"] == 3 and g1["seat"]["insurance_returned"] == 0
+    assert g1["seat"]["hands"][0]["result"] == "push" and g1["dealer"]["cards"] == ["AH", "7C"]
+    assert [d["by"] for d in g2["decisions"]] == ["timeout", "timeout"]
+    assert g2["seat"]["hands"][0]["cards"] == ["TD", "7S"]
+
+    # -- recall of round 1 with the exact cards --------------------------------------------------
+    r1 = games[1][0]
+    assert [h["cards"] for h in r1["seat"]["hands"]] == [["8S", "3C", "9S"], ["8D", "2C", "7D"]]
+    assert [d["action"] for d in r1["decisions"]] == ["split", "double", "hit", "stand"]
+    assert r1["dealer"]["cards"] == ["6H", "TH", "9H"] and r1["seat"]["returned"] == 12
+
+    # -- collect the club meter, then pay out through the simulated hopper ----------------------------
+    club, credit = s1.club, s1.credit
+    press(app, 1, "collect", lambda: s1.club == 0)
+    assert s1.credit == credit + club
+    coins = s1.credit // 10
+    left_before = sims.bus.control.count(3, "left")
+    press(app, 1, "collect", lambda: 1 in cab.payouts)
+    run_until(app, lambda: 1 not in cab.payouts, timeout=30, what="the payout")
+    assert sims.bus.control.count(3, "left") - left_before == coins
+    m = cab.seats[1].meters
+    assert m.get("hopper_out") == coins * 10 and s1.credit == (credit + club) % 10
+    for n in (1, 2):
+        seat = cab.seats[n]
+        assert seat.money.audit_problem() is None and seat.lock is None
+        life = seat.meters.lifetime
+        assert seat.money.credit + seat.money.club == (
+            life.get("total_in", 0) - life.get("total_out", 0) + life.get("total_won", 0) - life.get("total_bet", 0)
+        )
+    assert cab.journal.verify() == []
