@@ -207,17 +207,24 @@ class CabinetApp:
                 win.flip()
         else:
             assert self.screen is not None
-            self.renderer.draw_table(self.screen, view, now)
-            self._draw_help(self.screen)
+            help_h = 26 if self.sims.panel else 0
+            area = self.screen.subsurface((0, 0, self.screen.get_width(), self.screen.get_height() - help_h))
+            self.renderer.draw_table(area, view, now)
+            self._draw_help(self.screen, help_h)
             pygame.display.flip()
 
-    def _draw_help(self, surf) -> None:
-        if not self.sims.panel:
+    def _draw_help(self, surf, height: int) -> None:
+        if not height:
             return
+        import pygame
+
         assert self.renderer is not None
-        text = (f"Keyboard: F1-F{self.cfg.seats} seat (now {self.selected_seat})  Q/W/E coin 0.50/1/2 EUR  "
-                "O operator key  T attendant key  R door  Esc quit")
-        self.renderer.text(surf, text, 16, (255, 255, 255), topleft=(8, surf.get_height() - 20))
+        bar = pygame.Rect(0, surf.get_height() - height, surf.get_width(), height)
+        surf.fill((0, 0, 0), bar)
+        text = (f"Simulated panel - keys: F1-F{self.cfg.seats} choose seat (now seat {self.selected_seat}), "
+                "buttons as marked (or click them), Q/W/E insert 0.50/1/2 EUR, "
+                "O operator key, T attendant key, R door, Esc quit")
+        self.renderer.text(surf, text, 17, (255, 230, 150), topleft=(10, bar.top + 4))
 
     # -- the keyboard and mouse drive the simulators -----------------------------------------------
 

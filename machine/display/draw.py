@@ -159,7 +159,7 @@ class Renderer:
             mark = "> " if view.turn == other.number else ""
             desc = other.state.replace("_", " ")
             if other.bet and other.state in ("betting", "in_round"):
-                desc += f" {other.bet}"
+                desc += f", bet {other.bet}"
             self.text(surf, f"{mark}Seat {other.number}: {desc}", int(13 * s), DIM, topleft=(int(12 * s), y))
             y += int(16 * s)
 
