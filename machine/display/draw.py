@@ -258,7 +258,7 @@ class Renderer:
 
     def _banner(self, surf, text: str, s) -> None:
         W, H = surf.get_size()
-        r = pygame.Rect(0, int(H * 0.26), W, int(44 * s))
+        r = pygame.Rect(0, int(H * 0.665), W, int(40 * s))
         pygame.draw.rect(surf, (150, 20, 20), r)
         self.text(surf, text, int(26 * s), WHITE, center=r.center)
 
