@@ -33,7 +33,8 @@ class BenchResult:
             f"payout of {self.coins} coins: {self.seconds:.2f} s, "
             f"hopper-limited time {self.hopper_seconds:.2f} s, ratio {self.ratio:.3f}"
         )
-        return [payout, f"bus load: {self.polls_per_second:.1f} requests/s during the payout"]
+        # the payout line comes last: `cabinet bench payout` ends with it
+        return [f"bus load: {self.polls_per_second:.1f} requests/s during the payout", payout]
 
 
 def bench_payout(

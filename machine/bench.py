@@ -93,8 +93,54 @@ def frames_bench(frames: int = 300) -> None:
           f"p99 {percentile(times, 99) * 1e3:.2f} ms (budget 16.7 ms for 60 frames/s)")
 
 
-def run(names: list[str]) -> int:
+@bench("payout")
+def payout_bench(coins: int = 50) -> None:
+    """The real hopper driver against the simulator process: is the host adding any delay?"""
+    from hardware.bench import main
+
+    main(coins)
+
+
+@bench("press")
+def press_bench(presses: int = 200) -> None:
+    """Latency from a button press on the simulated panel to the frame that shows it."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from .app import CabinetApp
+    from .config import load_config
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = load_config().model_copy(update={"data_dir": tmp})
+        app = CabinetApp(cfg, Path(tmp), headless=False)
+        try:
+            end = time.monotonic() + 10
+            while not app.panel.link_up and time.monotonic() < end:
+                app.frame()
+            app.sims.bus.control.coin(cfg.devices.acceptors[1], "EU200A", 5)
+            while app.cab.seats[1].money.credit < 100 and time.monotonic() < end:
+                app.frame()
+            lat = []
+            for i in range(presses):
+                button = "+2" if i % 2 == 0 else "collect"  # place a bet, then drop it
+                before = app.cab.journal.last_seq
+                t0 = time.perf_counter()
+                app.sims.panel.tap(1, button)
+                while app.cab.journal.last_seq == before:
+                    app.frame()  # the frame that handles the press also draws it
+                lat.append(time.perf_counter() - t0)
+                if button == "collect":
+                    while app.cab.seats[1].money.club:
+                        app.frame()
+        finally:
+            app.close()
+    print(f"button press on the simulated panel to the frame that shows it: median {statistics.median(lat) * 1e3:.1f} ms, "
+          f"p99 {percentile(lat, 99) * 1e3:.1f} ms ({presses} presses over a real pty)")
+
+
+def run(names: list[str], **options: int) -> int:
     for name in names or list(BENCHES):
         print(f"== {name}")
-        BENCHES[name]()
+        BENCHES[name](**{k: v for k, v in options.items() if v is not None and name == "payout"})
     return 0

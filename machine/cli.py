@@ -72,7 +72,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     unknown = [n for n in args.names if n not in BENCHES]
     if unknown:
         raise CommandError(f"no benchmark {unknown[0]!r} (known: {', '.join(BENCHES)})")
-    return run(args.names)
+    return run(args.names, coins=args.coins)
 
 
 def _cmd_screenshots(args: argparse.Namespace) -> int:
@@ -154,7 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("dir")
     sc.set_defaults(func=_cmd_screenshots)
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
-    b.add_argument("names", nargs="*", help="journal, ...")
+    b.add_argument("names", nargs="*", help="journal, frames, press, payout, ... (default: all)")
+    b.add_argument("--coins", type=int, help="payout: coins to pay (default 50)")
     b.set_defaults(func=_cmd_bench)
     return p
 
