@@ -62,6 +62,71 @@ def journal_bench(rounds: int = 300) -> None:
         print(f"durable 4-seat rounds: {rounds / dt:.1f} rounds/s ({(cab.inputs - txs) / dt:.0f} transactions/s)")
 
 
+@bench("rtp")
+def rtp_bench() -> None:
+    """Time to compute the exact RTP from nothing (every cache cleared)."""
+    from .analysis import game
+    from .analysis.game import game_rtp
+    from .rules import load_profile
+
+    for name, over in (("Random Blackjack, 6 decks", {}), ("anchor: 6 decks S17 DOA DAS 4 hands peek", {
+        "hole_card": True, "double_hard": "any", "double_soft": "any", "double_makes_aces_hard": False,
+        "max_splits_and_doubles": None, "resplit_aces": False, "three_sevens_bonus": 0})):
+        rules = load_profile("random-blackjack", over).rules
+        game.analysis.cache_clear()
+        t = time.perf_counter()
+        res = game_rtp(rules)
+        print(f"exact RTP of {name}: {time.perf_counter() - t:.2f} s (house edge {res.house_edge * 100:.5f} %)")
+
+
+@bench("auto")
+def auto_bench(rounds: int = 3000) -> None:
+    """Auto's decision latency once the tables are prepared (at start-up), over random rounds."""
+    from .analysis.auto import auto_action, prepare
+    from .cards import new_shoe, shuffle
+    from .round import Round
+    from .rules import load_profile
+
+    rules = load_profile("random-blackjack").rules
+    t = time.perf_counter()
+    prepare(rules)
+    print(f"Auto tables prepared in {time.perf_counter() - t:.2f} s (once, at start-up)")
+    rng = random.Random(3)
+    times = []
+    for _ in range(rounds):
+        rnd = Round.start(rules, shuffle(new_shoe(rules.decks), rng), [10])
+        while (d := rnd.pending) is not None:
+            t0 = time.perf_counter()
+            a = auto_action(rnd)
+            times.append(time.perf_counter() - t0)
+            rnd.act(d.seat, a)
+    print(f"Auto decision: median {statistics.median(times) * 1e6:.0f} us, p99 {percentile(times, 99) * 1e6:.0f} us "
+          f"over {len(times)} decisions (a display frame is 16 700 us)")
+
+
+@bench("simulate")
+def simulate_bench(rounds: int = 40_000) -> None:
+    """Rounds per second of the simulator (real engine, Auto decisions), one core and all cores."""
+    import os
+
+    from .analysis.auto import prepare
+    from .rules import load_profile
+    from .simulate import play_chunk, simulate
+
+    rules = load_profile("random-blackjack").rules
+    prepare(rules)
+    t = time.perf_counter()
+    play_chunk(rules, rounds // 4, 1, 1, 0)
+    one = rounds // 4 / (time.perf_counter() - t)
+    print(f"simulator, one core: {one:,.0f} rounds/s (one seat; hands/s the same)")
+    cores = os.cpu_count() or 1
+    t = time.perf_counter()
+    simulate(rules, rounds, 1, 1, cores)
+    dt = time.perf_counter() - t
+    print(f"simulator, {cores} cores: {rounds / dt:,.0f} rounds/s including each worker's table set-up "
+          f"({rounds} rounds in {dt:.1f} s)")
+
+
 @bench("frames")
 def frames_bench(frames: int = 300) -> None:
     """Frame time of the four player screens at 1920x1080 (headless), mid-round."""

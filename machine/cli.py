@@ -114,8 +114,78 @@ def _cmd_config(args: argparse.Namespace) -> int:
 
 
 def _auto_strategy():
-    """The Auto strategy, once the game-math module provides one."""
-    return None
+    """Auto: the decision with the highest expected return (machine/analysis)."""
+    from .analysis.auto import auto_action
+
+    return auto_action
+
+
+def _priced_game(path: str):
+    from .script import ScriptError, load_game
+
+    script = read_script(path)
+    profile = load_game(script)
+    extra = sorted(str(k) for k in script if k not in ("game", "rules", "shoe", "seats"))
+    if extra:
+        raise ScriptError(f"unknown key {extra[0]!r} (known: game, rules)")
+    return profile
+
+
+def _pct(x: float) -> str:
+    return f"{x * 100:.5f} %"
+
+
+def _cmd_rtp(args: argparse.Namespace) -> int:
+    from .analysis import game_rtp
+
+    profile = _priced_game(args.script)
+    r = profile.rules
+    res = game_rtp(r)
+    if args.json:
+        print(json.dumps({"game": profile.game, "rules": r.to_dict(), "rtp": res.rtp, "house_edge": res.house_edge,
+                          "breakdown": res.breakdown, "frequency": res.frequency}, indent=2))
+        return 0
+    decks = "infinite deck" if r.decks == 0 else f"{r.decks} deck{'s' if r.decks != 1 else ''}"
+    print(f"{profile.title} ({profile.game}), {decks}: exact, Auto's composition-dependent play")
+    print(f"RTP {_pct(res.rtp)}   house edge {_pct(res.house_edge)}")
+    print("expected net per original bet, by the hand's first decision:")
+    for k, v in res.breakdown.items():
+        freq = res.frequency.get(k)
+        if v == 0 and not freq:
+            continue  # a choice this game never offers or Auto never takes
+        print(f"  {k:<14}{v * 100:+.5f} %" + (f"   (taken in {freq * 100:.3f} % of rounds)" if freq is not None else ""))
+    return 0
+
+
+def _cmd_strategy(args: argparse.Namespace) -> int:
+    from .analysis.chart import basic_strategy, chart_rtp
+
+    profile = _priced_game(args.script)
+    chart = basic_strategy(profile.rules)
+    print(f"Basic strategy (total-dependent) for {profile.title}: H hit, S stand, D double (else hit), "
+          "Ds double (else stand), P split, R surrender")
+    print(chart.text())
+    res = chart_rtp(profile.rules, chart)
+    print(f"RTP with this chart {_pct(res.rtp)}   house edge {_pct(res.house_edge)}")
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .analysis import game_rtp
+    from .simulate import progress_bar, simulate
+
+    profile = _priced_game(args.script)
+    if profile.rules.decks == 0:
+        raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
+    if args.rounds < 2 or args.seats < 1 or args.seats > 7:
+        raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
+    t = simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
+    exact = game_rtp(profile.rules).rtp
+    lo, hi = t.rtp - t.half_width, t.rtp + t.half_width
+    inside = "inside" if lo <= exact <= hi else "OUTSIDE"
+    print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds x {args.seats} seat(s)")
+    print(f"exact RTP     {_pct(exact)}: {inside} the interval")
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -125,6 +195,20 @@ def build_parser() -> argparse.ArgumentParser:
     r = sub.add_parser("round", help="play one scripted round and print the result as JSON")
     r.add_argument("script", help="a YAML or JSON round script, or - for standard input")
     r.set_defaults(func=_cmd_round)
+    rtp = sub.add_parser("rtp", help="the exact RTP and house edge of a game and rules, with Auto")
+    rtp.add_argument("script", help="YAML/JSON naming a game and optional rules overrides, or -")
+    rtp.add_argument("--json", action="store_true")
+    rtp.set_defaults(func=_cmd_rtp)
+    st = sub.add_parser("strategy", help="the total-dependent basic strategy chart and its RTP")
+    st.add_argument("script")
+    st.set_defaults(func=_cmd_strategy)
+    sim = sub.add_parser("simulate", help="play many rounds on the engine with Auto; RTP with a 95 % interval")
+    sim.add_argument("script")
+    sim.add_argument("--rounds", type=int, required=True)
+    sim.add_argument("--seats", type=int, default=1)
+    sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument("--workers", type=int, help="processes (default: every core)")
+    sim.set_defaults(func=_cmd_simulate)
     s = sub.add_parser("session", help="play one seat's money from a script and print the meters after every step")
     s.add_argument("script", help="a YAML or JSON session script, or - for standard input")
     s.set_defaults(func=_cmd_session)

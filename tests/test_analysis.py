@@ -280,23 +280,6 @@ def test_auto_surrenders_early_sixteen_against_a_ten_before_the_peek():
     assert auto_action(rnd) == "surrender"
 
 
-def test_auto_decides_in_well_under_a_display_frame():
-    rules = rb()
-    prepare(rules)
-    import random
-
-    rng = random.Random(3)
-    times = []
-    for _ in range(300):
-        rnd = Round.start(rules, shuffle(new_shoe(rules.decks), rng), [10])
-        while not rnd.finished:
-            t0 = time.perf_counter()
-            a = auto_action(rnd)
-            times.append(time.perf_counter() - t0)
-            rnd.act(rnd.pending.seat, a)
-    assert statistics.median(times) < 0.002  # a frame is 16 ms; measured ~20 us
-
-
 # -- splits and the joint limit -------------------------------------------------------------------
 
 

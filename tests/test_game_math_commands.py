@@ -1,0 +1,75 @@
+"""`cabinet rtp`, `cabinet strategy`, `cabinet simulate` and Auto in `cabinet round`."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from machine.analysis import game_rtp
+from machine.cli import main
+from machine.rules import load_profile
+from machine.simulate import simulate
+
+
+def run(argv, text, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    code = main(argv)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rtp_json_gives_rtp_and_house_edge_as_fractions(capsys, monkeypatch):
+    code, out, err = run(["rtp", "-", "--json"], "game: random-blackjack\nrules: {decks: 2}\n", capsys, monkeypatch)
+    assert code == 0, err
+    res = json.loads(out)
+    assert res["rtp"] == pytest.approx(0.9915824, abs=2e-7)  # Random Blackjack, 2 decks
+    assert res["house_edge"] == pytest.approx(1 - res["rtp"])
+    assert sum(res["breakdown"].values()) == pytest.approx(res["rtp"] - 1)
+
+
+def test_rtp_takes_a_hole_card_with_peek_as_an_override(capsys, monkeypatch):
+    script = (
+        "game: random-blackjack\nrules: {hole_card: true, double_hard: any, double_soft: any, double_makes_aces_hard: false,"
+        " max_splits_and_doubles: null, resplit_aces: false, three_sevens_bonus: 0}\n"
+    )
+    code, out, err = run(["rtp", "-"], script, capsys, monkeypatch)
+    assert code == 0, err
+    assert "house edge 0.40287 %" in out  # Farmer's exact engine, CDZ-: 0.40287 %
+
+
+def test_strategy_prints_the_chart_and_its_rtp(capsys, monkeypatch):
+    code, out, err = run(["strategy", "-"], "game: random-blackjack\n", capsys, monkeypatch)
+    assert code == 0, err
+    assert "Hard" in out and "Soft" in out and "Pair" in out
+    assert "RTP with this chart" in out
+
+
+def test_round_scripts_take_auto_now(capsys, monkeypatch):
+    script = '{"game": "random-blackjack", "shoe": ["AS", "6H", "8C", "TD", "2D"], "seats": [{"bet": 10, "actions": ["auto"]}]}'
+    code, out, err = run(["round", "-"], script, capsys, monkeypatch)
+    assert code == 0, err
+    hand = json.loads(out)["seats"][0]["hands"][0]
+    assert hand["cards"] == ["AS", "8C"] and not hand["doubled"]  # soft 19: Auto stands, never doubles here
+
+
+def test_the_simulation_agrees_with_the_exact_rtp_within_its_interval():
+    rules = load_profile("random-blackjack").rules
+    t = simulate(rules, rounds=20_000, seats=2, seed=11, workers=1)
+    exact = game_rtp(rules).rtp
+    # a fixed seed makes this deterministic; 3.29 standard errors is the 99.9 % interval, so a
+    # wrong engine or a wrong exact figure (off by more than ~2 % of a bet) cannot pass
+    sigma = t.half_width / 1.959964
+    assert abs(t.rtp - exact) <= 3.29 * sigma
+    assert t.rounds == 20_000 and 0.005 < t.half_width < 0.02
+
+
+def test_simulate_command_reports_the_interval_and_the_exact_figure(capsys, monkeypatch):
+    code, out, err = run(["simulate", "-", "--rounds", "2000", "--workers", "1", "--seed", "5"], "game: random-blackjack\n", capsys, monkeypatch)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("simulated RTP") and "over 2000 rounds x 1 seat(s)" in lines[0]
+    assert lines[1].startswith("exact RTP     98.98329 %")
+    assert "2000/2000 rounds" in err  # the progress bar
