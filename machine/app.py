@@ -88,6 +88,10 @@ class CabinetApp:
         self.lock = threading.Lock()
         self.sims = Simulators(cfg)
         profile = load_profile(cfg.game)
+        if auto is None:
+            from .analysis.auto import prepare
+
+            prepare(profile.rules)  # Auto's tables, once (a few seconds), so no decision waits
         data = cfg.data_path(base)
         self.cab: Cabinet = open_cabinet(
             data / "journal.sqlite",

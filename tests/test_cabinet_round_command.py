@@ -82,7 +82,6 @@ BAD_SCRIPTS = [
     ("game: random-blackjack\nrules: {deck: 2}\nshoe: [9S]\nseats: [{bet: 2}]\n", "cabinet round: rules: deck: unknown setting"),
     ("game: random-blackjack\nrules: {hole_card: no}\nshoe: [9S]\nseats: [{bet: 2}]\n", "cabinet round: rules: hole_card: must be true or false, not 'no'"),
     ("game: random-blackjack\ngame: casino-blackjack\n", "cabinet round: <stdin>:2: duplicate key 'game' (first on line 1)"),
-    ("game: random-blackjack\nshoe: [9S, 7H, 9D, 8D]\nseats: [{bet: 2, actions: [auto]}]\n", "cabinet round: seat 1, hand 1: auto is not available"),
     ("game: random-blackjack\nshoe: [9S, 7H, 9D]\nseats: [{bet: 2, insurance: maybe}]\n", "cabinet round: seats[0]: insurance must be true, false or auto"),
 ]
 
