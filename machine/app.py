@@ -20,9 +20,11 @@ from typing import Any
 
 from hardware.panel import ButtonPressed, Door, KeySwitch, LinkDown, LinkUp, PanelHost
 
-from .cabinet import Cabinet, open_cabinet, random_shoes
+from .cabinet import Cabinet, CabinetLocked, open_cabinet, random_shoes
 from .config import MachineConfig
 from .devices import BusDevices, BusWorker
+from .identity import check_manifest, software_id
+from .operator import OperatorMenu
 from .rules import load_profile
 
 KEYS = {  # keyboard -> panel button of the selected seat
@@ -102,6 +104,14 @@ class CabinetApp:
         )
         panel_url = self.sims.panel.link_url if self.sims.panel else cfg.devices.panel
         bus_url = self.sims.bus.link if self.sims.bus else cfg.devices.bus
+        self.software_id = software_id()
+        manifest = check_manifest()
+        with self.lock:
+            self.cab.operator_event("software identity", clock(), id=self.software_id, manifest="match" if not manifest else manifest[0])
+        if manifest and cfg.require_manifest:
+            self.sims.stop()
+            raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
+        self.menu: OperatorMenu | None = None
         self.panel = PanelHost(panel_url, clock=clock)
         self.devices = BusDevices.open(cfg, bus_url)
         self.worker = BusWorker(self.cab, self.lock, self.devices, clock)
@@ -166,7 +176,11 @@ class CabinetApp:
             self._panel_event(ev, now)
         with self.lock:
             self.cab.tick(now)
-            lamps = {n: {b: ("on" if b in live else "off") for b in ALL} for n, live in ((n, set(self.cab.live(n))) for n in self.cab.seats)}
+            if self.menu is not None:
+                lit = self.menu.lamps()
+                lamps = {n: {b: ("on" if b in lit else "off") for b in ALL} for n in self.cab.seats}
+            else:
+                lamps = {n: {b: ("on" if b in live else "off") for b in ALL} for n, live in ((n, set(self.cab.live(n))) for n in self.cab.seats)}
         for n, states in lamps.items():
             self.panel.set_lamps(n, states)
         if not self.headless:
@@ -178,7 +192,11 @@ class CabinetApp:
             if isinstance(ev, ButtonPressed):
                 if ev.seat not in cab.seats:
                     return
-                if self.attendant_key and ev.button == "collect":
+                if self.menu is not None:  # with the operator key on, every button is the menu's
+                    self.menu.press(ev.seat, ev.button, now)
+                    while self.menu.requests:
+                        self.worker.requests.append(self.menu.requests.pop(0))
+                elif self.attendant_key and ev.button == "collect":
                     cab.attendant_clear(ev.seat)
                 elif self.attendant_key and ev.button == "auto":
                     cab.attendant_handpay_rest(ev.seat)
@@ -188,7 +206,14 @@ class CabinetApp:
                 if ev.name == "attendant":
                     self.attendant_key = ev.on
                 elif ev.name == "operator":
-                    (cab.pause if ev.on else cab.resume)("operator", now)
+                    if ev.on and self.menu is None:
+                        cab.pause("operator", now)
+                        cab.operator_event("menu opened", now)
+                        self.menu = OperatorMenu(cab, self.cfg.operator_pin_sha256, self.software_id)
+                    elif not ev.on and self.menu is not None:
+                        self.menu = None
+                        cab.operator_event("menu closed", now)
+                        cab.resume("operator", now)
             elif isinstance(ev, Door):
                 (cab.pause if ev.open else cab.resume)("door", now)
             elif isinstance(ev, LinkDown):
@@ -203,7 +228,18 @@ class CabinetApp:
 
         with self.lock:
             view = build_view(self.cab, now, self.banner())
+            menu = self.menu.view() if self.menu is not None else None
         assert self.renderer is not None
+        if menu is not None:
+            from .display.menu import draw_menu
+
+            target = self.windows[0].get_surface() if self.windows else self.screen
+            draw_menu(target, menu, self.renderer)
+            for win in self.windows:
+                win.flip()
+            if not self.windows:
+                pygame.display.flip()
+            return
         if self.windows:
             for n, win in enumerate(self.windows, start=1):
                 surf = win.get_surface()

@@ -84,3 +84,50 @@ def as_text(report: dict[str, Any], what: str) -> str:
             where = f"seat {e['seat']}" if e["seat"] else "cabinet"
             lines.append(f"  #{e['seq']:<6} {e['code']:>4} {e['event']:<20} {where:<8} {detail}")
     return "\n".join(lines)
+
+
+def verify_report(journal_path: Path) -> tuple[str, bool]:
+    """``cabinet audit verify``: the chain and the state rows, and where a break is."""
+    j = Journal(journal_path, readonly=True)
+    try:
+        problems = j.verify()
+        n = j.last_seq
+    finally:
+        j.close()
+    if problems:
+        return "\n".join(["JOURNAL BROKEN:"] + [f"  {p}" for p in problems]), False
+    return f"journal OK: {n} records, hash chain unbroken, every state row matches its checksum", True
+
+
+def as_csv(report: dict[str, Any], what: str) -> str:
+    """Meters, recall or events as CSV (one table; ``all`` gives the meters)."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    w = csv.writer(out)
+    if what in ("meters", "all"):
+        w.writerow(["scope", "meter", "lifetime", "period"])
+        cab = report["cabinet"]
+        for name in sorted(set(cab.get("lifetime", {})) | set(cab.get("period", {}))):
+            w.writerow(["cabinet", name, cab["lifetime"].get(name, 0), cab["period"].get(name, 0)])
+        for n, s in report["seats"].items():
+            life, per = s["meters"]["lifetime"], s["meters"]["period"]
+            for name in sorted(set(life) | set(per)):
+                w.writerow([f"seat {n}", name, life.get(name, 0), per.get(name, 0)])
+    elif what == "recall":
+        w.writerow(["seat", "game", "bet", "dealer", "hands", "decisions", "staked", "returned",
+                    "credit_before", "club_before", "credit_after", "club_after"])
+        for n, games in report["recall"].items():
+            for g in games:
+                seat = g["seat"]
+                w.writerow([n, g["round_no"], seat["bet"], " ".join(g["dealer"]["cards"]),
+                            " | ".join(" ".join(h["cards"]) for h in seat["hands"]),
+                            " ".join(d["action"] for d in g["decisions"]), seat["staked"], seat["returned"],
+                            g["before"]["credit"], g["before"]["club"], g["after"]["credit"], g["after"]["club"]])
+    else:
+        w.writerow(["seq", "code", "event", "seat", "detail"])
+        for e in report["events"]:
+            detail = "; ".join(f"{k}={v}" for k, v in e.items() if k not in ("seq", "seat", "code", "event"))
+            w.writerow([e["seq"], e["code"], e["event"], e["seat"] or "", detail])
+    return out.getvalue()

@@ -36,6 +36,8 @@ PLAY_BUTTONS = {"draw": "hit", "stand": "stand", "double": "double", "split": "s
 ALL_BUTTONS = BET_BUTTONS + ("start", "collect") + tuple(PLAY_BUTTONS) + ("insurance", "auto")
 
 AutoStrategy = Callable[[Round], str]
+MONEY_SETTINGS = ("payout", "hopper_limit", "remainder")
+MACHINE_SETTINGS = ("betting_time", "decision_timeout", "credit_limit")
 POWER_CUT = "power cut"  # a chunk cut short by a power cut: the rest is paid on after reconciling
 
 
@@ -120,6 +122,8 @@ class Cabinet:
         auto: AutoStrategy,
     ):
         self.journal = journal
+        self.base_profile = profile
+        self.base_settings = settings
         self.profile = profile
         self.rules = profile.rules
         self.settings = settings
@@ -135,6 +139,9 @@ class Cabinet:
         self.decision_since: float | None = None
         self.payouts: dict[int, dict[str, Any]] = {}
         self.pauses: dict[str, float] = {}  # why play is paused (door, panel, menu) -> since when
+        self.overrides: dict[str, Any] = {}  # machine settings changed in the operator menu
+        self.rule_overrides: dict[str, Any] = {}  # game settings in force (changed at a RAM clear)
+        self.pending_rules: dict[str, Any] = {}  # game settings waiting for the next RAM clear
         self.inputs = 0  # transactions written
         self.cursor = 0  # the caller's input position (a script's), saved with each input
         self._dirty: set[str] = set()
@@ -183,6 +190,8 @@ class Cabinet:
         self.betting_since = cab["betting_since"]
         self.decision_since = cab["decision_since"]
         self.pauses = dict(cab.get("pauses", {}))
+        self._apply_settings(cab.get("overrides", {}), cab.get("rule_overrides", {}))
+        self.pending_rules = dict(cab.get("pending_rules", {}))
         for n in range(1, cab["seats"] + 1):
             self.seats[n] = SeatState.from_dict(n, j.get(f"seat/{n}"))
         rnd = j.get("round")
@@ -228,6 +237,8 @@ class Cabinet:
         self.round_no, self.inputs, self.cursor = cab["round_no"], cab["inputs"], cab["cursor"]
         self.betting_since, self.decision_since = cab["betting_since"], cab["decision_since"]
         self.pauses = dict(cab["pauses"])
+        self._apply_settings(cab["overrides"], cab["rule_overrides"])
+        self.pending_rules = dict(cab["pending_rules"])
         self.round = Round.from_dict(snap["round"]) if snap["round"] else None
         self.round_meta = snap["meta"]
         self.payouts = snap["payouts"]
@@ -242,6 +253,9 @@ class Cabinet:
             "betting_since": self.betting_since,
             "decision_since": self.decision_since,
             "pauses": dict(self.pauses),
+            "overrides": dict(self.overrides),
+            "rule_overrides": dict(self.rule_overrides),
+            "pending_rules": dict(self.pending_rules),
         }
 
     def _write_dirty(self) -> None:
@@ -264,8 +278,8 @@ class Cabinet:
         if moves:
             self._seat_dirty(seat)
 
-    def _event(self, name: str, seat: int | None = None, **detail: Any) -> None:
-        self.journal.append("event", {"code": EVENT_CODES[name], "event": name, **detail}, seat)
+    def _event(self, event: str, seat: int | None = None, /, **detail: Any) -> None:
+        self.journal.append("event", {**detail, "code": EVENT_CODES[event], "event": event}, seat)
 
     # -- queries ------------------------------------------------------------------------------
 
@@ -421,7 +435,7 @@ class Cabinet:
         """An error the acceptor reported; a fraud code tilts the seat."""
         seat = self.seats[n]
         with self._tx("coin_error", {"code": code, "name": name, "fraud": fraud}, n):
-            self._event("coin_fraud" if fraud else "coin_error", n, code=code, error=name)
+            self._event("coin_fraud" if fraud else "coin_error", n, error_code=code, name=name)
             if fraud:
                 self._tilt(seat, f"coin acceptor: {name} (code {code})")
 
@@ -679,6 +693,62 @@ class Cabinet:
             self._lock_handpay(seat, amount)
         return True
 
+    # -- settings changed in the operator menu --------------------------------------------------
+
+    def _apply_settings(self, overrides: dict[str, Any], rule_overrides: dict[str, Any]) -> None:
+        money = {k: v for k, v in overrides.items() if k in MONEY_SETTINGS}
+        machine = {k: v for k, v in overrides.items() if k in MACHINE_SETTINGS}
+        self.settings = dataclasses.replace(
+            self.base_settings, money=dataclasses.replace(self.base_settings.money, **money), **machine
+        )
+        self.overrides = dict(overrides)
+        self.rules = self.base_profile.rules.with_overrides(rule_overrides)
+        self.profile = dataclasses.replace(self.base_profile, rules=self.rules)
+        self.rule_overrides = dict(rule_overrides)
+
+    def change_setting(self, name: str, value: Any, who: str) -> str:
+        """Change a setting (journaled with its old and new value); returns what happens.
+
+        Machine settings act at once; settings that change the game's mathematics wait for
+        the next RAM clear, so the meters never mix two games.
+        """
+        if name in MONEY_SETTINGS or name in MACHINE_SETTINGS:
+            old = getattr(self.settings.money if name in MONEY_SETTINGS else self.settings, name)
+            with self._tx("settings_change", {"name": name, "old": old, "new": value, "by": who}):
+                self._apply_settings({**self.overrides, name: value}, self.rule_overrides)
+                for seat in self.seats.values():
+                    seat.money.settings = self.settings.money
+                    self._seat_dirty(seat)
+                self._event("settings_changed", name=name, old=old, new=value, by=who)
+            return "changed"
+        old = getattr(self.rules, name)
+        self.rules.with_overrides({name: value})  # raises RulesError on a bad value
+        with self._tx("settings_change", {"name": name, "old": str(old), "new": value, "by": who, "after_ram_clear": True}):
+            self.pending_rules[name] = value
+            self._event("settings_changed", name=name, old=str(old), new=value, by=who, after_ram_clear=True)
+        return "after the next RAM clear"
+
+    def operator_event(self, what: str, now: float, **detail: Any) -> None:
+        """Something the operator did (or failed to do) that is logged but moves no money."""
+        with self._tx("operator", {"what": what, "now": now, **detail}):
+            self._event("operator", what=what, **detail)
+
+    def reset_period(self, who: str) -> None:
+        """Zero every period meter (the lifetime meters run on)."""
+        with self._tx("period_reset", {"by": who}):
+            for seat in self.seats.values():
+                seat.meters.reset_period()
+                self._seat_dirty(seat)
+            self.cabinet_meters.reset_period()
+            self.cabinet_meters.add("period_resets")
+            self._event("period_reset", by=who)
+
+    def hopper_test_paid(self, coins: int, fault: str | None) -> None:
+        """A test payout from the operator menu: the coins are the operator's, metered apart."""
+        with self._tx("hopper_test", {"coins": coins, "fault": fault}):
+            self.cabinet_meters.add("hopper_test_coins", coins)
+            self._event("operator", what="hopper test payout", coins=coins, fault=fault)
+
     # -- RAM clear ------------------------------------------------------------------------------
 
     def ram_clear(self, who: str) -> None:
@@ -688,7 +758,10 @@ class Cabinet:
         """
         if self.payouts:
             raise RuntimeError("a RAM clear waits until no payout is in progress")
-        with self._tx("ram_clear", {"by": who}):
+        with self._tx("ram_clear", {"by": who, "rules": dict(self.pending_rules)}):
+            if self.pending_rules:
+                self._apply_settings(self.overrides, {**self.rule_overrides, **self.pending_rules})
+                self.pending_rules = {}
             clears = self.cabinet_meters.get("ram_clears") + 1
             self.cabinet_meters = Meters()
             self.cabinet_meters.lifetime["ram_clears"] = clears

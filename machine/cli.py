@@ -53,13 +53,19 @@ def _cmd_crashtest(args: argparse.Namespace) -> int:
 def _cmd_audit(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .audit import as_text, gather
+    from .audit import as_csv, as_text, gather, verify_report
 
     path = Path(args.data) / "journal.sqlite"
     if not path.exists():
         raise CommandError(f"{path}: no journal here (is --data the cabinet's data directory?)")
+    if args.what == "verify":
+        text, ok = verify_report(path)
+        print(text)
+        return 0 if ok else 1
     report = gather(path, seat=args.seat, games=args.games)
-    if args.json:
+    if args.csv:
+        print(as_csv(report, args.what), end="")
+    elif args.json:
         print(json.dumps(report if args.what == "all" else {args.what: report[args.what], "problems": report["problems"]}, indent=2))
     else:
         print(as_text(report, args.what))
@@ -188,10 +194,18 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _version() -> str:
+    from .identity import check_manifest, software_id
+
+    problems = check_manifest()
+    state = "matches the release manifest" if not problems else f"does NOT match the release manifest ({problems[0]})"
+    return f"cabinet {__version__}\nsoftware identity (SHA-256): {software_id()}\n{state}"
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="cabinet", description="Random Blackjack cabinet firmware and tools.")
-    p.add_argument("--version", action="version", version=f"cabinet {__version__}")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    p.add_argument("--version", action="store_true", help="the version and the software identity (SHA-256)")
+    sub = p.add_subparsers(dest="command", required=False, metavar="COMMAND")
     r = sub.add_parser("round", help="play one scripted round and print the result as JSON")
     r.add_argument("script", help="a YAML or JSON round script, or - for standard input")
     r.set_defaults(func=_cmd_round)
@@ -202,7 +216,7 @@ def build_parser() -> argparse.ArgumentParser:
     st = sub.add_parser("strategy", help="the total-dependent basic strategy chart and its RTP")
     st.add_argument("script")
     st.set_defaults(func=_cmd_strategy)
-    sim = sub.add_parser("simulate", help="play many rounds on the engine with Auto; RTP with a 95 % interval")
+    sim = sub.add_parser("simulate", help="play many rounds on the engine with Auto; RTP with a 95 %% interval")
     sim.add_argument("script")
     sim.add_argument("--rounds", type=int, required=True)
     sim.add_argument("--seats", type=int, default=1)
@@ -217,11 +231,13 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=1)
     c.set_defaults(func=_cmd_crashtest)
     a = sub.add_parser("audit", help="meters, game recall and the event log from the journal (read-only)")
-    a.add_argument("what", nargs="?", choices=("all", "meters", "recall", "events"), default="all")
+    a.add_argument("what", nargs="?", choices=("all", "meters", "recall", "events", "verify"), default="all",
+                   help="what to show; verify proves the journal's hash chain unbroken")
     a.add_argument("--data", default="data", help="the cabinet's data directory (default: data)")
     a.add_argument("--seat", type=int, help="one seat only")
     a.add_argument("--games", type=int, default=100, help="recall: last N games per seat (default 100)")
     a.add_argument("--json", action="store_true", help="JSON for a program instead of text")
+    a.add_argument("--csv", action="store_true", help="CSV for a spreadsheet instead of text")
     a.set_defaults(func=_cmd_audit)
     run = sub.add_parser("run", help="run the cabinet (devices set to sim are simulated over real links)")
     run.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
@@ -245,7 +261,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        print(_version())
+        return 0
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
     try:
         return int(args.func(args))
     except (ValueError, CommandError) as exc:

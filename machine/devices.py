@@ -68,6 +68,7 @@ class BusWorker:
     faults: dict[str, str] = field(default_factory=dict)  # device -> what is wrong, for the screen
     credited: int = 0  # coins credited since start (for soak checks)
     error: BaseException | None = None  # what stopped the worker; the frame loop re-raises it
+    requests: list[str] = field(default_factory=list)  # from the operator menu: "hopper_test"
 
     def __post_init__(self) -> None:
         self._stop = threading.Event()
@@ -106,6 +107,9 @@ class BusWorker:
             self._clear(name)
             for ev in events:
                 self._acceptor_event(seat, ev)
+        while self.requests:
+            if self.requests.pop(0) == "hopper_test" and self.devices.hoppers:
+                self._hopper_test(self.devices.hoppers[0][0])
         for hopper, seats in self.devices.hoppers:
             name = f"hopper {hopper.address}"
             try:
@@ -122,6 +126,30 @@ class BusWorker:
                 self._fault(name, str(exc))
                 continue
             self._clear(name)
+
+    def _hopper_test(self, hopper: Hopper) -> None:
+        """One coin from the operator menu's hardware test, metered as a test coin."""
+        worker = self
+
+        class TestLedger:
+            def begin_payout(self, requested: int) -> None: ...
+
+            def payout_baseline(self, lifetime: int, counter: int) -> None: ...
+
+            def coins_paid(self, count: int) -> None: ...
+
+            def end_payout(self, paid: int, unpaid: int, fault) -> None:
+                with worker.lock:
+                    worker.cab.hopper_test_paid(paid, None if fault is None else str(fault))
+
+            def stray_coins(self, count: int, fault) -> None:
+                with worker.lock:
+                    worker.cab.hopper_test_paid(count, str(fault))
+
+        try:
+            hopper.payout(1, TestLedger())
+        except CctalkError as exc:
+            self._fault(f"hopper {hopper.address}", str(exc))
 
     def _acceptor_event(self, seat: int, ev) -> None:
         now = float(self.clock())  # type: ignore[operator]

@@ -30,7 +30,7 @@ SEAT_METERS = (
 )
 # Per coin type: coin_in_count:<id> and coin_in_value:<id>
 # Cabinet only -------------------------------------------------------------------------------
-CABINET_METERS = ("power_ups", "door_openings", "ram_clears", "period_resets")
+CABINET_METERS = ("power_ups", "door_openings", "ram_clears", "period_resets", "hopper_test_coins")
 
 # Event log codes ------------------------------------------------------------------------------
 EVENT_CODES = {
@@ -54,6 +54,7 @@ EVENT_CODES = {
     "handpay_cleared": 161,
     "operator": 170,
     "settings_changed": 171,
+    "software_identity": 180,
 }
 
 

@@ -15,7 +15,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from machine.display.scenes import SCENES, render_scene  # noqa: E402
+from machine.display.scenes import MENU_SCENES, SCENES, render_scene  # noqa: E402
 
 REFERENCES = Path(__file__).parent / "comparison_images"
 
@@ -38,7 +38,7 @@ def difference(a: pygame.Surface, b: pygame.Surface) -> tuple[float, float]:
     return total / (3 * n), far / n
 
 
-@pytest.mark.parametrize("name", list(SCENES))
+@pytest.mark.parametrize("name", list(SCENES) + list(MENU_SCENES))
 def test_screen_matches_its_reference_image(name):
     size = (960, 540)  # half size keeps the pure-Python comparison quick
     got = render_scene(name, size=(1920, 1080))

@@ -142,6 +142,30 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
 }
 
 
+def _menu(tmp: Path, *presses: str):
+    """A menu opened on a cabinet that played the split scene, after ``presses`` (seat 1)."""
+    from ..operator import OperatorMenu, pin_hash
+
+    cab = scene_split(tmp)
+    for b in ("stand", "stand"):  # finish the round so recall and meters have a game
+        if cab.round is not None:
+            cab.press(cab.round.pending.seat, b, 5)
+    menu = OperatorMenu(cab, pin_hash("1234"), "c645...b8bb (example)")
+    for b in presses:
+        menu.press(1, b, 6)
+    return cab, menu
+
+
+MENU_SCENES: dict[str, tuple[str, ...]] = {
+    "menu-main": (),
+    "menu-meters": ("start",),
+    "menu-recall": ("draw", "start"),
+    "menu-events": ("draw", "draw", "start"),
+    "menu-settings": ("draw", "draw", "draw", "start"),
+    "menu-pin": ("draw", "draw", "draw", "start", "start", "+2", "+10"),
+}
+
+
 def render_scene(name: str, size: tuple[int, int] = SIZE):
     """Set up scene ``name`` and draw it headless; returns the pygame Surface."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -152,12 +176,19 @@ def render_scene(name: str, size: tuple[int, int] = SIZE):
     from .view import build_view
 
     pygame.font.init()
+    surf = pygame.Surface(size)
+    r = Renderer()
     with tempfile.TemporaryDirectory() as tmp:
+        if name in MENU_SCENES:
+            from .menu import draw_menu
+
+            cab, menu = _menu(Path(tmp), *MENU_SCENES[name])
+            draw_menu(surf, menu.view(), r)
+            cab.journal.close()
+            return surf
         cab = SCENES[name](Path(tmp))
         view = build_view(cab, SCENE_TIME)
         cab.journal.close()
-    surf = pygame.Surface(size)
-    r = Renderer()
     r.draw_table(surf, view, now=SCENE_TIME - 10)  # cards first seen 10 s ago: no animation
     r.draw_table(surf, view, now=SCENE_TIME)
     return surf
@@ -168,7 +199,7 @@ def write_all(folder: Path, size: tuple[int, int] = SIZE) -> list[Path]:
 
     folder.mkdir(parents=True, exist_ok=True)
     out = []
-    for name in SCENES:
+    for name in list(SCENES) + list(MENU_SCENES):
         path = folder / f"{name}.png"
         pygame.image.save(render_scene(name, size), str(path))
         out.append(path)

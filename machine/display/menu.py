@@ -1,0 +1,57 @@
+"""Painting the operator menu (a ``MenuView``) onto a surface.
+
+Owns: the menu's look: title, lines (tab-separated columns line up), the highlighted line,
+game recall drawn with the real cards, the footer with the button help. Never changes anything.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from ..operator import MenuView
+from .cardart import card_surface
+from .draw import GOLD, WHITE, Renderer
+
+BG = (18, 22, 34)
+
+
+def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
+    W, H = surf.get_size()
+    s = H / 540
+    surf.fill(BG)
+    pygame.draw.rect(surf, GOLD, surf.get_rect(), width=max(2, int(3 * s)))
+    r.text(surf, "OPERATOR", int(14 * s), (150, 160, 190), topleft=(int(16 * s), int(10 * s)))
+    r.text(surf, view.title, int(26 * s), GOLD, topleft=(int(16 * s), int(26 * s)))
+    y = 64 * s
+    size = int(15 * s)
+    col_w = W / 11
+    for i, line in enumerate(view.lines[:26]):
+        if view.selected == i:
+            pygame.draw.rect(surf, (60, 70, 110), pygame.Rect(int(10 * s), int(y - 2 * s), int(W - 20 * s), int(size + 6 * s)))
+        cells = line.split("\t")
+        if len(cells) == 1:
+            r.text(surf, line, size, WHITE, topleft=(int(20 * s), int(y)))
+        else:
+            r.text(surf, cells[0], size, WHITE, topleft=(int(20 * s), int(y)))
+            for j, cell in enumerate(cells[1:]):
+                r.text(surf, cell, size, WHITE, topright=(int(W * 0.22 + (j + 1) * col_w), int(y)))
+        y += size + 6 * s
+    if view.recall:
+        _recall_cards(surf, view.recall, r, s, y + 10 * s)
+    pygame.draw.rect(surf, (0, 0, 0), pygame.Rect(0, H - int(30 * s), W, int(30 * s)))
+    r.text(surf, view.footer, int(14 * s), (255, 230, 150), topleft=(int(16 * s), H - int(24 * s)))
+
+
+def _recall_cards(surf, game, r: Renderer, s: float, y: float) -> None:
+    cw, ch = int(56 * s), int(80 * s)
+    x = 20 * s
+    r.text(surf, f"Dealer ({game['dealer']['total']})", int(15 * s), GOLD, topleft=(int(x), int(y)))
+    for i, c in enumerate(game["dealer"]["cards"]):
+        surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 20 * s)))
+    x = 20 * s + max(4, len(game["dealer"]["cards"]) + 2) * cw * 0.7
+    for hand in game["seat"]["hands"]:
+        label = f"{hand['total']}  stake {hand['stake']}  {hand['result']} {hand['returned']}"
+        r.text(surf, label, int(15 * s), GOLD, topleft=(int(x), int(y)))
+        for i, c in enumerate(hand["cards"]):
+            surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 20 * s)))
+        x += (len(hand["cards"]) + 2) * cw * 0.7

@@ -1,0 +1,195 @@
+"""The operator menu: key-gated, PIN-guarded, every change journaled and in the audit export."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from machine.app import CabinetApp
+from machine.audit import as_csv, gather
+from machine.config import parse_config
+from machine.operator import PAGES, OperatorMenu, pin_hash
+
+from .cabinet_helpers import boot
+
+PIN = "2468"
+PIN_BUTTONS = {"1": "+2", "2": "+10", "3": "x2", "4": "repeat", "5": "max", "6": "draw", "7": "stand", "8": "double", "9": "split", "0": "insurance"}
+
+
+def menu_for(cab) -> OperatorMenu:
+    return OperatorMenu(cab, pin_hash(PIN), "test-id")
+
+
+def goto(menu: OperatorMenu, page: str) -> None:
+    while menu.page is not None:
+        menu.press(1, "collect", 0)
+    for _ in range(PAGES.index(page) - menu.cursor if PAGES.index(page) >= menu.cursor else len(PAGES)):
+        if PAGES[menu.cursor] == page:
+            break
+        menu.press(1, "draw", 0)
+    assert PAGES[menu.cursor] == page
+    menu.press(1, "start", 0)
+
+
+def enter_pin(menu: OperatorMenu, pin: str) -> None:
+    assert menu.mode == "pin"
+    for d in pin:
+        menu.press(1, PIN_BUTTONS[d], 0)
+    menu.press(1, "start", 0)
+
+
+def test_a_wrong_pin_changes_nothing_and_is_logged(tmp_path):
+    cab = boot(tmp_path)
+    menu = menu_for(cab)
+    goto(menu, "Settings")
+    menu.press(1, "start", 0)  # change betting_time: the PIN first
+    enter_pin(menu, "1111")
+    assert menu.mode == "browse" and "Wrong PIN" in menu.view().footer
+    assert cab.settings.betting_time == 20.0
+    assert [r.data["what"] for r in cab.journal.records("event") if r.data["event"] == "operator"] == ["wrong PIN"]
+    assert not cab.journal.records("settings_change")
+
+
+def test_a_setting_change_is_journaled_with_old_and_new_value_and_is_in_the_export(tmp_path):
+    cab = boot(tmp_path)
+    menu = menu_for(cab)
+    goto(menu, "Settings")
+    menu.press(1, "start", 0)
+    enter_pin(menu, PIN)
+    assert menu.mode == "edit" and menu.edit_value == 20.0
+    menu.press(1, "draw", 0)  # 20 -> 30
+    menu.press(1, "start", 0)
+    assert cab.settings.betting_time == 30.0
+    (rec,) = cab.journal.records("settings_change")
+    assert rec.data == {"name": "betting_time", "old": 20.0, "new": 30.0, "by": "operator"}
+    cab.journal.close()
+    csv = as_csv(gather(tmp_path / "journal.sqlite"), "events")
+    assert "settings_changed" in csv and "by=operator; name=betting_time; new=30.0; old=20.0" in csv
+    again = boot(tmp_path)  # the change survives a restart
+    assert again.settings.betting_time == 30.0
+
+
+def test_a_setting_of_the_game_mathematics_waits_for_a_ram_clear(tmp_path):
+    cab = boot(tmp_path)
+    menu = menu_for(cab)
+    goto(menu, "Settings")
+    for _ in range(list(menu.view().lines).index(next(l for l in menu.view().lines if l.startswith("decks")))):
+        menu.press(1, "draw", 0)
+    menu.press(1, "start", 0)
+    enter_pin(menu, PIN)
+    menu.press(1, "draw", 0)  # 6 -> 8
+    menu.press(1, "start", 0)
+    assert "after the next RAM clear" in menu.view().footer
+    assert cab.rules.decks == 6 and cab.pending_rules == {"decks": 8}
+    goto(menu, "RAM clear")
+    menu.press(1, "start", 0)  # the PIN was given in this opening of the menu: straight to confirm
+    assert menu.mode == "confirm"
+    menu.press(1, "start", 0)
+    assert cab.rules.decks == 8 and cab.pending_rules == {} and cab.cabinet_meters.get("ram_clears") == 1
+
+
+def test_a_ram_clear_needs_the_confirmation(tmp_path):
+    cab = boot(tmp_path)
+    cab.coin(1, "EU200A", 0)
+    menu = menu_for(cab)
+    goto(menu, "RAM clear")
+    menu.press(1, "start", 0)
+    enter_pin(menu, PIN)
+    menu.press(1, "collect", 0)  # anything but Start: no
+    assert cab.seats[1].money.credit == 20
+    menu.press(1, "start", 0)
+    menu.press(1, "start", 0)
+    assert cab.seats[1].money.credit == 0 and cab.seats[1].meters.get("total_in") == 0
+
+
+def test_the_period_reset_leaves_the_lifetime_meters(tmp_path):
+    cab = boot(tmp_path)
+    cab.coin(1, "EU200A", 0)
+    menu = menu_for(cab)
+    goto(menu, "Period meter reset")
+    menu.press(1, "start", 0)
+    enter_pin(menu, PIN)
+    menu.press(1, "start", 0)
+    m = cab.seats[1].meters
+    assert m.get("total_in") == 20 and m.get("total_in", period=True) == 0
+    assert cab.cabinet_meters.get("period_resets") == 1
+
+
+def test_the_pages_show_meters_recall_events_and_identity(tmp_path):
+    cab = boot(tmp_path)
+    cab.coin(1, "EU200A", 0)
+    menu = menu_for(cab)
+    goto(menu, "Meters")
+    view = menu.view()
+    total_in = next(l for l in view.lines if l.startswith("total_in"))
+    assert total_in.split("\t")[:4] == ["total_in", "20", "20", "20"]
+    goto(menu, "Event log")
+    assert any("power_up" in line for line in menu.view().lines)
+    goto(menu, "Software")
+    assert "test-id" in menu.view().lines[0]
+    goto(menu, "Game recall")
+    assert menu.view().lines == ["no games since the last RAM clear"]
+
+
+# -- through the real panel link: nothing in the menu is reachable without the operator key --------
+
+CONFIG = """
+seats: 2
+devices:
+  panel: sim
+  bus: sim
+  acceptors: {1: 2, 2: 11}
+  hoppers: [{address: 3, seats: [1, 2]}]
+"""
+
+
+@pytest.mark.timeout(120)
+def test_without_the_operator_key_no_button_combination_reaches_the_menu(tmp_path):
+    cfg = parse_config(CONFIG + f"data_dir: {tmp_path}\noperator_pin_sha256: {pin_hash(PIN)}\n", "t.yaml")
+    app = CabinetApp(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[-1])
+    try:
+        rng = random.Random(5)
+        buttons = ["+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect"]
+        end = time.monotonic() + 10
+        while not app.panel.link_up and time.monotonic() < end:
+            app.frame()
+        app.sims.bus.control.coin(2, "EU200A", 3)
+        held: set[tuple[int, str]] = set()
+        for _ in range(300):  # mashing, holding and releasing at random instants
+            seat, b = rng.randint(1, 2), rng.choice(buttons)
+            if (seat, b) in held:
+                app.sims.panel.release(seat, b)
+                held.discard((seat, b))
+            else:
+                app.sims.panel.press(seat, b)
+                held.add((seat, b))
+            if rng.random() < 0.5:
+                app.frame()
+            assert app.menu is None
+        for seat, b in held:
+            app.sims.panel.release(seat, b)
+        for _ in range(50):
+            app.frame()
+        kinds = {r.kind for r in app.cab.journal.records()}
+        assert not kinds & {"settings_change", "ram_clear", "period_reset", "hopper_test"}
+        # with the key the menu opens, play pauses, and a wrong PIN through the panel is logged
+        app.sims.panel.set_key("operator", True)
+        end = time.monotonic() + 5
+        while app.menu is None and time.monotonic() < end:
+            app.frame()
+        assert app.menu is not None and "operator" in app.cab.pauses
+        for b in ("draw", "draw", "draw", "start", "start", "+2", "+2", "start"):  # Settings, change, PIN 11
+            app.sims.panel.tap(1, b)
+            for _ in range(20):
+                app.frame()
+                time.sleep(0.002)
+        assert any(r.data.get("what") == "wrong PIN" for r in app.cab.journal.records("event"))
+        app.sims.panel.set_key("operator", False)
+        end = time.monotonic() + 5
+        while app.menu is not None and time.monotonic() < end:
+            app.frame()
+        assert app.menu is None and "operator" not in app.cab.pauses
+    finally:
+        app.close()
