@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from . import yamlio
 from .cabinet import CabinetSettings
@@ -33,6 +33,7 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
 
+CoinId = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9.]{1,6}$")]  # ccTalk coin ids: EU100A
 Link = Annotated[str, Field(min_length=1, description='a pyserial URL or device path, or "sim"')]
 
 
@@ -76,7 +77,7 @@ class MachineConfig(_Model):
     denomination_cents: Annotated[int, Field(ge=1, le=10000)] = 10
     game: str = "random-blackjack"
     games_enabled: list[str] = Field(default_factory=lambda: ["random-blackjack"])
-    coins: dict[str, Annotated[int, Field(ge=1, le=100000)]] = Field(
+    coins: dict[CoinId, Annotated[int, Field(ge=1, le=100000)]] = Field(
         default_factory=lambda: {"EU050A": 5, "EU100A": 10, "EU200A": 20}
     )
     payout: Literal["hopper", "handpay"] = "hopper"
@@ -100,26 +101,19 @@ class MachineConfig(_Model):
     def _seconds(cls, v: Any) -> Any:
         return float(v) if isinstance(v, int) and not isinstance(v, bool) else v
 
-    @field_validator("coins")
-    @classmethod
-    def _coin_ids(cls, v: dict[str, int]) -> dict[str, int]:
-        for cid in v:
-            if not (1 <= len(cid) <= 6 and cid.replace(".", "").isalnum()):
-                raise ValueError(f"coin id {cid!r} is not a ccTalk coin id like EU100A")
-        return v
-
-    @model_validator(mode="after")
-    def _consistent(self) -> MachineConfig:
+    def consistency(self) -> list[tuple[tuple[Any, ...], str]]:
+        """Rules across fields, each with the path of the field it is about."""
+        out: list[tuple[tuple[Any, ...], str]] = []
         if self.game not in self.games_enabled:
-            raise ValueError(f"game {self.game!r} is not in games_enabled")
+            out.append((("game",), f"game {self.game!r} is not in games_enabled"))
         for seat in self.devices.acceptors:
             if not 1 <= seat <= self.seats:
-                raise ValueError(f"devices.acceptors names seat {seat}, but the cabinet has {self.seats} seats")
+                out.append((("devices", "acceptors", seat), f"names seat {seat}, but the cabinet has {self.seats} seats"))
         served = [s for h in self.devices.hoppers for s in h.seats]
         for seat in range(1, self.seats + 1):
             if self.payout == "hopper" and served.count(seat) != 1:
-                raise ValueError(f"seat {seat} must be served by exactly one hopper (devices.hoppers)")
-        return self
+                out.append((("devices", "hoppers"), f"seat {seat} must be paid by exactly one hopper"))
+        return out
 
     def cabinet_settings(self) -> CabinetSettings:
         return CabinetSettings(
@@ -198,7 +192,7 @@ def parse_config(text: str, name: str) -> MachineConfig:
                 msg = "unknown setting"
             problems.append(f"{name}:{_where(lines, loc)}: {path}: {msg}")
         raise ConfigError(problems) from None
-    problems = []
+    problems = [f"{name}:{_where(lines, loc)}: {'.'.join(map(str, loc))}: {msg}" for loc, msg in cfg.consistency()]
     for game in cfg.games_enabled:
         try:
             load_profile(game)

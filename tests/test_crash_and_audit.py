@@ -61,3 +61,59 @@ def test_cabinet_audit_reads_meters_recall_and_events(tmp_path, capsys):
 def test_cabinet_audit_without_a_journal_says_so(tmp_path, capsys):
     assert main(["audit", "--data", str(tmp_path)]) == 2
     assert "no journal here" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "tamper, where",
+    [
+        ("UPDATE journal SET data = replace(data, '\"points\":20', '\"points\":90') WHERE seq = 5", "record 5"),
+        ("DELETE FROM journal WHERE seq = 7", "record 7 is missing"),
+        ("UPDATE state SET value = replace(value, '\"credit\":', '\"credit\":1') WHERE key = 'seat/1'", "state row 'seat/1'"),
+    ],
+)
+def test_an_edited_or_deleted_row_is_caught_by_audit_verify_and_at_start_up(tmp_path, capsys, tamper, where):
+    import sqlite3
+
+    from machine.cabinet import CabinetLocked
+
+    from .cabinet_helpers import boot
+
+    cab = boot(tmp_path)
+    for _ in range(5):
+        cab.coin(1, "EU200A", 0)
+    cab.journal.close()
+    assert main(["audit", "verify", "--data", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.startswith("journal OK: ")
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    db.execute(tamper)
+    db.commit()
+    db.close()
+    assert main(["audit", "verify", "--data", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("JOURNAL BROKEN:") and where in out
+    with pytest.raises(CabinetLocked, match=where.replace("'", ".")):
+        boot(tmp_path)
+
+
+def test_audit_exports_csv(tmp_path, capsys):
+    crashtest.run_child(tmp_path, 5, None)
+    assert main(["audit", "meters", "--csv", "--data", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "scope,meter,lifetime,period" and any(l.startswith("seat 1,total_in,") for l in lines)
+    assert main(["audit", "recall", "--csv", "--data", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.startswith("seat,game,bet,dealer,hands")
+
+
+def test_the_software_identity_covers_the_program_files(tmp_path):
+    import shutil
+
+    from machine import identity
+
+    root = tmp_path / "copy"
+    for d in ("machine", "hardware", "config/games"):
+        shutil.copytree(identity.ROOT / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
+    first = identity.write_manifest(root)
+    assert identity.check_manifest(root) == [] and identity.software_id(root) == first
+    (root / "machine" / "round.py").write_text((root / "machine" / "round.py").read_text() + "\n# changed\n")
+    assert identity.check_manifest(root) == ["machine/round.py: changed"]
+    assert identity.software_id(root) != first

@@ -1,0 +1,100 @@
+"""The machine configuration: every field refuses a bad value, naming file, line and field."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from machine.cli import main
+from machine.config import ConfigError, load_config, parse_config
+
+BASE = (Path(__file__).resolve().parents[1] / "config" / "machine.yaml").read_text()
+
+
+def with_line(key_regex: str, new_line: str) -> tuple[str, int]:
+    """The default file with the first line matching ``key_regex`` replaced; and its number."""
+    lines = BASE.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(key_regex, line):
+            lines[i] = new_line
+            return "\n".join(lines) + "\n", i + 1
+    raise AssertionError(f"no line matches {key_regex}")
+
+
+BAD = [
+    (r"^seats:", "seats: 0", "seats"),
+    (r"^seats:", "seats: four", "seats"),
+    (r"^denomination_cents:", "denomination_cents: -10", "denomination_cents"),
+    (r"^game:", "game: poker", "game"),
+    (r"^games_enabled:", "games_enabled: [random-blackjack, poker]", "games_enabled"),
+    (r"^  EU100A:", "  EU100A: 0", "coins.EU100A"),
+    (r"^  EU100A:", "  EU-100-A: 10", "coins.EU-100-A.[key]"),
+    (r"^payout:", "payout: coins", "payout"),
+    (r"^hopper_coin:", "hopper_coin: 0", "hopper_coin"),
+    (r"^hopper_limit:", "hopper_limit: lots", "hopper_limit"),
+    (r"^remainder:", "remainder: no", "remainder"),
+    (r"^credit_limit:", "credit_limit: 5", "credit_limit"),
+    (r"^betting_time:", "betting_time: 0", "betting_time"),
+    (r"^decision_timeout:", "decision_timeout: 9999", "decision_timeout"),
+    (r"^data_dir:", 'data_dir: ""', "data_dir"),
+    (r"^language:", "language: fr", "language"),
+    (r"^operator_pin_sha256:", "operator_pin_sha256: 1234", "operator_pin_sha256"),
+    (r"^require_manifest:", "require_manifest: yes", "require_manifest"),
+    (r"^  layout:", "  layout: mosaic", "display.layout"),
+    (r"^  width:", "  width: 100", "display.width"),
+    (r"^  height:", "  height: 99999", "display.height"),
+    (r"^  fullscreen:", "  fullscreen: on", "display.fullscreen"),
+    (r"^  fps:", "  fps: 1000", "display.fps"),
+    (r"^  panel:", '  panel: ""', "devices.panel"),
+    (r"^  bus:", "  bus: 7", "devices.bus"),
+    (r"^  bus_echo:", "  bus_echo: maybe", "devices.bus_echo"),
+    (r"^  bus_checksum:", "  bus_checksum: md5", "devices.bus_checksum"),
+    (r"^  acceptors:", "  acceptors: {1: 2, 2: 2, 3: 12, 4: 13}", "devices.acceptors"),
+    (r"^  acceptors:", "  acceptors: {1: 3, 2: 11, 3: 12, 4: 13}", "devices.acceptors"),
+    (r"^    - address:", "    - address: 30", "devices.hoppers.0.address"),
+    (r"^      seats:", "      seats: [1, 2, 3]", "devices.hoppers"),
+    (r"^  acceptors:", "  acceptors: {1: 2, 2: 11, 3: 12, 9: 13}", "devices.acceptors.9"),
+    (r"^      security:", "      security: des", "devices.hoppers.0.security"),
+    (r"^language:", "language: en\ncolour: red", "colour"),
+]
+
+
+@pytest.mark.parametrize("key, line, field", BAD, ids=[b[1].strip()[:30] for b in BAD])
+def test_a_bad_value_is_reported_with_file_line_and_field(key, line, field):
+    text, n = with_line(key, line)
+    if "\n" in line:
+        n += 1  # the added line
+    with pytest.raises(ConfigError) as err:
+        parse_config(text, "machine.yaml")
+    msgs = err.value.problems
+    if field == "devices.hoppers":
+        n -= 2  # the list of hoppers starts two lines above the seats line
+    assert any(m.startswith(f"machine.yaml:{n}: {field}: ") for m in msgs), msgs
+
+
+def test_every_error_is_reported_at_once():
+    text = BASE.replace("seats: 4", "seats: 0").replace("payout: hopper ", "payout: coins ").replace("fps: 60", "fps: 1")
+    with pytest.raises(ConfigError) as err:
+        parse_config(text, "m.yaml")
+    assert len(err.value.problems) == 3
+
+
+def test_duplicate_keys_and_broken_yaml_are_named():
+    with pytest.raises(ConfigError, match=r"^m.yaml:3: duplicate key 'seats' \(first on line 1\)"):
+        parse_config("seats: 2\nlanguage: en\nseats: 3\n", "m.yaml")
+    with pytest.raises(ConfigError, match=r"^m.yaml:3: expected ',' or '}'"):
+        parse_config("seats: 2\ncoins: {EU100A: 10\n", "m.yaml")
+
+
+def test_the_shipped_configuration_passes_and_no_bad_file_starts_the_machine(tmp_path, capsys):
+    cfg = load_config()
+    assert cfg.seats == 4 and cfg.devices.acceptors == {1: 2, 2: 11, 3: 12, 4: 13}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(BASE.replace("seats: 4", "seats: 40"))
+    assert main(["run", "--config", str(bad), "--headless"]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}:3: seats: Input should be less than or equal to 8" in err
+    assert main(["config", "check", str(bad)]) == 2
+    assert main(["config", "check", "config/machine.yaml"]) == 0
