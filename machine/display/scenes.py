@@ -68,41 +68,32 @@ def scene_betting(tmp: Path) -> Cabinet:
     return cab
 
 
+def _two_seat_round(tmp: Path, shoe: str, coins1: int) -> Cabinet:
+    """Seats 1 and 2 put in 2-euro coins, bet 2 and start a round dealt from ``shoe``."""
+    cab = _cabinet(tmp, shoe)
+    _coins(cab, 1, *["EU200A"] * coins1)
+    _coins(cab, 2, "EU200A", "EU200A")
+    for n in (1, 2):
+        cab.press(n, "+2", 1)
+    for n in (1, 2):
+        cab.press(n, "start", 2)
+    return cab
+
+
 def scene_split(tmp: Path) -> Cabinet:
     # seat 1: 8 8 against a 6, split; left 8+3 doubled with 9 (stand done), right gets 8+Q: deciding
-    cab = _cabinet(tmp, "8S 9C 6H 8D TD 3C 9S QH")
-    _coins(cab, 1, "EU200A", "EU200A", "EU200A", "EU200A", "EU200A")
-    _coins(cab, 2, "EU200A", "EU200A")
-    for _ in range(2):
-        cab.press(1, "+2", 1)
-    cab.press(2, "+2", 1)
-    cab.press(1, "start", 2)
-    cab.press(2, "start", 2)
+    cab = _two_seat_round(tmp, "8S 9C 6H 8D TD 3C 9S QH", 5)
     cab.press(1, "split", 3)
     cab.press(1, "double", 4)
     return cab
 
 
 def scene_insurance(tmp: Path) -> Cabinet:
-    cab = _cabinet(tmp, "9S TC AH 9D 7H")
-    _coins(cab, 1, "EU200A", "EU200A", "EU200A")
-    _coins(cab, 2, "EU200A", "EU200A")
-    cab.press(1, "+2", 1)
-    cab.press(1, "+2", 1)
-    cab.press(2, "+2", 1)
-    cab.press(1, "start", 2)
-    cab.press(2, "start", 2)
-    return cab
+    return _two_seat_round(tmp, "9S TC AH 9D 7H", 3)
 
 
 def scene_dealer_blackjack(tmp: Path) -> Cabinet:
-    cab = _cabinet(tmp, "9S TC AH 9D 7H KD")
-    _coins(cab, 1, "EU200A", "EU200A", "EU200A")
-    _coins(cab, 2, "EU200A", "EU200A")
-    for n in (1, 2):
-        cab.press(n, "+2", 1)
-    for n in (1, 2):
-        cab.press(n, "start", 2)
+    cab = _two_seat_round(tmp, "9S TC AH 9D 7H KD", 3)
     cab.press(1, "insurance", 3)
     cab.press(2, "stand", 3)  # declines insurance
     cab.press(1, "stand", 4)
