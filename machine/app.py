@@ -164,7 +164,7 @@ class CabinetApp:
             parts.append("Operator menu")
         parts += [f"{name}: no reply" for name in self.worker.faults]
         if self.attendant_key:
-            parts.append("Attendant key: Collect clears, Auto hand-pays the rest")
+            parts.append("Attendant key: Collect clears, Auto hand-pays the rest, Max Bet records a refill")
         return " | ".join(parts)
 
     def frame(self) -> None:
@@ -200,6 +200,8 @@ class CabinetApp:
                     cab.attendant_clear(ev.seat)
                 elif self.attendant_key and ev.button == "auto":
                     cab.attendant_handpay_rest(ev.seat)
+                elif self.attendant_key and ev.button == "max":
+                    cab.attendant_refill(ev.seat, now)
                 else:
                     cab.press(ev.seat, ev.button, now)
             elif isinstance(ev, KeySwitch):

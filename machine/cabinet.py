@@ -679,6 +679,12 @@ class Cabinet:
                 self._collect(seat)  # the attendant refilled: pay on what is still owed
         return True
 
+    def attendant_refill(self, n: int, now: float) -> None:
+        """The attendant refilled the hopper that pays seat ``n`` (recorded; a tilt then clears)."""
+        with self._tx("hopper_refill", {"now": now}, n):
+            self.cabinet_meters.add("hopper_refills")
+            self._event("hopper_refill", n)
+
     def attendant_handpay_rest(self, n: int) -> bool:
         """After a hopper fault: turn what the hopper still owes into a handpay."""
         seat = self.seats[n]

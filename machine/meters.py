@@ -30,7 +30,7 @@ SEAT_METERS = (
 )
 # Per coin type: coin_in_count:<id> and coin_in_value:<id>
 # Cabinet only -------------------------------------------------------------------------------
-CABINET_METERS = ("power_ups", "door_openings", "ram_clears", "period_resets", "hopper_test_coins")
+CABINET_METERS = ("power_ups", "door_openings", "ram_clears", "period_resets", "hopper_test_coins", "hopper_refills")
 
 # Event log codes ------------------------------------------------------------------------------
 EVENT_CODES = {
@@ -50,6 +50,7 @@ EVENT_CODES = {
     "hopper_extra_coin": 151,
     "hopper_runaway": 152,
     "payout_resumed": 153,
+    "hopper_refill": 154,
     "handpay": 160,
     "handpay_cleared": 161,
     "operator": 170,

@@ -257,3 +257,20 @@ def test_extra_coins_and_strays_are_metered_apart_and_tilt(tmp_path):
     ledger.stray_coins(2, "runaway")
     assert s.meters.get("hopper_extra_out") == 30
     assert cab._audit(s, "test") is False  # the extra coins do not break the seat's equation
+
+
+def test_the_attendant_records_a_refill_and_the_owed_payout_resumes(tmp_path):
+    cab = boot(tmp_path)
+    coins(cab, 1, "EU200A", "EU200A")
+    cab.press(1, "collect", now=0)
+    ledger = SeatLedger(cab, 1)
+    ledger.begin_payout(4)
+    ledger.payout_baseline(0, 0)
+    ledger.coins_paid(1)
+    ledger.end_payout(1, 3, "empty")
+    assert cab.seats[1].lock == "tilt"
+    cab.attendant_refill(1, now=5)
+    assert cab.attendant_clear(1)
+    assert cab.payouts_owed() == {1: 3} and cab.cabinet_meters.get("hopper_refills") == 1
+    events = [r.data["event"] for r in cab.journal.records("event", seat=1)]
+    assert events[-3:] == ["hopper_refill", "tilt_cleared", "payout_resumed"]
