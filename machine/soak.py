@@ -59,7 +59,10 @@ class Robot:
                 choices = [b for b in PLAY_BUTTONS if b in lit]
                 sim.tap(n, self.rng.choice(choices))
                 self.next_act[n] = now + 0.05
-            elif not playing and credit + club < 30 and may_coin:
+            elif not playing and credit < 10 and not lit & set(BET_BUTTONS) and club >= 30 and "collect" in lit:
+                sim.tap(n, "collect")  # a game needs 10 points of credit: take the club meter back
+                self.next_act[n] = now + 0.3
+            elif not playing and (credit + club < 30 or credit < 10) and may_coin:
                 self.coin(n, self.rng.choice(list(self.app.cfg.coins)))
                 self.next_act[n] = now + 0.25  # give the acceptor poll time to credit it
             elif "start" in lit:

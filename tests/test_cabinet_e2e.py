@@ -158,3 +158,14 @@ def test_two_seats_coins_bets_every_decision_timeouts_collect_and_payout(app):
             life.get("total_in", 0) - life.get("total_out", 0) + life.get("total_won", 0) - life.get("total_bet", 0)
         )
     assert cab.journal.verify() == []
+
+
+@pytest.mark.timeout(300)
+def test_headless_run_plays_rounds_on_every_seat_and_accounts_for_every_coin(tmp_path, capsys):
+    from machine.cli import main
+
+    assert main(["run", "--headless", "--rounds", "3", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[-1] == "every meter and coin accounted for"
+    games = [int(line.split(": ")[1].split(" ")[0]) for line in out.splitlines() if line.startswith("seat ")]
+    assert len(games) == 4 and min(games) >= 3
