@@ -1,10 +1,11 @@
 """ccTalk framing: checksums, frame encode/decode and an incremental parser.
 
 Owns: the wire format of one ccTalk packet (part 1, sections 7 to 12 of the specification),
-the 8-bit zero-sum checksum and the CRC-16 variant, and turning a byte stream into frames
-(partial frames, garbage, resynchronisation, the 50 ms inter-byte reset, the sender's own
-echo). Never does I/O, never reads a clock (timestamps come in with the bytes), and knows
-nothing of what a header means: that is ``headers.py``.
+the 8-bit zero-sum checksum and the CRC-16 variant (``hardware.crc``'s CCITT CRC from 0, its
+two bytes placed as below), and turning a byte stream into frames (partial frames, garbage,
+resynchronisation, the 50 ms inter-byte reset, the sender's own echo). Never does I/O, never
+reads a clock (timestamps come in with the bytes), and knows nothing of what a header means:
+that is ``headers.py``.
 
 Theory of operation
 -------------------
@@ -33,6 +34,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from ..crc import crc16_ccitt
+
 HOST_ADDRESS = 1
 INTER_BYTE_GAP = 0.050  # seconds: bytes further apart than this reset the receiver
 MAX_DATA = 255
@@ -50,25 +53,9 @@ def checksum8(data: bytes | bytearray) -> int:
     return -sum(data) & 0xFF
 
 
-def _crc_table() -> tuple[int, ...]:
-    table = []
-    for i in range(256):
-        crc = i << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-_CRC_TABLE = _crc_table()
-
-
 def crc16(data: bytes | bytearray, seed: int = 0) -> int:
     """CRC-CCITT (x^16 + x^12 + x^5 + 1), initial register ``seed`` (ccTalk: 0), no reflection."""
-    crc = seed
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ _CRC_TABLE[(crc >> 8) ^ byte]
-    return crc
+    return crc16_ccitt(data, seed)
 
 
 @dataclass(frozen=True)

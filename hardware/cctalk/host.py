@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Self
+from typing import Self, TypedDict, Unpack
 
 from ..clock import Clock
 from ..transport import Transport, open_transport
@@ -147,6 +147,23 @@ class HostProtocol:
         return Reply(self._dest, frame.header, frame.data)
 
 
+class BusOptions(TypedDict, total=False):
+    """``CctalkBus`` settings beyond its transport and link name, for ``CctalkBus.open``."""
+
+    checksum: Checksum
+    echo: bool
+    timeout: float
+    retries: int
+    clock: Clock
+
+
+class RequestOptions(TypedDict, total=False):
+    """One request's own reply ``timeout`` and ``retries`` (None: the bus's)."""
+
+    timeout: float | None
+    retries: int | None
+
+
 @dataclass(frozen=True)
 class DeviceInfo:
     """What start-up identification learnt about a device."""
@@ -185,27 +202,9 @@ class CctalkBus:
         self._last_send = 0.0
 
     @classmethod
-    def open(
-        cls,
-        url: str,
-        *,
-        link: str | None = None,
-        checksum: Checksum = Checksum.SUM8,
-        echo: bool = False,
-        timeout: float = 0.2,
-        retries: int = 3,
-        clock: Clock = time.monotonic,
-    ) -> CctalkBus:
+    def open(cls, url: str, *, link: str | None = None, **options: Unpack[BusOptions]) -> CctalkBus:
         """Open ``url`` (pyserial URL or device path) and be its master."""
-        return cls(
-            open_transport(url),
-            link=link or url,
-            checksum=checksum,
-            echo=echo,
-            timeout=timeout,
-            retries=retries,
-            clock=clock,
-        )
+        return cls(open_transport(url), link=link or url, **options)
 
     def close(self) -> None:
         self.transport.close()
@@ -249,31 +248,19 @@ class CctalkBus:
         raise NoReply(self.link, address, why)
 
     def data(
-        self,
-        address: int,
-        header: int,
-        data: bytes = b"",
-        *,
-        timeout: float | None = None,
-        retries: int | None = None,
+        self, address: int, header: int, data: bytes = b"", **options: Unpack[RequestOptions]
     ) -> bytes:
         """A request whose reply is data (header 0); ``Refused`` on NAK."""
-        reply = self.request(address, header, data, timeout=timeout, retries=retries)
+        reply = self.request(address, header, data, **options)
         if reply.is_nak:
             raise Refused(self.link, address, f"NAK to header {header}")
         return reply.data
 
     def command(
-        self,
-        address: int,
-        header: int,
-        data: bytes = b"",
-        *,
-        timeout: float | None = None,
-        retries: int | None = None,
+        self, address: int, header: int, data: bytes = b"", **options: Unpack[RequestOptions]
     ) -> None:
         """A request whose reply must be ACK; ``Refused`` otherwise."""
-        reply = self.request(address, header, data, timeout=timeout, retries=retries)
+        reply = self.request(address, header, data, **options)
         if not reply.is_ack:
             what = "NAK" if reply.is_nak else f"data {list(reply.data)}"
             raise Refused(self.link, address, f"{what} to header {header}, expected ACK")

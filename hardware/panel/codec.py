@@ -1,9 +1,10 @@
 """Button panel framing: CRC-16/CCITT-FALSE, byte stuffing, and an incremental decoder.
 
-Owns: the wire format of one frame (docs/panel-protocol.md, "Framing") and turning a byte
-stream into frames while surviving garbage, partial frames and corruption, counting what it
-throws away. Never does I/O, never reads a clock, and knows nothing of what a message type
-means beyond the version byte: that is ``messages.py``.
+Owns: the wire format of one frame (docs/panel-protocol.md, "Framing"; the CRC is
+``hardware.crc``'s CCITT CRC from 0xFFFF) and turning a byte stream into frames while surviving
+garbage, partial frames and corruption, counting what it throws away. Never does I/O, never
+reads a clock, and knows nothing of what a message type means beyond the version byte: that is
+``messages.py``.
 
 Theory of operation
 -------------------
@@ -24,6 +25,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+from ..crc import crc16_ccitt
+
 FLAG = 0x7E
 ESC = 0x7D
 ESC_XOR = 0x20
@@ -34,29 +37,12 @@ MAX_STUFFED = 2 * (MIN_FRAME + MAX_PAYLOAD)
 DROP_REASONS = ("short", "escape", "length", "crc", "version", "overlong")
 
 
-def _crc_table() -> tuple[int, ...]:
-    table = []
-    for i in range(256):
-        crc = i << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-_CRC_TABLE = _crc_table()
-
-
 def crc16_ccitt_false(data: bytes | bytearray) -> int:
     """CRC-16/CCITT-FALSE: poly 0x1021, init 0xFFFF, no reflection, no final xor.
 
     Check value: ``crc16_ccitt_false(b"123456789") == 0x29B1``.
     """
-    crc = 0xFFFF
-    table = _CRC_TABLE
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
-    return crc
+    return crc16_ccitt(data, 0xFFFF)
 
 
 @dataclass(frozen=True)

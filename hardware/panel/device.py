@@ -13,7 +13,6 @@ from collections.abc import Mapping
 
 from .connection import LinkDown, LinkUp, PanelConnection
 from .messages import (
-    BUTTONS,
     KEYS,
     ButtonPressed,
     ButtonReleased,
@@ -23,8 +22,10 @@ from .messages import (
     RequestState,
     SetLamp,
     SetSeatLamps,
+    all_off,
     button_name,
     check_seat,
+    unknown_name,
 )
 
 
@@ -47,9 +48,7 @@ class PanelDevice:
         self.keys.update(keys or {})
         self.door_open = door_open
         self.pressed: set[tuple[int, str]] = set()
-        self.lamps: dict[int, dict[str, LampState]] = {
-            seat: {b: LampState.OFF for b in BUTTONS} for seat in range(1, seats + 1)
-        }
+        self.lamps: dict[int, dict[str, LampState]] = {s: all_off() for s in range(1, seats + 1)}
         self.lamp_commands = 0  # SetLamp and SetSeatLamps received
         self.state_reports = 0
 
@@ -85,7 +84,7 @@ class PanelDevice:
     def set_key(self, name: str, on: bool, now: float) -> None:
         """Turn a key switch; reported only when it changes."""
         if name not in self.keys:
-            raise ValueError(f"unknown key {name!r}; keys are {', '.join(KEYS)}")
+            raise unknown_name("key", name, KEYS)
         if self.keys[name] != on:
             self.keys[name] = on
             self.conn.send(KeySwitch(name, on), now)
@@ -107,7 +106,7 @@ class PanelDevice:
         """What a player sees: the commanded lamps, or every lamp off while the link is down."""
         if self.conn.link_up:
             return {seat: dict(lamps) for seat, lamps in self.lamps.items()}
-        return {seat: {b: LampState.OFF for b in BUTTONS} for seat in self.lamps}
+        return {seat: all_off() for seat in self.lamps}
 
     # -- the link side -----------------------------------------------------------------------
 
@@ -140,7 +139,7 @@ class PanelDevice:
                 self.report_state(now)
             elif isinstance(event, LinkUp) and event.new_session:
                 for seat in self.lamps:  # a new host: what the old one lit means nothing now
-                    self.lamps[seat] = {b: LampState.OFF for b in BUTTONS}
+                    self.lamps[seat] = all_off()
                 self.report_state(now)
             elif isinstance(event, LinkDown):
                 pass  # shown_lamps masks the lamps; the table stays for when the host is back

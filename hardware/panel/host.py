@@ -32,6 +32,7 @@ from .messages import (
     RequestState,
     SetLamp,
     SetSeatLamps,
+    all_off,
     button_name,
     check_seat,
     lamp_state,
@@ -41,10 +42,6 @@ BAUDRATE = 115200
 READ_CHUNK = 4096
 MAX_READ = 65536  # bytes taken per poll, so a flooding link cannot stall the cabinet loop
 REOPEN_INTERVAL = 1.0  # seconds between attempts to reopen a failed link
-
-
-def _all_off() -> dict[str, LampState]:
-    return {b: LampState.OFF for b in BUTTONS}
 
 
 class PanelHost:
@@ -76,7 +73,7 @@ class PanelHost:
         self.transport_errors = 0
         self._transport = transport
         self._events: deque[HostEvent] = deque()
-        self._wanted = {seat: _all_off() for seat in range(1, MAX_SEATS + 1)}
+        self._wanted = {seat: all_off() for seat in range(1, MAX_SEATS + 1)}
         self._told: dict[int, dict[str, LampState]] = {}
         self._lock = threading.RLock()
         self._last_open = -math.inf

@@ -9,6 +9,7 @@ acknowledges anything (that is ``connection.py``), never does I/O.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 PROTOCOL_VERSION = 1
@@ -58,12 +59,22 @@ class MessageError(ValueError):
     """A frame whose type or payload is not a valid message."""
 
 
+def unknown_name(what: str, name: object, names: Iterable[str]) -> ValueError:
+    """The error for a ``what`` (button, key, door) called ``name`` that is not in ``names``."""
+    return ValueError(f"unknown {what} {name!r}; {what}s are {', '.join(names)}")
+
+
 def button_name(button: str) -> str:
     """``button`` checked against ``BUTTONS`` (case-insensitive); ``ValueError`` otherwise."""
     name = str(button).lower()
     if name not in BUTTON_IDS:
-        raise ValueError(f"unknown button {button!r}; buttons are {', '.join(BUTTONS)}")
+        raise unknown_name("button", button, BUTTONS)
     return name
+
+
+def all_off() -> dict[str, LampState]:
+    """Every lamp of a seat off, in ``BUTTONS`` order."""
+    return {b: LampState.OFF for b in BUTTONS}
 
 
 def _check_ack(ack: int) -> None:
@@ -71,9 +82,9 @@ def _check_ack(ack: int) -> None:
         raise ValueError(f"an ack is a sequence number 0..255, not {ack}")
 
 
-def _check_button(button: str) -> None:
-    if button not in BUTTON_IDS:
-        raise ValueError(f"unknown button {button!r}; buttons are {', '.join(BUTTONS)}")
+def _check_name(what: str, name: str, ids: Mapping[str, int]) -> None:
+    if name not in ids:
+        raise unknown_name(what, name, ids)
 
 
 def check_seat(seat: int) -> int:
@@ -145,23 +156,25 @@ class Ack:
 
 
 @dataclass(frozen=True)
-class ButtonPressed:
+class _ButtonEvent:
+    """Panel -> host: a seat's button went down or up (the two are distinct messages)."""
+
     seat: int
     button: str
 
     def __post_init__(self) -> None:
         check_seat(self.seat)
-        _check_button(self.button)
+        _check_name("button", self.button, BUTTON_IDS)
 
 
 @dataclass(frozen=True)
-class ButtonReleased:
-    seat: int
-    button: str
+class ButtonPressed(_ButtonEvent):
+    """Panel -> host: a button went down."""
 
-    def __post_init__(self) -> None:
-        check_seat(self.seat)
-        _check_button(self.button)
+
+@dataclass(frozen=True)
+class ButtonReleased(_ButtonEvent):
+    """Panel -> host: a button came up."""
 
 
 @dataclass(frozen=True)
@@ -172,8 +185,7 @@ class KeySwitch:
     on: bool
 
     def __post_init__(self) -> None:
-        if self.name not in KEY_IDS:
-            raise ValueError(f"unknown key {self.name!r}; keys are {', '.join(KEYS)}")
+        _check_name("key", self.name, KEY_IDS)
 
 
 @dataclass(frozen=True)
@@ -184,8 +196,7 @@ class Door:
     name: str = "main"
 
     def __post_init__(self) -> None:
-        if self.name not in DOOR_IDS:
-            raise ValueError(f"unknown door {self.name!r}; doors are {', '.join(DOORS)}")
+        _check_name("door", self.name, DOOR_IDS)
 
 
 @dataclass(frozen=True)
@@ -198,7 +209,7 @@ class SetLamp:
 
     def __post_init__(self) -> None:
         check_seat(self.seat)
-        _check_button(self.button)
+        _check_name("button", self.button, BUTTON_IDS)
         if not isinstance(self.state, LampState):
             raise ValueError(f"lamp state must be a LampState, not {self.state!r}")
 

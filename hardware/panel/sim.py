@@ -1,11 +1,13 @@
 """The button panel simulator: a ``PanelDevice`` on a real link, in-process or its own process.
 
-Owns: the simulator's I/O: the panel's end of a pty pair (the host opens the slave path) or a
-``socket://`` listener; the control channel (TCP loopback or a Unix socket, the language is
+Owns: the simulator's I/O: reading and writing the panel's end of a pty pair (the host opens
+the slave path) or of a ``socket://`` connection, never blocking and losing what the link does
+not take; answering the control channel (TCP loopback or a Unix socket, the language is
 ``control.py``); the thread that runs it; the process's monotonic clock; the simulated link loss
-(``disconnect``: nothing in, nothing out) and power cycle (``reboot``). Everything it knows
-about the protocol comes from ``PanelDevice``. Never speaks to the host through anything but
-the link, and never lets a control command bypass the protocol.
+(``disconnect``: nothing in, nothing out) and power cycle (``reboot``). Opening the link and the
+control listener is ``hardware.simlink``'s, shared with the ccTalk simulator. Everything it
+knows about the protocol comes from ``PanelDevice``. Never speaks to the host through anything
+but the link, and never lets a control command bypass the protocol.
 
 Embedding (``tools/run``)::
 
@@ -29,40 +31,25 @@ import socket
 import sys
 import threading
 import time
-import tty
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
-from urllib.parse import urlparse
 
 from ..clock import Clock
+from ..simlink import ControlListener, LinkEnd
 from .control import Controller
 from .device import PanelDevice
 
 TICK = 0.02  # seconds: the longest the loop sleeps
 
 
-class _Link:
-    """The panel's end of its link: a pty master, or the accepted socket:// connection."""
+class _Link(LinkEnd):
+    """The panel's end of its link, never blocking: what the link does not take is lost."""
 
     def __init__(self, spec: str) -> None:
-        self.master: int | None = None
-        self.slave: int | None = None
-        self.listener: socket.socket | None = None
-        self.conn: socket.socket | None = None
+        super().__init__(spec)
         self.dropped = 0  # bytes that could not be written (nobody reading)
-        if spec == "pty":
-            self.master, self.slave = os.openpty()
-            tty.setraw(self.slave)  # no echo, no line editing, before the host opens it
-            tty.setraw(self.master)
+        if self.master is not None:
             os.set_blocking(self.master, False)
-            self.name = os.ttyname(self.slave)
-        elif spec.startswith("socket://"):
-            url = urlparse(spec)
-            self.listener = socket.create_server((url.hostname or "127.0.0.1", url.port or 0))
-            host, port = self.listener.getsockname()[:2]
-            self.name = f"socket://{host}:{port}"
-        else:
-            raise ValueError(f"the link is 'pty' or socket://HOST:PORT, not {spec!r}")
 
     def readable(self) -> list[Any]:
         if self.master is not None:
@@ -73,13 +60,7 @@ class _Link:
     def ready(self, fileobj: Any) -> bytes:
         """Bytes from the host after ``fileobj`` was readable (accepts a socket:// host)."""
         if fileobj is self.listener:
-            assert self.listener is not None
-            conn, _ = self.listener.accept()
-            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            conn.setblocking(False)
-            if self.conn is not None:
-                self.conn.close()
-            self.conn = conn
+            self.accept().setblocking(False)
             return b""
         try:
             if self.master is not None:
@@ -90,9 +71,8 @@ class _Link:
             return b""
         except OSError:
             data = b""
-        if not data and self.conn is not None:  # the host went away
-            self.conn.close()
-            self.conn = None
+        if not data:  # the host went away
+            self.hang_up()
         return data
 
     def write(self, data: bytes) -> None:
@@ -110,75 +90,29 @@ class _Link:
             sent = 0
         self.dropped += len(data) - sent
 
-    def close(self) -> None:
-        for fd in (self.master, self.slave):
-            if fd is not None:
-                os.close(fd)
-        for sock in (self.conn, self.listener):
-            if sock is not None:
-                sock.close()
-        self.master = self.slave = None
-        self.conn = self.listener = None
 
-
-class _ControlServer:
+class _ControlServer(ControlListener):
     """The control listener and its clients; lines in, ``Controller`` replies out."""
 
     def __init__(self, spec: str, controller: Controller) -> None:
+        super().__init__(spec)
         self.controller = controller
-        self.unix_path: str | None = None
-        if spec.startswith("unix:"):
-            self.unix_path = spec[5:]
-            if os.path.exists(self.unix_path):
-                os.unlink(self.unix_path)
-            self.listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self.listener.bind(self.unix_path)
-            self.listener.listen()
-            self.name = spec
-        else:
-            host, _, port = spec.rpartition(":")
-            self.listener = socket.create_server((host or "127.0.0.1", int(port or 0)))
-            chost, cport = self.listener.getsockname()[:2]
-            self.name = f"{chost}:{cport}"
-        self.clients: dict[socket.socket, bytearray] = {}
-
-    def readable(self) -> list[socket.socket]:
-        return [self.listener, *self.clients]
 
     def ready(self, sock: socket.socket) -> None:
         if sock is self.listener:
-            conn, _ = self.listener.accept()
-            self.clients[conn] = bytearray()
+            self.accept()
             return
-        try:
-            data = sock.recv(4096)
-        except OSError:
-            data = b""
-        if not data:
-            self._drop(sock)
+        if not self.receive(sock):
             return
-        buf = self.clients[sock]
-        buf += data
-        while b"\n" in buf and not self.controller.quit:
-            raw, _, rest = bytes(buf).partition(b"\n")
-            buf[:] = rest
-            reply = self.controller.handle(raw.decode("utf-8", errors="replace").strip())
+        for line in self.lines(sock):
+            if self.controller.quit:
+                return
+            reply = self.controller.handle(line)
             try:
                 sock.sendall(reply.encode() + b"\n")
             except OSError:
-                self._drop(sock)
+                self.drop(sock)
                 return
-
-    def _drop(self, sock: socket.socket) -> None:
-        self.clients.pop(sock, None)
-        sock.close()
-
-    def close(self) -> None:
-        for sock in list(self.clients):
-            self._drop(sock)
-        self.listener.close()
-        if self.unix_path and os.path.exists(self.unix_path):
-            os.unlink(self.unix_path)
 
 
 class PanelSimulator:

@@ -1,9 +1,11 @@
 """The simulator process's event loop: the bus link, the control channel, the clock.
 
-Owns: the real I/O of the simulator: a pty pair (the host opens the slave path) or a TCP
-listener for ``socket://``, the control listener (TCP loopback or a Unix socket), writing each
-reply when it is due, and the process's monotonic clock. Everything it knows about ccTalk
-comes from ``SimulatedBus``; everything about commands from ``Controller``.
+Owns: the real I/O of the simulator: reading the bus link (a pty pair whose slave path the host
+opens, or a TCP connection for ``socket://``) and writing each reply in full when it is due,
+answering the control channel (TCP loopback or a Unix socket), waiting on them all in one
+selector, and the process's monotonic clock. Opening the link and the control listener is
+``hardware.simlink``'s, shared with the panel simulator. Everything it knows about ccTalk comes
+from ``SimulatedBus``; everything about commands from ``Controller``.
 """
 
 from __future__ import annotations
@@ -16,49 +18,36 @@ import selectors
 import socket
 import sys
 import time
-import tty
 from collections.abc import Callable
-from urllib.parse import urlparse
 
 from ..cctalk.simbus import SimulatedBus
+from ..simlink import ControlListener, LinkEnd
 from .control import Controller
 
 TICK = 0.05  # seconds: the longest the loop sleeps with nothing due
 
 
-class _Link:
-    """The device side of the bus link: a pty master, or the accepted socket:// connection."""
+class _Link(LinkEnd):
+    """The device side of the bus link, in the loop's selector; writes wait until all is sent."""
 
     def __init__(self, spec: str, sel: selectors.BaseSelector) -> None:
+        super().__init__(spec, option="--link")
         self.sel = sel
-        self.master: int | None = None
-        self.slave: int | None = None
-        self.listener: socket.socket | None = None
-        self.conn: socket.socket | None = None
-        if spec == "pty":
-            self.master, self.slave = os.openpty()
-            tty.setraw(self.slave)
-            tty.setraw(self.master)
-            self.name = os.ttyname(self.slave)
+        if self.master is not None:
             sel.register(self.master, selectors.EVENT_READ, "link")
-        elif spec.startswith("socket://"):
-            url = urlparse(spec)
-            self.listener = socket.create_server((url.hostname or "127.0.0.1", url.port or 0))
-            host, port = self.listener.getsockname()[:2]
-            self.name = f"socket://{host}:{port}"
-            sel.register(self.listener, selectors.EVENT_READ, "link-accept")
         else:
-            raise ValueError(f"--link is 'pty' or socket://HOST:PORT, not {spec!r}")
+            assert self.listener is not None
+            sel.register(self.listener, selectors.EVENT_READ, "link-accept")
 
-    def accept(self) -> None:
-        assert self.listener is not None
-        conn, _ = self.listener.accept()
+    def accept(self) -> socket.socket:
+        conn = super().accept()
+        self.sel.register(conn, selectors.EVENT_READ, "link")
+        return conn
+
+    def hang_up(self) -> None:
         if self.conn is not None:
             self.sel.unregister(self.conn)
-            self.conn.close()
-        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.conn = conn
-        self.sel.register(conn, selectors.EVENT_READ, "link")
+        super().hang_up()
 
     def read(self) -> bytes:
         if self.master is not None:
@@ -69,9 +58,7 @@ class _Link:
         assert self.conn is not None
         data = self.conn.recv(4096)
         if not data:  # the host went away
-            self.sel.unregister(self.conn)
-            self.conn.close()
-            self.conn = None
+            self.hang_up()
         return data
 
     def write(self, data: bytes) -> None:
@@ -83,13 +70,23 @@ class _Link:
             with contextlib.suppress(OSError):
                 self.conn.sendall(data)
 
-    def close(self) -> None:
-        for fd in (self.master, self.slave):
-            if fd is not None:
-                os.close(fd)
-        for sock in (self.conn, self.listener):
-            if sock is not None:
-                sock.close()
+
+class _Control(ControlListener):
+    """The control listener and its clients, in the loop's selector."""
+
+    def __init__(self, spec: str, sel: selectors.BaseSelector) -> None:
+        super().__init__(spec)
+        self.sel = sel
+        sel.register(self.listener, selectors.EVENT_READ, "control-accept")
+
+    def accept(self) -> socket.socket:
+        conn = super().accept()
+        self.sel.register(conn, selectors.EVENT_READ, "control")
+        return conn
+
+    def drop(self, conn: socket.socket) -> None:
+        self.sel.unregister(conn)
+        super().drop(conn)
 
 
 class SimServer:
@@ -110,24 +107,13 @@ class SimServer:
         self.controller = Controller(bus)
         self.sel = selectors.DefaultSelector()
         self.link = _Link(link, self.sel)
-        self._unix_path: str | None = None
-        if control.startswith("unix:"):
-            self._unix_path = control[5:]
-            if os.path.exists(self._unix_path):
-                os.unlink(self._unix_path)
-            self.control_listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            self.control_listener.bind(self._unix_path)
-            self.control_listener.listen()
-            self.control_name = control
-        else:
-            host, _, port = control.rpartition(":")
-            self.control_listener = socket.create_server((host or "127.0.0.1", int(port or 0)))
-            chost, cport = self.control_listener.getsockname()[:2]
-            self.control_name = f"{chost}:{cport}"
-        self.sel.register(self.control_listener, selectors.EVENT_READ, "control-accept")
-        self._clients: dict[socket.socket, bytearray] = {}
+        self.control = _Control(control, self.sel)
         self._due: list[tuple[float, int, bytes]] = []
         self._seq = itertools.count()
+
+    @property
+    def control_name(self) -> str:
+        return self.control.name
 
     def announce(self) -> None:
         """The two lines a launcher waits for, on standard output."""
@@ -161,28 +147,14 @@ class SimServer:
         elif what == "link-accept":
             self.link.accept()
         elif what == "control-accept":
-            conn, _ = self.control_listener.accept()
-            self._clients[conn] = bytearray()
-            self.sel.register(conn, selectors.EVENT_READ, "control")
+            self.control.accept()
         elif what == "control":
             self._control(key.fileobj)  # type: ignore[arg-type]
 
     def _control(self, conn: socket.socket) -> None:
-        try:
-            data = conn.recv(4096)
-        except OSError:
-            data = b""
-        if not data:
-            self.sel.unregister(conn)
-            del self._clients[conn]
-            conn.close()
+        if not self.control.receive(conn):
             return
-        buf = self._clients[conn]
-        buf += data
-        while b"\n" in buf:
-            raw, _, rest = bytes(buf).partition(b"\n")
-            buf[:] = rest
-            line = raw.decode("utf-8", errors="replace").strip()
+        for line in self.control.lines(conn):
             reply = self.controller.handle(line, self.clock())
             if self.log:
                 self.log(f"control {line!r} -> {reply!r}")
@@ -200,12 +172,7 @@ class SimServer:
             self.link.write(data)
 
     def close(self) -> None:
-        for conn in list(self._clients):
-            conn.close()
-        self._clients.clear()
-        self.control_listener.close()
-        if self._unix_path and os.path.exists(self._unix_path):
-            os.unlink(self._unix_path)
+        self.control.close()
         self.link.close()
         self.sel.close()
 
