@@ -169,3 +169,27 @@ def test_headless_run_plays_rounds_on_every_seat_and_accounts_for_every_coin(tmp
     assert out.splitlines()[-1] == "every meter and coin accounted for"
     games = [int(line.split(": ")[1].split(" ")[0]) for line in out.splitlines() if line.startswith("seat ")]
     assert len(games) == 4 and min(games) >= 3
+
+
+def test_a_hopper_that_runs_empty_leaves_meters_equal_to_the_coins_that_left_then_pays_on(app):
+    cab, sims = app.cab, app.sims
+    run_until(app, lambda: app.panel.link_up, what="the panel link")
+    sims.bus.control.coin(2, "EU200A", 5)
+    run_until(app, lambda: cab.seats[1].money.credit == 100, what="coins")
+    sims.bus.control.fault(3, "empty", 4)  # the hopper runs dry after 4 coins
+    press(app, 1, "collect", lambda: 1 in cab.payouts)
+    seat = cab.seats[1]
+    run_until(app, lambda: seat.lock == "tilt", timeout=30, what="the hopper fault")
+    left = sims.bus.control.count(3, "left")
+    assert left == 4
+    assert seat.meters.get("hopper_out") == 40 and seat.money.credit == 60  # the rest stays owed
+    assert "empty" in seat.lock_detail
+    assert seat.money.audit_problem() is None
+    # the attendant refills and clears the tilt: the payout of the rest goes on
+    sims.bus.control.clear(3)
+    sims.bus.control.refill(3, 100)
+    with app.lock:
+        cab.attendant_refill(1, app.clock())
+        assert cab.attendant_clear(1)
+    run_until(app, lambda: 1 not in cab.payouts and seat.money.credit == 0, timeout=30, what="the rest of the payout")
+    assert sims.bus.control.count(3, "left") == 10 and seat.meters.get("hopper_out") == 100
