@@ -193,3 +193,15 @@ def test_a_hopper_that_runs_empty_leaves_meters_equal_to_the_coins_that_left_the
         assert cab.attendant_clear(1)
     run_until(app, lambda: 1 not in cab.payouts and seat.money.credit == 0, timeout=30, what="the rest of the payout")
     assert sims.bus.control.count(3, "left") == 10 and seat.meters.get("hopper_out") == 100
+
+
+def test_a_fraud_code_from_the_acceptor_tilts_the_seat_and_stops_its_coins(app):
+    cab, sims = app.cab, app.sims
+    run_until(app, lambda: app.panel.link_up, what="the panel link")
+    sims.bus.control.coin_error(11, 1)  # a plain reject: logged only
+    sims.bus.control.coin_error(11, 20)  # coin on a string: fraud
+    run_until(app, lambda: cab.seats[2].lock == "tilt", what="the fraud tilt")
+    events = [r.data for r in cab.journal.records("event", seat=2)]
+    assert [(e["event"], e["error_code"]) for e in events[:2]] == [("coin_error", 1), ("coin_fraud", 20)]
+    assert not cab.may_take_coins(2) and cab.may_take_coins(1)
+    assert cab.seats[1].lock is None
