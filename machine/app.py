@@ -136,7 +136,7 @@ class CabinetApp:
         pygame.display.init()
         pygame.font.init()
         d = self.cfg.display
-        self.renderer = Renderer(KEY_HINTS)
+        self.renderer = Renderer(KEY_HINTS, self.cfg.language)
         if d.layout == "windows":
             w, h = d.width // 2, d.height // 2
             self.windows = [pygame.Window(f"Seat {n}", (w, h)) for n in range(1, self.cfg.seats + 1)]

@@ -52,3 +52,16 @@ def test_the_comparison_sees_a_different_screen():
     b = pygame.transform.smoothscale(render_scene("tilt"), (480, 270))
     mean, share = difference(a, b)
     assert share > 0.005
+
+
+def test_the_screens_speak_dutch_when_the_configuration_says_nl():
+    from machine.display.lang import translate
+
+    assert translate("Place your bet", "nl") == "Plaats uw inzet"
+    assert translate("> Seat 2: in round, bet 6", "nl") == "> Speler 2: speelt, inzet 6"
+    assert translate("2  \u00b7  soft 17", "nl") == "2  \u00b7  zacht 17"
+    assert translate("Place your bet", "en") == "Place your bet"
+    en = pygame.transform.smoothscale(render_scene("split"), (480, 270))
+    nl = pygame.transform.smoothscale(render_scene("split", language="nl"), (480, 270))
+    mean, share = difference(en, nl)
+    assert 0 < share < 0.05  # the words differ, the table does not

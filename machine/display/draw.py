@@ -14,6 +14,7 @@ import math
 import pygame
 
 from .cardart import card_surface
+from .lang import translate
 from .view import BUTTON_ORDER, HandView, SeatView, TableView, money_text
 
 FELT = (12, 92, 52)
@@ -36,7 +37,8 @@ BUTTON_LABELS = {
 class Renderer:
     """Fonts, the deal animation's memory and the drawing of whole screens."""
 
-    def __init__(self, key_hints: dict[str, str] | None = None):
+    def __init__(self, key_hints: dict[str, str] | None = None, language: str = "en"):
+        self.language = language
         if not pygame.font.get_init():
             pygame.font.init()
         self.font_path = pygame.font.get_default_font()  # shipped inside pygame-ce, loaded by path
@@ -53,7 +55,7 @@ class Renderer:
         return f
 
     def text(self, surf, msg, size, color, center=None, topleft=None, topright=None) -> pygame.Rect:
-        img = self.font(size).render(msg, True, color)
+        img = self.font(size).render(translate(msg, self.language), True, color)
         r = img.get_rect()
         if center:
             r.center = center

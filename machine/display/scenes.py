@@ -157,7 +157,7 @@ MENU_SCENES: dict[str, tuple[str, ...]] = {
 }
 
 
-def render_scene(name: str, size: tuple[int, int] = SIZE):
+def render_scene(name: str, size: tuple[int, int] = SIZE, language: str = "en"):
     """Set up scene ``name`` and draw it headless; returns the pygame Surface."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -168,7 +168,7 @@ def render_scene(name: str, size: tuple[int, int] = SIZE):
 
     pygame.font.init()
     surf = pygame.Surface(size)
-    r = Renderer()
+    r = Renderer(language=language)
     with tempfile.TemporaryDirectory() as tmp:
         if name in MENU_SCENES:
             from .menu import draw_menu

@@ -1,0 +1,52 @@
+"""The words on the player screens in the configured language (``language`` in machine.yaml).
+
+Owns: English to Dutch for every phrase the screens draw, exact phrases and a few patterns
+with numbers in them. English is the source: a phrase without a translation is drawn as it is.
+The button names stay as the Dutch manual (seed 003) writes them on the panel: Repeat Bet,
+Max Bet, Draw, Stand, Auto, Collect.
+"""
+
+from __future__ import annotations
+
+import re
+
+NL = {
+    "Insurance?": "Verzekeren?", "Surrender?": "Opgeven?", "Your turn": "Uw beurt",
+    "Handpay: call the attendant": "Handbetaling: roep de bediening",
+    "Tilt: call the attendant": "Storing: roep de bediening",
+    "Memory error: call the operator": "Geheugenfout: roep de exploitant",
+    "Paying out": "Uitbetalen", "You win": "Gewonnen", "Push": "Gelijkspel",
+    "Dealer wins": "Dealer wint", "Press Start": "Druk op Start",
+    "Waiting for the other seats": "Wachten op de andere spelers", "Place your bet": "Plaats uw inzet",
+    "Insert coins": "Werp munten in", "INSERT COINS": "WERP MUNTEN IN",
+    "Insure": "Verzeker", "Double": "Verdubbel", "Split": "Splits", "BET": "INZET",
+    "Call the attendant": "Roep de bediening", "Call the operator": "Roep de exploitant",
+    "HANDPAY": "HANDBETALING", "TILT": "STORING", "MEMORY ERROR": "GEHEUGENFOUT",
+    "Three sevens pay a bonus!  Blackjack pays 3 to 2": "Drie zevens geven een bonus!  Blackjack betaalt 3 tegen 2",
+    "Door open": "Deur open", "Panel offline": "Paneel niet verbonden", "Operator menu": "Exploitantmenu",
+}
+STATES_NL = {
+    "idle": "vrij", "ready": "klaar", "betting": "zet in", "in round": "speelt", "paying": "uitbetaling",
+    "handpay": "handbetaling", "tilt": "storing", "memory error": "geheugenfout",
+}
+PATTERNS_NL = [
+    (re.compile(r"^Seat (\d+) is deciding$"), lambda m: f"Speler {m[1]} beslist"),
+    (re.compile(r"^SEAT (\d+)$"), lambda m: f"SPELER {m[1]}"),
+    (re.compile(r"^(> )?Seat (\d+): ([a-z ]+)(, bet (\d+))?$"),
+     lambda m: f"{m[1] or ''}Speler {m[2]}: {STATES_NL.get(m[3], m[3])}{f', inzet {m[5]}' if m[5] else ''}"),
+    (re.compile(r"^Insurance (\d+)(  pays (\d+))?$"), lambda m: f"Verzekering {m[1]}{f'  betaalt {m[3]}' if m[3] else ''}"),
+    (re.compile(r"^(WIN|LOSE|PUSH|SURRENDER) (\d+)$"),
+     lambda m: f"{ {'WIN': 'WINST', 'LOSE': 'VERLIES', 'PUSH': 'GELIJK', 'SURRENDER': 'OPGEGEVEN'}[m[1]]} {m[2]}"),
+    (re.compile(r"soft (\d+)"), lambda m: f"zacht {m[1]}"),
+]
+
+
+def translate(text: str, language: str) -> str:
+    if language != "nl":
+        return text
+    if text in NL:
+        return NL[text]
+    for rx, repl in PATTERNS_NL:
+        if rx.search(text):
+            return rx.sub(repl, text)
+    return text
