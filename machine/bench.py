@@ -127,6 +127,26 @@ def simulate_bench(rounds: int = 40_000) -> None:
           f"({rounds} rounds in {dt:.1f} s)")
 
 
+@bench("fastsim")
+def fastsim_bench(rounds: int = 20_000_000) -> None:
+    """The compiled fast path: compile/tables time apart, then rounds/s on one core and on all."""
+    try:
+        from .fastsim import fast_run
+    except ImportError as exc:
+        print(f"fast path not installed: {exc}")
+        return
+    from .rules import load_profile
+
+    rules = load_profile("random-blackjack").rules
+    warm = fast_run(rules, 100_000, 1, 1)
+    print(f"fast path: compile {warm.compile_seconds:.2f} s, Auto tables {warm.tables_seconds:.2f} s (once)")
+    one = fast_run(rules, rounds // 4, 2, 1)
+    print(f"fast path, one core: {one.rounds_per_second / 1e6:.2f} M rounds/s")
+    every = fast_run(rules, rounds, 3, None)
+    print(f"fast path, {every.threads} cores: {every.rounds_per_second / 1e6:.2f} M rounds/s; "
+          f"RTP {every.tally.rtp * 100:.4f} % +/- {every.tally.half_width * 100:.4f} % over {rounds:,} rounds")
+
+
 @bench("frames")
 def frames_bench(frames: int = 300) -> None:
     """Frame time of the four player screens at 1920x1080 (headless), mid-round."""

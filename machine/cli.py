@@ -185,7 +185,12 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
     if args.rounds < 2 or args.seats < 1 or args.seats > 7:
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
-    t = simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
+    if args.fast:
+        from .fastsim import fast_simulate
+
+        t = fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
+    else:
+        t = simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
     exact = game_rtp(profile.rules).rtp
     lo, hi = t.rtp - t.half_width, t.rtp + t.half_width
     inside = "inside" if lo <= exact <= hi else "OUTSIDE"
@@ -221,7 +226,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rounds", type=int, required=True)
     sim.add_argument("--seats", type=int, default=1)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--workers", type=int, help="processes (default: every core)")
+    sim.add_argument("--workers", type=int, help="processes, or threads with --fast (default: every core)")
+    sim.add_argument("--fast", action="store_true",
+                     help="the compiled fast path (needs the 'fast' extra: numba), checked against the engine in the tests")
     sim.set_defaults(func=_cmd_simulate)
     s = sub.add_parser("session", help="play one seat's money from a script and print the meters after every step")
     s.add_argument("script", help="a YAML or JSON session script, or - for standard input")

@@ -110,6 +110,15 @@ def first_choice(rules: Rules, cards: Sequence[int], up: int) -> tuple[str, floa
     return analysis(rules).first_decision(from_values(list(cards)), up)
 
 
+def play_choice(
+    rules: Rules, cards: Sequence[int], up: int, options: tuple[str, ...], from_split: bool, split_aces: bool
+) -> str:
+    """Auto's answer to a play decision on a hand of card values: always one of ``options``."""
+    values = action_values(rules, cards, up, options, from_split, split_aces)
+    choice = best_of(values) if values else ""
+    return choice if choice in options else options[0]
+
+
 def auto_action(rnd: Round) -> str:
     """Auto's answer to ``rnd.pending``: always one of the decision's options."""
     d: Decision | None = rnd.pending
@@ -127,9 +136,7 @@ def auto_action(rnd: Round) -> str:
     else:
         assert d.hand is not None
         hand = seat.hands[d.hand]
-        cards = [value(c) for c in hand.cards]
-        values = action_values(rules, cards, up, d.options, hand.from_split, hand.split_aces)
-        choice = best_of(values) if values else ""
+        return play_choice(rules, [value(c) for c in hand.cards], up, d.options, hand.from_split, hand.split_aces)
     if choice not in d.options:
         choice = d.options[0]
     return choice

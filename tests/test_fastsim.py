@@ -1,0 +1,203 @@
+"""The compiled fast path (machine.fastsim) against the engine, round for round, on the same shoes.
+
+Every shoe is a numba-shuffled array of card values; the engine gets the same order as card
+codes (``shoe_cards``) and plays it with ``auto_action``, the fast path plays the array. Each
+round must give every seat the same net result and use the same number of cards. Besides plain
+random shoes, "rich" shoes put pairs (and sevens) where the seats' cards and first draws fall,
+so splits, resplits, the hand limit and the joint limit on splits and doubles are met often.
+Skipped when numba (the ``fast`` extra) is not installed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+
+pytest.importorskip("numba")
+np = pytest.importorskip("numpy")
+
+from machine import fastsim  # noqa: E402
+from machine.analysis import game_rtp  # noqa: E402
+from machine.analysis.auto import auto_action  # noqa: E402
+from machine.cards import new_shoe, value  # noqa: E402
+from machine.round import Round  # noqa: E402
+from machine.rules import Rules, load_profile  # noqa: E402
+from machine.simulate import Tally  # noqa: E402
+
+# name -> (rules, random shoes, rich shoes, seats, features the engine rounds must show)
+RULE_SETS = {
+    "random-blackjack": (
+        load_profile("random-blackjack").rules, 20_000, 3_000, 1,
+        {"double", "split", "resplit", "max_hands", "limit", "das", "split_aces", "double_ace",
+         "sevens", "dealer_bj", "blackjack"},
+    ),
+    "casino-2-decks": (
+        load_profile("casino-blackjack", {"decks": 2}).rules, 4_000, 1_000, 1,
+        {"double", "split", "max_hands", "das", "split_aces", "peek_bj", "blackjack"},
+    ),
+    # Hole card, soft 17 hit, 6:5, double any two, no DAS, split aces play on, no resplit of
+    # aces, late surrender, five-card charlie, insurance paying 3:1 (so Auto insures).
+    "variant-late-charlie": (
+        Rules(decks=2, hole_card=True, dealer_hits_soft_17=True, blackjack_pays=Fraction(6, 5),
+              insurance_pays=Fraction(3), double_hard=None, double_soft=None, double_after_split=False,
+              double_makes_aces_hard=False, max_splits_and_doubles=None, max_hands=3,
+              split_aces_one_card=False, resplit_aces=False, surrender="late", five_card_charlie=True),
+        4_000, 1_000, 1,
+        {"double", "split", "resplit", "max_hands", "surrender", "charlie", "insured", "peek_bj"},
+    ),
+    # One deck, three seats, early surrender before the peek, at most 2 splits and doubles.
+    "variant-early-3-seats": (
+        Rules(decks=1, hole_card=True, surrender="early", max_splits_and_doubles=2, max_hands=6),
+        3_000, 1_000, 3,
+        {"double", "split", "resplit", "limit", "das", "surrender", "split_aces"},
+    ),
+    # One deck, no hole card (early surrender is then a play choice), one split or double,
+    # sixteen hands, an odd minimum bet (no insurance: half a bet is 0), bonus 5/2.
+    "variant-no-hole-2-seats": (
+        Rules(decks=1, surrender="early", max_splits_and_doubles=1, max_hands=16, min_bet=1, bet_step=1,
+              three_sevens_bonus=Fraction(5, 2)),
+        3_000, 1_000, 2,
+        {"double", "split", "limit", "surrender", "split_aces", "sevens"},
+    ),
+}
+
+
+def engine_round(rules: Rules, cards: list[str], seats: int) -> Round:
+    rnd = Round.start(rules, cards, [rules.min_bet] * seats)
+    while (d := rnd.pending) is not None:
+        rnd.act(d.seat, auto_action(rnd))
+    return rnd
+
+
+def features(rnd: Round, seen: Counter) -> None:
+    r = rnd.rules
+    limit = r.max_splits_and_doubles
+    for s in rnd.seats:
+        n = len(s.hands)
+        seen["split"] += n >= 2
+        seen["resplit"] += n >= 3
+        seen["max_hands"] += n >= 2 and n == r.max_hands
+        seen["limit"] += limit is not None and s.splits_and_doubles >= limit
+        seen["insured"] += s.insurance > 0
+        seen["sevens"] += s.bonus > 0
+        for h in s.hands:
+            seen["double"] += h.doubled
+            seen["das"] += h.doubled and h.from_split
+            seen["surrender"] += h.surrendered
+            seen["charlie"] += h.charlie
+            seen["split_aces"] += h.split_aces
+            seen["double_ace"] += h.doubled and any(c[0] == "A" for c in h.cards)
+            seen["blackjack"] += h.result == "blackjack"
+    dealer_bj = len(rnd.dealer) == 2 and sorted(c[0] == "A" for c in rnd.dealer) == [False, True] and all(
+        c[0] in "ATJQK" for c in rnd.dealer
+    )
+    seen["dealer_bj"] += dealer_bj
+    seen["peek_bj"] += dealer_bj and rnd.peeked
+
+
+def rich_shoes(shoes: np.ndarray, seats: int, hole: bool, seed: int) -> np.ndarray:
+    """Each shoe with one value (a pair card, often an ace, eight or seven) moved to the first
+    seat's two cards (and to each other seat's with even odds) and to the next cards drawn, by
+    swaps, so each row is still a whole shoe."""
+    rng = np.random.default_rng(seed)
+    out = shoes.copy()
+    after = 2 * seats + 1 + (1 if hole else 0)
+    for row in out:
+        v = int(rng.choice([1, 1, 2, 3, 6, 7, 7, 8, 8, 9, 10]))
+        extra = int(rng.integers(1, 5))
+        paired = [0] + [i for i in range(1, seats) if rng.random() < 0.5]
+        targets = paired + [seats + 1 + i for i in paired] + list(range(after, after + extra))
+        fixed = set()
+        for p in targets:
+            if row[p] != v:
+                cand = [q for q in np.flatnonzero(row == v) if q not in fixed and q > p]
+                if not cand:
+                    break
+                q = cand[0]
+                row[p], row[q] = row[q], row[p]
+            fixed.add(p)
+    return out
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_the_fast_path_plays_every_round_as_the_engine_does(name):
+    rules, n_random, n_rich, seats, expected = RULE_SETS[name]
+    shoes = fastsim.shuffled_shoes(rules, n_random, seed=20261130)
+    shoes = np.concatenate([shoes, rich_shoes(shoes[:n_rich], seats, rules.hole_card, seed=7)])
+    nets, used = fastsim.play_shoes(rules, shoes, seats)
+    seen: Counter = Counter()
+    bad = []
+    for i, row in enumerate(shoes):
+        rnd = engine_round(rules, fastsim.shoe_cards(row, rules.decks), seats)
+        features(rnd, seen)
+        engine = [s.returned - s.staked for s in rnd.seats]
+        if engine != nets[i].tolist() or rnd.cards_used != used[i]:
+            bad.append((i, engine, nets[i].tolist(), rnd.cards_used, int(used[i])))
+    assert not bad, f"{len(bad)} of {len(shoes)} rounds differ, first: {bad[:3]}"
+    missing = {f for f in expected if not seen[f]}
+    assert not missing, f"the shoes never led to {missing}: {dict(seen)}"
+
+
+def test_shoe_cards_is_a_genuine_order_of_the_engine_shoe():
+    rules = Rules(decks=2)
+    row = fastsim.shuffled_shoes(rules, 1, seed=3)[0]
+    cards = fastsim.shoe_cards(row, rules.decks)
+    assert sorted(cards) == sorted(new_shoe(2))
+    assert [value(c) for c in cards] == row.tolist()
+
+
+def test_the_lazy_deal_is_uniform():
+    """Each dealt position holds each card of a 10-card deck 1/10 of the time (chi-square, 99 %)."""
+    base = np.arange(10, dtype=np.int8)
+    trials = 20_000
+    deals = fastsim._lazy_deals(base, 10, trials, 12345)
+    counts = np.zeros((10, 10))
+    for pos in range(10):
+        counts[pos] = np.bincount(deals[:, pos], minlength=10)
+    assert (np.sort(deals, axis=1) == base).all()
+    expected = trials / 10
+    chi2 = float(((counts - expected) ** 2 / expected).sum())
+    df = 81
+    critical = df * (1 - 2 / (9 * df) + 2.326348 * math.sqrt(2 / (9 * df))) ** 3
+    assert chi2 < critical
+
+
+def test_fast_simulate_gives_a_tally_that_depends_on_the_seed_not_the_workers():
+    rules = Rules(decks=1)
+    one = fastsim.fast_simulate(rules, 120_000, seed=5, workers=1)
+    two = fastsim.fast_simulate(rules, 120_000, seed=5, workers=2)
+    other = fastsim.fast_simulate(rules, 120_000, seed=6, workers=2)
+    assert isinstance(one, Tally)
+    assert dataclasses.astuple(one) == dataclasses.astuple(two)
+    assert one.rounds == 120_000 and one.bet == 120_000 * rules.min_bet
+    assert dataclasses.astuple(one) != dataclasses.astuple(other)
+
+
+def test_unknown_table_keys_are_answered_and_their_chunks_played_again(monkeypatch):
+    """With empty tables every key is a miss at first; the figure is the prefilled one."""
+    rules = Rules(decks=1, max_hands=3)
+    full = fastsim.fast_run(rules, 60_000, seed=9, workers=1, seats=2)
+    assert full.replays == 0
+    monkeypatch.setattr(fastsim, "_tables_cache", {rules: fastsim.Tables(rules, prefill=False)})
+    lazy = fastsim.fast_run(rules, 60_000, seed=9, workers=1, seats=2)
+    assert lazy.replays > 0
+    assert dataclasses.astuple(lazy.tally) == dataclasses.astuple(full.tally)
+    assert lazy.cards == full.cards
+
+
+def test_fast_simulate_agrees_with_the_exact_rtp():
+    rules = load_profile("random-blackjack").rules
+    t = fastsim.fast_simulate(rules, 2_000_000, seed=1)
+    exact = game_rtp(rules).rtp
+    assert abs(t.rtp - exact) < t.half_width, (t.rtp, t.half_width, exact)
+
+
+def test_settings_the_fast_path_cannot_deal_are_refused():
+    with pytest.raises(fastsim.FastSimError, match="decks"):
+        fastsim.fast_simulate(Rules(decks=0), 10)
+    with pytest.raises(fastsim.FastSimError, match="seat"):
+        fastsim.fast_simulate(Rules(), 10, seats=0)
