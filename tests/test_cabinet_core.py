@@ -13,6 +13,19 @@ from machine.seatmoney import MoneySettings
 from .cabinet_helpers import boot, stacked_shoes
 
 
+def hopper_pays(cab, n: int, requested: int, paid: int, fault: str | None = "empty") -> SeatLedger:
+    """The hopper driver's reports for one chunk: begin, baseline, ``paid`` coins, and the end
+    (``fault`` None: the chunk stays open, as after a cut)."""
+    ledger = SeatLedger(cab, n)
+    ledger.begin_payout(requested)
+    ledger.payout_baseline(0, 0)
+    if paid:
+        ledger.coins_paid(paid)
+    if fault is not None:
+        ledger.end_payout(paid, requested - paid, fault)
+    return ledger
+
+
 def coins(cab, n, *ids):
     for c in ids:
         assert cab.coin(n, c, now=0)
@@ -128,11 +141,7 @@ def test_a_hopper_that_stops_short_leaves_the_rest_owed_and_tilts(tmp_path):
     cab = boot(tmp_path)
     coins(cab, 1, "EU200A", "EU200A")
     cab.press(1, "collect", now=0)
-    ledger = SeatLedger(cab, 1)
-    ledger.begin_payout(4)
-    ledger.payout_baseline(0, 0)
-    ledger.coins_paid(1)
-    ledger.end_payout(1, 3, "empty")
+    hopper_pays(cab, 1, 4, 1)
     s = cab.seats[1]
     assert s.money.credit == 30 and s.lock == "tilt" and "empty" in s.lock_detail
     assert cab.live(1) == [] and not cab.may_take_coins(1)
@@ -232,10 +241,7 @@ def test_a_chunk_cut_by_a_power_cut_is_paid_on_not_tilted(tmp_path):
     cab = boot(tmp_path)
     coins(cab, 1, "EU200A", "EU200A")
     cab.press(1, "collect", now=0)
-    ledger = SeatLedger(cab, 1)
-    ledger.begin_payout(4)
-    ledger.payout_baseline(0, 0)
-    ledger.coins_paid(1)
+    hopper_pays(cab, 1, 4, 1, fault=None)
     cab.journal.close()
     cab = boot(tmp_path)  # the cut: the chunk is still pending after the restart
     assert cab.pending_chunk(1)["credited"] == 1
@@ -247,10 +253,7 @@ def test_extra_coins_and_strays_are_metered_apart_and_tilt(tmp_path):
     cab = boot(tmp_path)
     coins(cab, 1, "EU200A")
     cab.press(1, "collect", now=0)
-    ledger = SeatLedger(cab, 1)
-    ledger.begin_payout(2)
-    ledger.payout_baseline(0, 0)
-    ledger.coins_paid(3)
+    ledger = hopper_pays(cab, 1, 2, 3, fault=None)
     s = cab.seats[1]
     assert s.money.credit == 0 and s.meters.get("hopper_out") == 20 and s.meters.get("hopper_extra_out") == 10
     assert s.lock == "tilt"
@@ -263,11 +266,7 @@ def test_the_attendant_records_a_refill_and_the_owed_payout_resumes(tmp_path):
     cab = boot(tmp_path)
     coins(cab, 1, "EU200A", "EU200A")
     cab.press(1, "collect", now=0)
-    ledger = SeatLedger(cab, 1)
-    ledger.begin_payout(4)
-    ledger.payout_baseline(0, 0)
-    ledger.coins_paid(1)
-    ledger.end_payout(1, 3, "empty")
+    hopper_pays(cab, 1, 4, 1)
     assert cab.seats[1].lock == "tilt"
     cab.attendant_refill(1, now=5)
     assert cab.attendant_clear(1)
