@@ -113,7 +113,7 @@ class CabinetApp:
             raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
         self.menu: OperatorMenu | None = None
         self.panel = PanelHost(panel_url, clock=clock)
-        self.devices = BusDevices.open(cfg, bus_url)
+        self.devices = BusDevices.open(cfg, bus_url, dict(self.cab.acceptor_counters))
         self.worker = BusWorker(self.cab, self.lock, self.devices, clock)
         self.attendant_key = False
         self.selected_seat = 1

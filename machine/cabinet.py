@@ -142,6 +142,7 @@ class Cabinet:
         self.overrides: dict[str, Any] = {}  # machine settings changed in the operator menu
         self.rule_overrides: dict[str, Any] = {}  # game settings in force (changed at a RAM clear)
         self.pending_rules: dict[str, Any] = {}  # game settings waiting for the next RAM clear
+        self.acceptor_counters: dict[str, int] = {}  # ccTalk address -> last event counter credited
         self.inputs = 0  # transactions written
         self.cursor = 0  # the caller's input position (a script's), saved with each input
         self._dirty: set[str] = set()
@@ -192,6 +193,7 @@ class Cabinet:
         self.pauses = dict(cab.get("pauses", {}))
         self._apply_settings(cab.get("overrides", {}), cab.get("rule_overrides", {}))
         self.pending_rules = dict(cab.get("pending_rules", {}))
+        self.acceptor_counters = dict(cab.get("acceptor_counters", {}))
         for n in range(1, cab["seats"] + 1):
             self.seats[n] = SeatState.from_dict(n, j.get(f"seat/{n}"))
         rnd = j.get("round")
@@ -239,6 +241,7 @@ class Cabinet:
         self.pauses = dict(cab["pauses"])
         self._apply_settings(cab["overrides"], cab["rule_overrides"])
         self.pending_rules = dict(cab["pending_rules"])
+        self.acceptor_counters = dict(cab["acceptor_counters"])
         self.round = Round.from_dict(snap["round"]) if snap["round"] else None
         self.round_meta = snap["meta"]
         self.payouts = snap["payouts"]
@@ -256,6 +259,7 @@ class Cabinet:
             "overrides": dict(self.overrides),
             "rule_overrides": dict(self.rule_overrides),
             "pending_rules": dict(self.pending_rules),
+            "acceptor_counters": dict(self.acceptor_counters),
         }
 
     def _write_dirty(self) -> None:
@@ -342,17 +346,36 @@ class Cabinet:
 
     def coin(self, n: int, coin_id: str, now: float) -> bool:
         """A coin the acceptor validated on seat ``n``. Returns whether it was credited."""
-        seat = self.seats[n]
+        with self._tx("coin", {"coin": coin_id, "points": self.settings.coin_values.get(coin_id)}, n):
+            return self._credit_coin(self.seats[n], coin_id)
+
+    def _credit_coin(self, seat: SeatState, coin_id: str) -> bool:
         points = self.settings.coin_values.get(coin_id)
-        with self._tx("coin", {"coin": coin_id, "points": points}, n):
-            if points is None:
-                self._event("coin_error", n, coin=coin_id, reason="unknown coin id")
-                return False
-            self._moves(seat, seat.money.insert(points))
-            seat.meters.add(f"coin_in_count:{coin_id}")
-            seat.meters.add(f"coin_in_value:{coin_id}", points)
-            seat.meters.add("total_in", points)
-            return True
+        if points is None:
+            self._event("coin_error", seat.number, coin=coin_id, reason="unknown coin id")
+            return False
+        self._moves(seat, seat.money.insert(points))
+        seat.meters.add(f"coin_in_count:{coin_id}")
+        seat.meters.add(f"coin_in_value:{coin_id}", points)
+        seat.meters.add("total_in", points)
+        return True
+
+    def acceptor_report(
+        self, n: int, address: int, counter: int, coins: list[str], errors: list[tuple[int, str, bool]], lost: int
+    ) -> None:
+        """One poll of seat ``n``'s acceptor, whole: its coins, errors and lost events, with the
+        acceptor's event counter, in ONE transaction. After a crash the driver resumes from the
+        saved counter, so a coin is credited exactly once even if the cut fell mid-poll."""
+        seat = self.seats[n]
+        with self._tx("acceptor", {"address": address, "counter": counter, "coins": coins,
+                                   "errors": [list(e) for e in errors], "lost": lost}, n):
+            for coin_id in coins:
+                self._credit_coin(seat, coin_id)
+            for code, name, fraud in errors:
+                self._coin_error(seat, code, name, fraud)
+            if lost:
+                self._events_lost(seat, lost)
+            self.acceptor_counters[str(address)] = counter
 
     def press(self, n: int, button: str, now: float) -> bool:
         """A button press on seat ``n``; a dead press does nothing and returns False."""
@@ -433,18 +456,22 @@ class Cabinet:
 
     def coin_error(self, n: int, code: int, name: str, fraud: bool) -> None:
         """An error the acceptor reported; a fraud code tilts the seat."""
-        seat = self.seats[n]
         with self._tx("coin_error", {"code": code, "name": name, "fraud": fraud}, n):
-            self._event("coin_fraud" if fraud else "coin_error", n, error_code=code, name=name)
-            if fraud:
-                self._tilt(seat, f"coin acceptor: {name} (code {code})")
+            self._coin_error(self.seats[n], code, name, fraud)
+
+    def _coin_error(self, seat: SeatState, code: int, name: str, fraud: bool) -> None:
+        self._event("coin_fraud" if fraud else "coin_error", seat.number, error_code=code, name=name)
+        if fraud:
+            self._tilt(seat, f"coin acceptor: {name} (code {code})")
 
     def coin_events_lost(self, n: int, count: int) -> None:
         """More than five acceptor events between polls: coins may be lost; tilt."""
-        seat = self.seats[n]
         with self._tx("coin_events_lost", {"count": count}, n):
-            self._event("coin_events_lost", n, count=count)
-            self._tilt(seat, f"coin acceptor: {count} event(s) lost between polls")
+            self._events_lost(self.seats[n], count)
+
+    def _events_lost(self, seat: SeatState, count: int) -> None:
+        self._event("coin_events_lost", seat.number, count=count)
+        self._tilt(seat, f"coin acceptor: {count} event(s) lost between polls")
 
     # -- the round ------------------------------------------------------------------------------
 

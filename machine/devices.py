@@ -15,7 +15,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from hardware.cctalk.acceptor import AcceptorReset, CoinAcceptor, CoinCredit, CoinError, EventsLost
+from hardware.cctalk.acceptor import CoinAcceptor, CoinCredit, CoinError, CreditTracker, EventsLost
 from hardware.cctalk.codec import Checksum
 from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, CctalkError
@@ -34,8 +34,12 @@ class BusDevices:
     hoppers: list[tuple[Hopper, list[int]]]  # hopper, the seats it pays
 
     @classmethod
-    def open(cls, cfg: MachineConfig, url: str) -> BusDevices:
-        """Open the bus and identify every configured device (a clear error names any missing)."""
+    def open(cls, cfg: MachineConfig, url: str, counters: dict[str, int] | None = None) -> BusDevices:
+        """Open the bus and identify every configured device (a clear error names any missing).
+
+        ``counters``: each acceptor's last event counter the journal credited; the driver
+        resumes from it, so events that came in while the cabinet was down are credited now.
+        """
         d = cfg.devices
         checksum = Checksum.CRC16 if d.bus_checksum == "crc16" else Checksum.SUM8
         bus = CctalkBus.open(url, link="ccTalk bus", checksum=checksum, echo=d.bus_echo)
@@ -44,6 +48,9 @@ class BusDevices:
             for seat, addr in sorted(d.acceptors.items()):
                 acc = CoinAcceptor(bus, addr, values=dict(cfg.coins))
                 acc.start()
+                saved = (counters or {}).get(str(addr))
+                if saved is not None:
+                    acc.tracker = CreditTracker(saved)
                 acceptors[seat] = acc
             hoppers = []
             for h in d.hoppers:
@@ -105,8 +112,7 @@ class BusWorker:
                 self._fault(name, str(exc))
                 continue
             self._clear(name)
-            for ev in events:
-                self._acceptor_event(seat, ev)
+            self._report(seat, acc, events)
         while self.requests:
             if self.requests.pop(0) == "hopper_test" and self.devices.hoppers:
                 self._hopper_test(self.devices.hoppers[0][0])
@@ -151,19 +157,17 @@ class BusWorker:
         except CctalkError as exc:
             self._fault(f"hopper {hopper.address}", str(exc))
 
-    def _acceptor_event(self, seat: int, ev) -> None:
-        now = float(self.clock())  # type: ignore[operator]
+    def _report(self, seat: int, acc: CoinAcceptor, events) -> None:
+        """Hand one poll to the cabinet in one transaction, with the acceptor's event counter."""
+        counter = acc.tracker.counter
         with self.lock:
-            if isinstance(ev, CoinCredit):
-                if ev.coin_id is not None:
-                    self.cab.coin(seat, ev.coin_id, now)
-                    self.credited += 1
-            elif isinstance(ev, CoinError):
-                self.cab.coin_error(seat, ev.code, ev.name, ev.fraud)
-            elif isinstance(ev, EventsLost):
-                self.cab.coin_events_lost(seat, ev.count)
-            elif isinstance(ev, AcceptorReset):
-                pass  # the driver re-applied the inhibits; nothing was credited or lost
+            if counter is None or (not events and self.cab.acceptor_counters.get(str(acc.address)) == counter):
+                return
+            coins = [ev.coin_id for ev in events if isinstance(ev, CoinCredit) and ev.coin_id is not None]
+            errors = [(ev.code, ev.name, ev.fraud) for ev in events if isinstance(ev, CoinError)]
+            lost = sum(ev.count for ev in events if isinstance(ev, EventsLost))
+            self.cab.acceptor_report(seat, acc.address, counter, coins, errors, lost)
+            self.credited += len(coins)
 
     def _fault(self, name: str, why: str) -> None:
         if self.faults.get(name) != why:

@@ -65,6 +65,12 @@ def run_until(app: CabinetApp, cond, timeout: float = 20.0, what: str = "") -> N
     raise AssertionError(f"timed out waiting for {what or cond}")
 
 
+def ready(app: CabinetApp) -> None:
+    """The panel link is up and every acceptor takes coins."""
+    run_until(app, lambda: app.panel.link_up and all(a.accepting for a in app.devices.acceptors.values()),
+              what="the panel link and the acceptors")
+
+
 def lamps(app: CabinetApp, seat: int) -> set[str]:
     """The lamps lit on the simulated panel, once they have caught up with the cabinet."""
 
@@ -85,7 +91,7 @@ def press(app: CabinetApp, seat: int, button: str, then=None, what: str = "") ->
 
 def test_two_seats_coins_bets_every_decision_timeouts_collect_and_payout(app):
     cab, sims = app.cab, app.sims
-    run_until(app, lambda: app.panel.link_up, what="the panel link")
+    ready(app)
     # -- coins on two seats through the bus simulator ----------------------------------------
     for _ in range(3):
         sims.bus.control.coin(2, "EU200A")
@@ -173,7 +179,7 @@ def test_headless_run_plays_rounds_on_every_seat_and_accounts_for_every_coin(tmp
 
 def test_a_hopper_that_runs_empty_leaves_meters_equal_to_the_coins_that_left_then_pays_on(app):
     cab, sims = app.cab, app.sims
-    run_until(app, lambda: app.panel.link_up, what="the panel link")
+    ready(app)
     sims.bus.control.coin(2, "EU200A", 5)
     run_until(app, lambda: cab.seats[1].money.credit == 100, what="coins")
     sims.bus.control.fault(3, "empty", 4)  # the hopper runs dry after 4 coins
@@ -197,7 +203,7 @@ def test_a_hopper_that_runs_empty_leaves_meters_equal_to_the_coins_that_left_the
 
 def test_a_fraud_code_from_the_acceptor_tilts_the_seat_and_stops_its_coins(app):
     cab, sims = app.cab, app.sims
-    run_until(app, lambda: app.panel.link_up, what="the panel link")
+    ready(app)
     sims.bus.control.coin_error(11, 1)  # a plain reject: logged only
     sims.bus.control.coin_error(11, 20)  # coin on a string: fraud
     run_until(app, lambda: cab.seats[2].lock == "tilt", what="the fraud tilt")
@@ -205,3 +211,31 @@ def test_a_fraud_code_from_the_acceptor_tilts_the_seat_and_stops_its_coins(app):
     assert [(e["event"], e["error_code"]) for e in events[:2]] == [("coin_error", 1), ("coin_fraud", 20)]
     assert not cab.may_take_coins(2) and cab.may_take_coins(1)
     assert cab.seats[1].lock is None
+
+
+def test_coins_that_arrive_while_the_cabinet_is_down_are_credited_once_at_restart(tmp_path):
+    from hardware.sim.launcher import SimProcess
+
+    coins = "EU050A+EU100A+EU200A"
+    args = ["--acceptor", f"2:coins={coins}", "--acceptor", f"11:coins={coins}", "--hopper", "3"]
+    with SimProcess.start(args) as bus:
+        cfg = parse_config(CONFIG.replace("bus: sim", f"bus: {bus.link}") + f"data_dir: {tmp_path}\n", "e2e.yaml")
+        first = CabinetApp(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[0])
+        try:
+            run_until(first, lambda: first.devices.acceptors[1].accepting, what="the acceptor to take coins")
+            bus.control.coin(2, "EU200A")
+            run_until(first, lambda: first.cab.seats[1].money.credit == 20, what="the first coin")
+            first.worker.stop()  # the cabinet goes down before its next poll...
+            bus.control.coin(2, "EU200A", 2)  # ...while two more coins drop in
+        finally:
+            first.close()
+        again = CabinetApp(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[0])
+        try:
+            run_until(again, lambda: again.cab.seats[1].money.credit == 60, what="the coins from the downtime")
+            for _ in range(40):  # and never a second time
+                again.frame()
+                time.sleep(0.01)
+            assert again.cab.seats[1].money.credit == 60
+            assert again.cab.seats[1].meters.get("coin_in_count:EU200A") == 3
+        finally:
+            again.close()
