@@ -582,6 +582,9 @@ class Cabinet:
             return
         moves, plan = seat.money.collect()
         self._moves(seat, moves)
+        seat.ready = False  # a dropped bet is no longer waiting to start
+        if not self._bettors():
+            self.betting_since = None  # the betting time counts from the next first bet
         self._seat_dirty(seat)
         if plan.coins:
             self.payouts[seat.number] = {"asked": plan.coins, "paid": 0, "coin_value": plan.coin_value}

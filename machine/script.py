@@ -41,7 +41,7 @@ def load_game(script: Mapping[str, Any]) -> Profile:
     _need(isinstance(script, Mapping), "the script must be a mapping with game:, shoe: and seats:")
     _need("game" in script, "the script names no game (game: random-blackjack)")
     try:
-        profile = load_profile(script["game"], script.get("rules") or {})
+        profile = load_profile(script["game"], script.get("rules"))
     except RulesError as exc:
         raise ScriptError(str(exc)) from None
     _need(profile.engine == "blackjack", f"game {profile.game!r} is not played by cabinet round yet")
@@ -67,7 +67,7 @@ class SeatScript:
             _need("bet" in raw, f"{where}: no bet")
         self.bet = raw.get("bet")
         ins = raw.get("insurance", False)
-        _need(ins in (True, False, "auto"), f"{where}: insurance must be true, false or auto, not {ins!r}")
+        _need(ins is True or ins is False or ins == "auto", f"{where}: insurance must be true, false or auto, not {ins!r}")
         self.insurance = ins
         actions = raw.get("actions", [])
         _need(isinstance(actions, list), f"{where}: actions must be a list")

@@ -273,3 +273,24 @@ def test_the_attendant_records_a_refill_and_the_owed_payout_resumes(tmp_path):
     assert cab.payouts_owed() == {1: 3} and cab.cabinet_meters.get("hopper_refills") == 1
     events = [r.data["event"] for r in cab.journal.records("event", seat=1)]
     assert events[-3:] == ["hopper_refill", "tilt_cleared", "payout_resumed"]
+
+
+def test_collect_that_drops_the_only_bet_restarts_the_betting_time_and_the_seat_is_not_ready(tmp_path):
+    cab = boot(tmp_path)
+    coins(cab, 1, "EU200A")
+    coins(cab, 2, "EU200A")
+    cab.press(1, "+2", now=0)
+    cab.press(2, "+2", now=0)
+    cab.press(1, "start", now=0)
+    cab.press(1, "collect", now=1)  # seat 1 drops its bet: no longer ready
+    cab.press(2, "collect", now=1)  # and seat 2 too: no bet is left on the table
+    assert not cab.seats[1].ready and cab.betting_since is None
+    cab.press(2, "+2", now=100)
+    cab.tick(now=100.5)
+    assert cab.round is None  # the betting time counts from t=100
+    cab.press(1, "+10", now=101)
+    assert "start" in cab.live(1)  # the new bet needs its own Start
+    cab.press(2, "start", now=102)
+    assert cab.round is None  # seat 1 has a bet and has not pressed Start
+    cab.tick(now=120)
+    assert cab.round is not None and [s.number for s in cab.round.seats] == [1, 2]

@@ -65,10 +65,12 @@ def run_until(app: CabinetApp, cond, timeout: float = 20.0, what: str = "") -> N
     raise AssertionError(f"timed out waiting for {what or cond}")
 
 
-def ready(app: CabinetApp) -> None:
-    """The panel link is up and every acceptor takes coins."""
-    run_until(app, lambda: app.panel.link_up and all(a.accepting for a in app.devices.acceptors.values()),
-              what="the panel link and the acceptors")
+def ready(app: CabinetApp, bus=None) -> None:
+    """The panel link is up and every simulated acceptor has been told to take coins."""
+    control = (bus or app.sims.bus).control
+    run_until(app, lambda: app.panel.link_up and all(
+        control.status(a.address)["master"] == "1" for a in app.devices.acceptors.values()
+    ), what="the panel link and the acceptors")
 
 
 def lamps(app: CabinetApp, seat: int) -> set[str]:
@@ -222,7 +224,7 @@ def test_coins_that_arrive_while_the_cabinet_is_down_are_credited_once_at_restar
         cfg = parse_config(CONFIG.replace("bus: sim", f"bus: {bus.link}") + f"data_dir: {tmp_path}\n", "e2e.yaml")
         first = CabinetApp(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[0])
         try:
-            run_until(first, lambda: first.devices.acceptors[1].accepting, what="the acceptor to take coins")
+            ready(first, bus)
             bus.control.coin(2, "EU200A")
             run_until(first, lambda: first.cab.seats[1].money.credit == 20, what="the first coin")
             first.worker.stop()  # the cabinet goes down before its next poll...

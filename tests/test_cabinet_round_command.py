@@ -83,6 +83,8 @@ BAD_SCRIPTS = [
     ("game: random-blackjack\nrules: {hole_card: no}\nshoe: [9S]\nseats: [{bet: 2}]\n", "cabinet round: rules: hole_card: must be true or false, not 'no'"),
     ("game: random-blackjack\ngame: casino-blackjack\n", "cabinet round: <stdin>:2: duplicate key 'game' (first on line 1)"),
     ("game: random-blackjack\nshoe: [9S, 7H, 9D]\nseats: [{bet: 2, insurance: maybe}]\n", "cabinet round: seats[0]: insurance must be true, false or auto"),
+    ("game: random-blackjack\nshoe: [9S, 7H, 9D]\nseats: [{bet: 2, insurance: 1}]\n", "cabinet round: seats[0]: insurance must be true, false or auto, not 1"),
+    ("game: random-blackjack\nrules: []\nshoe: [9S]\nseats: [{bet: 2}]\n", "cabinet round: rules: must be a mapping"),
 ]
 
 
