@@ -297,8 +297,10 @@ class CabinetApp:
                 elif down and sim and name == "r":
                     sim.set_door(not bool(self.panel.door_open))
             elif event.type == pygame.MOUSEBUTTONDOWN and sim and self.renderer:
+                # in the windows layout each seat's buttons sit in its own window
+                only = self.windows.index(event.window) + 1 if self.windows and getattr(event, "window", None) in self.windows else None
                 for (seat, button), rect in self.renderer.button_rects.items():
-                    if rect.collidepoint(event.pos):
+                    if (only is None or seat == only) and rect.collidepoint(event.pos):
                         sim.tap(seat, button)
                         self.selected_seat = seat
 
