@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import __version__, yamlio
+from machine import __version__, yamlio
 
 EXIT_USAGE = 2
 
@@ -29,7 +29,7 @@ def read_script(path: str) -> Any:
 
 
 def _cmd_round(args: argparse.Namespace) -> int:
-    from .script import run_round_script
+    from machine.scripts.roundscript import run_round_script
 
     result = run_round_script(read_script(args.script), auto=_auto_strategy())
     print(json.dumps(result, indent=2))
@@ -37,7 +37,7 @@ def _cmd_round(args: argparse.Namespace) -> int:
 
 
 def _cmd_session(args: argparse.Namespace) -> int:
-    from .session import run_session_script
+    from machine.scripts.session import run_session_script
 
     result = run_session_script(read_script(args.script), auto=_auto_strategy())
     print(json.dumps(result, indent=2))
@@ -45,7 +45,7 @@ def _cmd_session(args: argparse.Namespace) -> int:
 
 
 def _cmd_crashtest(args: argparse.Namespace) -> int:
-    from .crashtest import main as crash_main
+    from machine.devtools.crashtest import main as crash_main
 
     return crash_main(args.kills, args.seed)
 
@@ -53,7 +53,7 @@ def _cmd_crashtest(args: argparse.Namespace) -> int:
 def _cmd_audit(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .audit import as_csv, as_text, gather, verify_report
+    from machine.money.audit import as_csv, as_text, gather, verify_report
 
     path = Path(args.data) / "journal.sqlite"
     if not path.exists():
@@ -73,7 +73,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from .bench import BENCHES, run
+    from machine.devtools.bench import BENCHES, run
 
     unknown = [n for n in args.names if n not in BENCHES]
     if unknown:
@@ -84,7 +84,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _cmd_screenshots(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .display.scenes import write_all
+    from machine.devtools.scenes import write_all
 
     for path in write_all(Path(args.dir)):
         print(path)
@@ -94,14 +94,14 @@ def _cmd_screenshots(args: argparse.Namespace) -> int:
 def _cmd_run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .config import load_config
+    from machine.operator.config import load_config
 
     cfg = load_config(args.config)
     if args.headless:
-        from .soak import soak
+        from machine.devtools.soak import soak
 
         return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed)
-    from .app import CabinetApp
+    from machine.loop.app import CabinetApp
 
     app = CabinetApp(cfg, Path.cwd())
     try:
@@ -112,7 +112,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_config(args: argparse.Namespace) -> int:
-    from .config import load_config
+    from machine.operator.config import load_config
 
     cfg = load_config(args.file)
     print(f"{args.file}: OK ({cfg.seats} seats, game {cfg.game}, data in {cfg.data_dir})")
@@ -121,13 +121,13 @@ def _cmd_config(args: argparse.Namespace) -> int:
 
 def _auto_strategy():
     """Auto: the decision with the highest expected return (machine/analysis)."""
-    from .analysis.auto import auto_action
+    from machine.gamemath.auto import auto_action
 
     return auto_action
 
 
 def _priced_game(path: str):
-    from .script import ScriptError, load_game
+    from machine.scripts.roundscript import ScriptError, load_game
 
     script = read_script(path)
     profile = load_game(script)
@@ -142,7 +142,7 @@ def _pct(x: float) -> str:
 
 
 def _cmd_rtp(args: argparse.Namespace) -> int:
-    from .analysis import game_rtp
+    from machine.gamemath import game_rtp
 
     profile = _priced_game(args.script)
     r = profile.rules
@@ -164,7 +164,7 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
 
 
 def _cmd_strategy(args: argparse.Namespace) -> int:
-    from .analysis.chart import basic_strategy, chart_rtp
+    from machine.gamemath.chart import basic_strategy, chart_rtp
 
     profile = _priced_game(args.script)
     chart = basic_strategy(profile.rules)
@@ -177,8 +177,8 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from .analysis import game_rtp
-    from .simulate import progress_bar, simulate
+    from machine.gamemath import game_rtp
+    from machine.gamemath.simulate import progress_bar, simulate
 
     profile = _priced_game(args.script)
     if profile.rules.decks == 0:
@@ -186,7 +186,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     if args.rounds < 2 or args.seats < 1 or args.seats > 7:
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
     if args.fast:
-        from .fastsim import fast_simulate
+        from machine.gamemath.fastsim import fast_simulate
 
         t = fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
     else:
@@ -200,7 +200,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _version() -> str:
-    from .identity import check_manifest, software_id
+    from machine.operator.identity import check_manifest, software_id
 
     problems = check_manifest()
     state = "matches the release manifest" if not problems else f"does NOT match the release manifest ({problems[0]})"

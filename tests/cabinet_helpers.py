@@ -6,10 +6,10 @@ import random
 from collections import Counter
 from pathlib import Path
 
-from machine.cabinet import Cabinet, CabinetSettings, open_cabinet
-from machine.cards import new_shoe, shuffle
-from machine.round import Round
-from machine.rules import load_profile
+from machine.core.cabinet import Cabinet, CabinetSettings, open_cabinet
+from machine.games.cards import new_shoe, shuffle
+from machine.games.round import Round
+from machine.games.rules import load_profile
 
 
 def stand_player(rnd: Round) -> str:

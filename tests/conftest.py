@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from machine.rules import Rules, load_profile
+from machine.games.rules import Rules, load_profile
 
 
 @pytest.fixture

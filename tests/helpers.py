@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from machine.script import run_round_script
+from machine.scripts.roundscript import run_round_script
 
 
 def play(shoe: str, *seats: dict[str, Any], game: str = "random-blackjack", **rules: Any) -> dict[str, Any]:

@@ -15,15 +15,15 @@ import time
 
 import pytest
 
-from machine.analysis import analysis, game_rtp
-from machine.analysis.auto import action_values, auto_action, best_action, insurance_value, prepare
-from machine.analysis.chart import basic_strategy, chart_rtp
-from machine.analysis.dealer import probs_batch, terminals
-from machine.analysis.shoe import Shoe, from_values
-from machine.analysis.split import _Pair, hands_cap
-from machine.cards import new_shoe, shuffle
-from machine.round import Round
-from machine.rules import Rules, load_profile
+from machine.gamemath import analysis, game_rtp
+from machine.gamemath.auto import action_values, auto_action, best_action, insurance_value, prepare
+from machine.gamemath.chart import basic_strategy, chart_rtp
+from machine.gamemath.dealer import probs_batch, terminals
+from machine.gamemath.shoe import Shoe, from_values
+from machine.gamemath.split import _Pair, hands_cap
+from machine.games.cards import new_shoe, shuffle
+from machine.games.round import Round
+from machine.games.rules import Rules, load_profile
 
 TOL = 0.001  # per cent of the bet
 

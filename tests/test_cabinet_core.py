@@ -6,9 +6,9 @@ import sqlite3
 
 import pytest
 
-from machine.cabinet import CabinetLocked, CabinetSettings
-from machine.payout import SeatLedger
-from machine.seatmoney import MoneySettings
+from machine.core.cabinet import CabinetLocked, CabinetSettings
+from machine.loop.payout import SeatLedger
+from machine.money.seatmoney import MoneySettings
 
 from .cabinet_helpers import boot, stacked_shoes
 

@@ -13,9 +13,9 @@ from collections import Counter
 
 import pytest
 
-from machine.app import CabinetApp
-from machine.cards import new_shoe, shuffle
-from machine.config import parse_config
+from machine.loop.app import CabinetApp
+from machine.games.cards import new_shoe, shuffle
+from machine.operator.config import parse_config
 
 pytestmark = pytest.mark.timeout(120)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from hardware.cctalk.codec import Checksum, Frame, decode, encode
-from hardware.cctalk.devices import SimCoinAcceptor, SimHopper
+from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
 from hardware.cctalk.headers import (
     BufferedCredit,
     CoinEvent,
@@ -13,7 +13,7 @@ from hardware.cctalk.headers import (
     HopperFlags,
     HopperStatus,
 )
-from hardware.cctalk.simbus import SimulatedBus
+from hardware.sim.cctalk_bus import SimulatedBus
 
 
 def b(text: str) -> bytes:

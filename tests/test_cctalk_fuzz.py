@@ -13,7 +13,7 @@ import pytest
 
 from hardware.cctalk.acceptor import CoinAcceptor, CoinCredit, CreditTracker
 from hardware.cctalk.codec import Checksum, Frame, FrameParser, Received, encode
-from hardware.cctalk.devices import SimCoinAcceptor, SimHopper
+from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
 from hardware.cctalk.headers import (
     BufferedCredit,
     CoinEvent,
@@ -22,7 +22,7 @@ from hardware.cctalk.headers import (
     dispense_with_serial,
 )
 from hardware.cctalk.host import HostProtocol, NoReply, Reply
-from hardware.cctalk.simbus import SimulatedBus
+from hardware.sim.cctalk_bus import SimulatedBus
 
 DEVICE_FRAMES = 60_000
 HOST_FRAMES = 60_000

@@ -20,7 +20,7 @@ from hardware.cctalk.acceptor import (
     EventsLost,
 )
 from hardware.cctalk.codec import Checksum, Frame, FrameParser, Received, encode
-from hardware.cctalk.devices import SimCoinAcceptor, SimHopper
+from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
 from hardware.cctalk.headers import BufferedCredit, CoinEvent, Header, HopperStatus
 from hardware.cctalk.hopper import Hopper, PayoutFault
 from hardware.cctalk.host import (
@@ -32,7 +32,7 @@ from hardware.cctalk.host import (
     Reply,
 )
 from hardware.cctalk.ledger import MemoryLedger, PendingPayout
-from hardware.cctalk.simbus import SimulatedBus
+from hardware.sim.cctalk_bus import SimulatedBus
 from hardware.clock import ManualClock
 from hardware.sim.virtual import VirtualTransport
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from machine.cli import main
-from machine.config import ConfigError, load_config, parse_config
+from machine.operator.config import ConfigError, load_config, parse_config
 
 BASE = (Path(__file__).resolve().parents[1] / "config" / "machine.yaml").read_text()
 

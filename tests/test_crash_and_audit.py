@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from machine import crashtest
+from machine.devtools import crashtest
 from machine.cli import main
 
 
@@ -74,7 +74,7 @@ def test_cabinet_audit_without_a_journal_says_so(tmp_path, capsys):
 def test_an_edited_or_deleted_row_is_caught_by_audit_verify_and_at_start_up(tmp_path, capsys, tamper, where):
     import sqlite3
 
-    from machine.cabinet import CabinetLocked
+    from machine.core.cabinet import CabinetLocked
 
     from .cabinet_helpers import boot
 
@@ -107,13 +107,13 @@ def test_audit_exports_csv(tmp_path, capsys):
 def test_the_software_identity_covers_the_program_files(tmp_path):
     import shutil
 
-    from machine import identity
+    from machine.operator import identity
 
     root = tmp_path / "copy"
     for d in ("machine", "hardware", "config/games"):
         shutil.copytree(identity.ROOT / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
     first = identity.write_manifest(root)
     assert identity.check_manifest(root) == [] and identity.software_id(root) == first
-    (root / "machine" / "round.py").write_text((root / "machine" / "round.py").read_text() + "\n# changed\n")
-    assert identity.check_manifest(root) == ["machine/round.py: changed"]
+    (root / "machine" / "games" / "round.py").write_text((root / "machine" / "games" / "round.py").read_text() + "\n# changed\n")
+    assert identity.check_manifest(root) == ["machine/games/round.py: changed"]
     assert identity.software_id(root) != first

@@ -1,4 +1,4 @@
-"""The compiled fast path (machine.fastsim) against the engine, round for round, on the same shoes.
+"""The compiled fast path (machine.gamemath.fastsim) against the engine, round for round, on the same shoes.
 
 Every shoe is a numba-shuffled array of card values; the engine gets the same order as card
 codes (``shoe_cards``) and plays it with ``auto_action``, the fast path plays the array. Each
@@ -20,13 +20,13 @@ import pytest
 pytest.importorskip("numba")
 np = pytest.importorskip("numpy")
 
-from machine import fastsim  # noqa: E402
-from machine.analysis import game_rtp  # noqa: E402
-from machine.analysis.auto import auto_action  # noqa: E402
-from machine.cards import new_shoe, value  # noqa: E402
-from machine.round import Round  # noqa: E402
-from machine.rules import Rules, load_profile  # noqa: E402
-from machine.simulate import Tally  # noqa: E402
+from machine.gamemath import fastsim  # noqa: E402
+from machine.gamemath import game_rtp  # noqa: E402
+from machine.gamemath.auto import auto_action  # noqa: E402
+from machine.games.cards import new_shoe, value  # noqa: E402
+from machine.games.round import Round  # noqa: E402
+from machine.games.rules import Rules, load_profile  # noqa: E402
+from machine.gamemath.simulate import Tally  # noqa: E402
 
 # name -> (rules, random shoes, rich shoes, seats, features the engine rounds must show)
 RULE_SETS = {

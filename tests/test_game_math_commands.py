@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from machine.analysis import game_rtp
+from machine.gamemath import game_rtp
 from machine.cli import main
-from machine.rules import load_profile
-from machine.simulate import simulate
+from machine.games.rules import load_profile
+from machine.gamemath.simulate import simulate
 
 
 def run(argv, text, capsys, monkeypatch):

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from hardware.bench import bench_payout
+from machine.devtools.hopper_bench import bench_payout
 
 
 @pytest.mark.timeout(30)

@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from machine.app import CabinetApp
-from machine.audit import as_csv, gather
-from machine.config import parse_config
-from machine.operator import PAGES, OperatorMenu, pin_hash
+from machine.loop.app import CabinetApp
+from machine.money.audit import as_csv, gather
+from machine.operator.config import parse_config
+from machine.operator.menu import PAGES, OperatorMenu, pin_hash
 
 from .cabinet_helpers import boot
 

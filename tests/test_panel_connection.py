@@ -19,7 +19,7 @@ from hardware.panel.connection import (
     next_seq,
     next_session,
 )
-from hardware.panel.device import PanelDevice
+from hardware.sim.panel_device import PanelDevice
 from hardware.panel.messages import (
     BUTTONS,
     ButtonPressed,

@@ -9,7 +9,7 @@ import pytest
 from hardware.clock import ManualClock
 from hardware.panel.codec import FrameDecoder
 from hardware.panel.connection import LinkDown, LinkUp
-from hardware.panel.device import PanelDevice
+from hardware.sim.panel_device import PanelDevice
 from hardware.panel.host import PanelHost
 from hardware.panel.messages import (
     BUTTONS,

@@ -15,21 +15,21 @@ from typing import Any
 import pytest
 
 from hardware.panel.connection import LinkDown, LinkUp
-from hardware.panel.control import Controller
+from hardware.sim.panel_control import Controller
 from hardware.panel.host import PanelHost
 from hardware.panel.messages import BUTTONS, ButtonPressed, ButtonReleased, Door, KeySwitch
-from hardware.panel.sim import PanelSimulator
+from hardware.sim.panel import PanelSimulator
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = (ButtonPressed, ButtonReleased, KeySwitch, Door)
 
 
 class SimProcess:
-    """``python -m hardware.panel.sim`` and a control connection to it."""
+    """``python -m hardware.sim.panel`` and a control connection to it."""
 
     def __init__(self, *args: str) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-W", "error", "-m", "hardware.panel.sim", *args],
+            [sys.executable, "-W", "error", "-m", "hardware.sim.panel", *args],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         assert self.proc.stdout is not None
@@ -318,9 +318,9 @@ def test_the_control_language_without_a_link() -> None:
 @pytest.mark.timeout(20)
 def test_a_bad_command_line_is_one_line_on_stderr_and_status_2() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "hardware.panel.sim", "--seats", "9"],
+        [sys.executable, "-m", "hardware.sim.panel", "--seats", "9"],
         cwd=ROOT, capture_output=True, text=True, timeout=15,
     )
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr.startswith("hardware.panel.sim:") and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("hardware.sim.panel:") and done.stderr.count("\n") == 1

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from machine.round import IllegalAction, Round
-from machine.script import ScriptError
+from machine.games.round import IllegalAction, Round
+from machine.scripts.roundscript import ScriptError
 
 from .helpers import play, seat
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 import pytest
 
 from machine import yamlio
-from machine.rules import Rules, RulesError, load_profile
+from machine.games.rules import Rules, RulesError, load_profile
 
 
 def test_the_random_blackjack_profile_holds_the_spec_settings():

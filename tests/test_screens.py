@@ -15,7 +15,7 @@ os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
-from machine.display.scenes import MENU_SCENES, SCENES, render_scene  # noqa: E402
+from machine.devtools.scenes import MENU_SCENES, SCENES, render_scene  # noqa: E402
 
 REFERENCES = Path(__file__).parent / "comparison_images"
 

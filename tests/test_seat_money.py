@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from machine.script import ScriptError
-from machine.seatmoney import MoneySettings, SeatMoney
-from machine.session import run_session_script
+from machine.scripts.roundscript import ScriptError
+from machine.money.seatmoney import MoneySettings, SeatMoney
+from machine.scripts.session import run_session_script
 
 
 def session(*steps, **machine):

@@ -6,7 +6,7 @@ import math
 import random
 from collections import Counter
 
-from machine.cards import RANKS, new_shoe, parse_card, shuffle
+from machine.games.cards import RANKS, new_shoe, parse_card, shuffle
 
 
 def chi_square_critical_99(df: int) -> float:

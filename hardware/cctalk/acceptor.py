@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .headers import (
+from hardware.cctalk.headers import (
     BUFFER_EVENTS,
     CATEGORY_COIN_ACCEPTOR,
     FRAUD_CODES,
@@ -33,7 +33,7 @@ from .headers import (
     encode_master_inhibit,
     new_event_count,
 )
-from .host import CctalkBus, DeviceInfo
+from hardware.cctalk.host import CctalkBus, DeviceInfo
 
 POSITIONS = range(1, 17)
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from ..crc import crc16_ccitt
+from hardware.crc import crc16_ccitt
 
 HOST_ADDRESS = 1
 INTER_BYTE_GAP = 0.050  # seconds: bytes further apart than this reset the receiver

@@ -32,7 +32,7 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .headers import (
+from hardware.cctalk.headers import (
     CATEGORY_PAYOUT,
     ENABLE_CODE,
     Header,
@@ -43,8 +43,8 @@ from .headers import (
     dispense_without_encryption,
     next_counter,
 )
-from .host import CctalkBus, CctalkError, DeviceInfo, NoReply
-from .ledger import PayoutLedger, PendingPayout
+from hardware.cctalk.host import CctalkBus, CctalkError, DeviceInfo, NoReply
+from hardware.cctalk.ledger import PayoutLedger, PendingPayout
 
 LIFETIME_MODULUS = 1 << 24
 

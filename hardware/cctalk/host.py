@@ -23,9 +23,9 @@ import time
 from dataclasses import dataclass
 from typing import Self, TypedDict, Unpack
 
-from ..clock import Clock
-from ..transport import Transport, open_transport
-from .codec import (
+from hardware.clock import Clock
+from hardware.transport import Transport, open_transport
+from hardware.cctalk.codec import (
     HOST_ADDRESS,
     INTER_BYTE_GAP,
     MAX_DATA,
@@ -35,7 +35,7 @@ from .codec import (
     FrameParser,
     encode,
 )
-from .headers import REPLY_LENGTHS, Header, decode_ascii, decode_uint
+from hardware.cctalk.headers import REPLY_LENGTHS, Header, decode_ascii, decode_uint
 
 
 class CctalkError(Exception):

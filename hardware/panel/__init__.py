@@ -3,12 +3,12 @@
 ``messages`` (names, ids, payloads), ``codec`` (frames, CRC, stuffing), ``connection`` (the
 pure state machines of both ends), ``host`` (``PanelHost``, the cabinet's driver), ``device``
 (the panel as a pure model), ``sim`` and ``control`` (the simulator and its control channel).
-The simulator is not imported here, so ``python -m hardware.panel.sim`` runs cleanly.
+The simulator is not imported here, so ``python -m hardware.sim.panel`` runs cleanly.
 """
 
-from .connection import HostConnection, LinkDown, LinkUp, PanelConnection
-from .host import PanelHost
-from .messages import (
+from hardware.panel.connection import HostConnection, LinkDown, LinkUp, PanelConnection
+from hardware.panel.host import PanelHost
+from hardware.panel.messages import (
     BUTTONS,
     DOORS,
     KEYS,

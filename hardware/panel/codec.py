@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from ..crc import crc16_ccitt
+from hardware.crc import crc16_ccitt
 
 FLAG = 0x7E
 ESC = 0x7D

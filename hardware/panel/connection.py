@@ -48,8 +48,8 @@ import math
 from collections import Counter, deque
 from dataclasses import dataclass
 
-from .codec import DROP_REASONS, Frame, FrameDecoder, encode
-from .messages import (
+from hardware.panel.codec import DROP_REASONS, Frame, FrameDecoder, encode
+from hardware.panel.messages import (
     HOST_COMMANDS,
     PANEL_EVENTS,
     PROTOCOL_VERSION,

@@ -19,10 +19,10 @@ import time
 from collections import deque
 from collections.abc import Mapping
 
-from ..clock import Clock
-from ..transport import Transport, TransportError, open_transport
-from .connection import HostConnection, HostEvent, LinkDown, LinkUp
-from .messages import (
+from hardware.clock import Clock
+from hardware.transport import Transport, TransportError, open_transport
+from hardware.panel.connection import HostConnection, HostEvent, LinkDown, LinkUp
+from hardware.panel.messages import (
     BUTTONS,
     KEYS,
     MAX_SEATS,

@@ -12,14 +12,13 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from hardware.panel.buttons import Button
+
 PROTOCOL_VERSION = 1
 MAX_SEATS = 8
 
-# Per seat, in wire-id order (id = index + 1).
-BUTTONS: tuple[str, ...] = (
-    "+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split",
-    "insurance", "auto", "collect",
-)
+# Per seat, in wire-id order (id = index + 1): the names of hardware/panel/buttons.py.
+BUTTONS: tuple[str, ...] = tuple(b.value for b in Button)
 BUTTON_IDS: dict[str, int] = {name: i + 1 for i, name in enumerate(BUTTONS)}
 KEYS: tuple[str, ...] = ("operator", "attendant")
 KEY_IDS: dict[str, int] = {name: i + 1 for i, name in enumerate(KEYS)}

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Protocol
 
-from ..transport import TransportError
+from hardware.transport import TransportError
 
 
 class Endpoint(Protocol):

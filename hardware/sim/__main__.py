@@ -15,8 +15,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .config import ConfigError, build_bus, devices_of, load_file, parse_device_spec
-from .server import SimServer, stderr_log
+from hardware.sim.config import ConfigError, build_bus, devices_of, load_file, parse_device_spec
+from hardware.sim.server import SimServer, stderr_log
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -15,9 +15,9 @@ from typing import Any
 
 import yaml
 
-from ..cctalk.codec import Checksum
-from ..cctalk.devices import SimCoinAcceptor, SimDevice, SimHopper
-from ..cctalk.simbus import SimulatedBus
+from hardware.cctalk.codec import Checksum
+from hardware.sim.cctalk_devices import SimCoinAcceptor, SimDevice, SimHopper
+from hardware.sim.cctalk_bus import SimulatedBus
 
 DEFAULT_COINS = {1: "EU100A", 2: "EU200A", 3: "EU050A"}
 _ACCEPTOR_KEYS = {"address", "coins", "serial", "manufacturer", "product"}

@@ -4,7 +4,7 @@ Owns: the real I/O of the simulator: reading the bus link (a pty pair whose slav
 opens, or a TCP connection for ``socket://``) and writing each reply in full when it is due,
 answering the control channel (TCP loopback or a Unix socket), waiting on them all in one
 selector, and the process's monotonic clock. Opening the link and the control listener is
-``hardware.simlink``'s, shared with the panel simulator. Everything it knows about ccTalk comes
+``hardware.sim.link``'s, shared with the panel simulator. Everything it knows about ccTalk comes
 from ``SimulatedBus``; everything about commands from ``Controller``.
 """
 
@@ -20,9 +20,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from ..cctalk.simbus import SimulatedBus
-from ..simlink import ControlListener, LinkEnd
-from .control import Controller
+from hardware.sim.cctalk_bus import SimulatedBus
+from hardware.sim.link import ControlListener, LinkEnd
+from hardware.sim.control import Controller
 
 TICK = 0.05  # seconds: the longest the loop sleeps with nothing due
 

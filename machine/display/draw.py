@@ -13,9 +13,9 @@ import math
 
 import pygame
 
-from .cardart import card_surface
-from .lang import translate
-from .view import BUTTON_ORDER, HandView, SeatView, TableView, money_text
+from machine.display.cardart import card_surface
+from machine.display.lang import translate
+from machine.display.view import BUTTON_ORDER, HandView, SeatView, TableView, money_text
 
 FELT = (12, 92, 52)
 FELT_DARK = (6, 60, 34)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cabinet import Cabinet
-from ..hand import is_natural, score
+from machine.core.cabinet import Cabinet
+from machine.games.hand import is_natural, score
 
 BUTTON_ORDER = ("+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect")
 

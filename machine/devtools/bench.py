@@ -1,0 +1,231 @@
+"""Benchmarks, printed as figures (never asserted in the test suite).
+
+Owns: ``cabinet bench NAME`` and ``tools/bench`` (all of them). Each benchmark works in a
+temporary folder and prints a few lines of results.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+BENCHES: dict[str, Callable[..., None]] = {}
+
+
+def bench(name: str):
+    def register(fn):
+        BENCHES[name] = fn
+        return fn
+
+    return register
+
+
+def percentile(values: list[float], p: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(p / 100 * len(s)))]
+
+
+@bench("journal")
+def journal_bench(rounds: int = 300) -> None:
+    """Commit latency of one money event, and whole rounds per second, with full durability."""
+    from machine.core.cabinet import CabinetSettings, open_cabinet
+    from machine.devtools.crashtest import shoes_for, simple_player
+    from machine.games.rules import load_profile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cab = open_cabinet(Path(tmp) / "journal.sqlite", load_profile("random-blackjack"), CabinetSettings(seats=4),
+                           shoes_for(1), simple_player)
+        lat = []
+        for i in range(500):
+            t = time.perf_counter()
+            cab.coin(1 + i % 4, "EU100A", now=0)
+            lat.append(time.perf_counter() - t)
+        print(f"journal commit (one coin, WAL, synchronous=FULL): median {statistics.median(lat) * 1e3:.2f} ms, "
+              f"p99 {percentile(lat, 99) * 1e3:.2f} ms")
+        rng = random.Random(1)
+        t0 = time.perf_counter()
+        txs = cab.inputs
+        for r in range(rounds):
+            now = float(r)
+            for n in range(1, 5):
+                cab.press(n, "+2", now)
+            for n in range(1, 5):
+                cab.press(n, "start", now)
+            while cab.round is not None:
+                d = cab.round.pending
+                cab.press(d.seat, rng.choice(["stand", "draw", "auto"]), now)
+        dt = time.perf_counter() - t0
+        print(f"durable 4-seat rounds: {rounds / dt:.1f} rounds/s ({(cab.inputs - txs) / dt:.0f} transactions/s)")
+
+
+@bench("rtp")
+def rtp_bench() -> None:
+    """Time to compute the exact RTP from nothing (every cache cleared)."""
+    from machine.gamemath import game
+    from machine.gamemath.game import game_rtp
+    from machine.games.rules import load_profile
+
+    for name, over in (("Random Blackjack, 6 decks", {}), ("anchor: 6 decks S17 DOA DAS 4 hands peek", {
+        "hole_card": True, "double_hard": "any", "double_soft": "any", "double_makes_aces_hard": False,
+        "max_splits_and_doubles": None, "resplit_aces": False, "three_sevens_bonus": 0})):
+        rules = load_profile("random-blackjack", over).rules
+        game.analysis.cache_clear()
+        t = time.perf_counter()
+        res = game_rtp(rules)
+        print(f"exact RTP of {name}: {time.perf_counter() - t:.2f} s (house edge {res.house_edge * 100:.5f} %)")
+
+
+@bench("auto")
+def auto_bench(rounds: int = 3000) -> None:
+    """Auto's decision latency once the tables are prepared (at start-up), over random rounds."""
+    from machine.gamemath.auto import auto_action, prepare
+    from machine.games.cards import new_shoe, shuffle
+    from machine.games.round import Round
+    from machine.games.rules import load_profile
+
+    rules = load_profile("random-blackjack").rules
+    t = time.perf_counter()
+    prepare(rules)
+    print(f"Auto tables prepared in {time.perf_counter() - t:.2f} s (once, at start-up)")
+    rng = random.Random(3)
+    times = []
+    for _ in range(rounds):
+        rnd = Round.start(rules, shuffle(new_shoe(rules.decks), rng), [10])
+        while (d := rnd.pending) is not None:
+            t0 = time.perf_counter()
+            a = auto_action(rnd)
+            times.append(time.perf_counter() - t0)
+            rnd.act(d.seat, a)
+    print(f"Auto decision: median {statistics.median(times) * 1e6:.0f} us, p99 {percentile(times, 99) * 1e6:.0f} us "
+          f"over {len(times)} decisions (a display frame is 16 700 us)")
+
+
+@bench("simulate")
+def simulate_bench(rounds: int = 40_000) -> None:
+    """Rounds per second of the simulator (real engine, Auto decisions), one core and all cores."""
+    import os
+
+    from machine.gamemath.auto import prepare
+    from machine.games.rules import load_profile
+    from machine.gamemath.simulate import play_chunk, simulate
+
+    rules = load_profile("random-blackjack").rules
+    prepare(rules)
+    t = time.perf_counter()
+    play_chunk(rules, rounds // 4, 1, 1, 0)
+    one = rounds // 4 / (time.perf_counter() - t)
+    print(f"simulator, one core: {one:,.0f} rounds/s (one seat; hands/s the same)")
+    cores = os.cpu_count() or 1
+    t = time.perf_counter()
+    simulate(rules, rounds, 1, 1, cores)
+    dt = time.perf_counter() - t
+    print(f"simulator, {cores} cores: {rounds / dt:,.0f} rounds/s including each worker's table set-up "
+          f"({rounds} rounds in {dt:.1f} s)")
+
+
+@bench("fastsim")
+def fastsim_bench(rounds: int = 20_000_000) -> None:
+    """The compiled fast path: compile/tables time apart, then rounds/s on one core and on all."""
+    try:
+        from machine.gamemath.fastsim import fast_run
+    except ImportError as exc:
+        print(f"fast path not installed: {exc}")
+        return
+    from machine.games.rules import load_profile
+
+    rules = load_profile("random-blackjack").rules
+    warm = fast_run(rules, 100_000, 1, 1)
+    print(f"fast path: compile {warm.compile_seconds:.2f} s, Auto tables {warm.tables_seconds:.2f} s (once)")
+    one = fast_run(rules, rounds // 4, 2, 1)
+    print(f"fast path, one core: {one.rounds_per_second / 1e6:.2f} M rounds/s")
+    every = fast_run(rules, rounds, 3, None)
+    print(f"fast path, {every.threads} cores: {every.rounds_per_second / 1e6:.2f} M rounds/s; "
+          f"RTP {every.tally.rtp * 100:.4f} % +/- {every.tally.half_width * 100:.4f} % over {rounds:,} rounds")
+
+
+@bench("frames")
+def frames_bench(frames: int = 300) -> None:
+    """Frame time of the four player screens at 1920x1080 (headless), mid-round."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from machine.display.draw import Renderer
+    from machine.devtools.scenes import SCENE_TIME, SCENES
+    from machine.display.view import build_view
+
+    pygame.display.init()
+    pygame.font.init()
+    surf = pygame.display.set_mode((1920, 1080))
+    with tempfile.TemporaryDirectory() as tmp:
+        cab = SCENES["split"](Path(tmp))
+        r = Renderer()
+        times = []
+        for i in range(frames):
+            now = SCENE_TIME + i / 60
+            t = time.perf_counter()
+            r.draw_table(surf, build_view(cab, now), now)
+            pygame.display.flip()
+            times.append(time.perf_counter() - t)
+        cab.journal.close()
+    print(f"frame at 1920x1080, 4 seats: median {statistics.median(times) * 1e3:.2f} ms, "
+          f"p99 {percentile(times, 99) * 1e3:.2f} ms (budget 16.7 ms for 60 frames/s)")
+
+
+@bench("payout")
+def payout_bench(coins: int = 50) -> None:
+    """The real hopper driver against the simulator process: is the host adding any delay?"""
+    from machine.devtools.hopper_bench import main
+
+    main(coins)
+
+
+@bench("press")
+def press_bench(presses: int = 200) -> None:
+    """Latency from a button press on the simulated panel to the frame that shows it."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from machine.loop.app import CabinetApp
+    from machine.operator.config import load_config
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cfg = load_config().model_copy(update={"data_dir": tmp})
+        app = CabinetApp(cfg, Path(tmp), headless=False)
+        try:
+            end = time.monotonic() + 10
+            while not app.panel.link_up and time.monotonic() < end:
+                app.frame()
+            app.sims.bus.control.coin(cfg.devices.acceptors[1], "EU200A", 5)
+            while app.cab.seats[1].money.credit < 100 and time.monotonic() < end:
+                app.frame()
+            lat = []
+            for i in range(presses):
+                button = "+2" if i % 2 == 0 else "collect"  # place a bet, then drop it
+                before = app.cab.journal.last_seq
+                t0 = time.perf_counter()
+                app.sims.panel.tap(1, button)
+                while app.cab.journal.last_seq == before:
+                    app.frame()  # the frame that handles the press also draws it
+                lat.append(time.perf_counter() - t0)
+                if button == "collect":
+                    while app.cab.seats[1].money.club:
+                        app.frame()
+        finally:
+            app.close()
+    print(f"button press on the simulated panel to the frame that shows it: median {statistics.median(lat) * 1e3:.1f} ms, "
+          f"p99 {percentile(lat, 99) * 1e3:.1f} ms ({presses} presses over a real pty)")
+
+
+def run(names: list[str], **options: int) -> int:
+    for name in names or list(BENCHES):
+        print(f"== {name}")
+        BENCHES[name](**{k: v for k, v in options.items() if v is not None and name == "payout"})
+    return 0

@@ -1,0 +1,197 @@
+"""The main screens, set up on a real cabinet core and rendered headless to PNG files.
+
+Owns: ``cabinet screenshots DIR`` and the scenes the screenshot tests compare: attract, betting,
+a split hand, the insurance offer, a dealer blackjack, tilt and handpay. Each scene plays real
+inputs into a cabinet core on a throw-away journal with stacked shoes, so a picture shows what
+the machine would really show.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+
+from machine.core.cabinet import Cabinet, CabinetSettings, open_cabinet
+from machine.games.cards import new_shoe, shuffle
+from machine.loop.payout import SeatLedger
+from machine.games.round import Round
+from machine.games.rules import load_profile
+from machine.money.seatmoney import MoneySettings
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+SIZE = (1920, 1080)
+SCENE_TIME = 8.0  # every scene is drawn at this clock reading (4 s after its last input)
+
+
+def _stacked(*tops: str) -> Callable[[int], list[str]]:
+    def shoe(n: int) -> list[str]:
+        top = tops[n - 1].split() if n <= len(tops) else []
+        rest = Counter(new_shoe(6))
+        rest.subtract(top)
+        return top + shuffle(sorted(rest.elements()), random.Random(n))
+
+    return shoe
+
+
+def _stand(rnd: Round) -> str:
+    d = rnd.pending
+    assert d is not None
+    return {"insurance": "no_insurance", "surrender": "continue"}.get(d.kind, "stand")
+
+
+def _cabinet(tmp: Path, *tops: str, seats: int = 4, money: MoneySettings | None = None) -> Cabinet:
+    settings = CabinetSettings(seats=seats, money=money or MoneySettings())
+    return open_cabinet(tmp / "journal.sqlite", load_profile("random-blackjack"), settings, _stacked(*tops), _stand)
+
+
+def _coins(cab: Cabinet, n: int, *ids: str) -> None:
+    for c in ids:
+        cab.coin(n, c, 0)
+
+
+def scene_attract(tmp: Path) -> Cabinet:
+    return _cabinet(tmp)
+
+
+def scene_betting(tmp: Path) -> Cabinet:
+    cab = _cabinet(tmp)
+    _coins(cab, 1, "EU200A", "EU200A", "EU100A")
+    _coins(cab, 2, "EU100A")
+    cab.press(1, "+10", 1)
+    cab.press(1, "+2", 1)
+    cab.press(2, "max", 1)
+    return cab
+
+
+def _two_seat_round(tmp: Path, shoe: str, coins1: int) -> Cabinet:
+    """Seats 1 and 2 put in 2-euro coins, bet 2 and start a round dealt from ``shoe``."""
+    cab = _cabinet(tmp, shoe)
+    _coins(cab, 1, *["EU200A"] * coins1)
+    _coins(cab, 2, "EU200A", "EU200A")
+    for n in (1, 2):
+        cab.press(n, "+2", 1)
+    for n in (1, 2):
+        cab.press(n, "start", 2)
+    return cab
+
+
+def scene_split(tmp: Path) -> Cabinet:
+    # seat 1: 8 8 against a 6, split; left 8+3 doubled with 9 (stand done), right gets 8+Q: deciding
+    cab = _two_seat_round(tmp, "8S 9C 6H 8D TD 3C 9S QH", 5)
+    cab.press(1, "split", 3)
+    cab.press(1, "double", 4)
+    return cab
+
+
+def scene_insurance(tmp: Path) -> Cabinet:
+    return _two_seat_round(tmp, "9S TC AH 9D 7H", 3)
+
+
+def scene_dealer_blackjack(tmp: Path) -> Cabinet:
+    cab = _two_seat_round(tmp, "9S TC AH 9D 7H KD", 3)
+    cab.press(1, "insurance", 3)
+    cab.press(2, "stand", 3)  # declines insurance
+    cab.press(1, "stand", 4)
+    cab.press(2, "stand", 4)
+    return cab
+
+
+def scene_tilt(tmp: Path) -> Cabinet:
+    cab = _cabinet(tmp)
+    _coins(cab, 1, "EU200A", "EU200A", "EU200A")
+    cab.press(1, "collect", 1)
+    ledger = SeatLedger(cab, 1)  # the hopper pays 2 of 6 coins and runs empty
+    ledger.begin_payout(6)
+    ledger.payout_baseline(0, 0)
+    ledger.coins_paid(2)
+    ledger.end_payout(2, 4, "empty")
+    _coins(cab, 2, "EU100A")
+    return cab
+
+
+def scene_handpay(tmp: Path) -> Cabinet:
+    cab = _cabinet(tmp, money=MoneySettings(hopper_limit=50))
+    _coins(cab, 1, *(["EU200A"] * 4))
+    cab.press(1, "collect", 1)
+    _coins(cab, 3, "EU200A")
+    return cab
+
+
+SCENES: dict[str, Callable[[Path], Cabinet]] = {
+    "attract": scene_attract,
+    "betting": scene_betting,
+    "split": scene_split,
+    "insurance": scene_insurance,
+    "dealer-blackjack": scene_dealer_blackjack,
+    "tilt": scene_tilt,
+    "handpay": scene_handpay,
+}
+
+
+def _menu(tmp: Path, *presses: str):
+    """A menu opened on a cabinet that played the split scene, after ``presses`` (seat 1)."""
+    from machine.operator.menu import OperatorMenu, pin_hash
+
+    cab = scene_split(tmp)
+    for b in ("stand", "stand"):  # finish the round so recall and meters have a game
+        if cab.round is not None:
+            cab.press(cab.round.pending.seat, b, 5)
+    menu = OperatorMenu(cab, pin_hash("1234"), "c645...b8bb (example)")
+    for b in presses:
+        menu.press(1, b, 6)
+    return cab, menu
+
+
+MENU_SCENES: dict[str, tuple[str, ...]] = {
+    "menu-main": (),
+    "menu-meters": ("start",),
+    "menu-recall": ("draw", "start"),
+    "menu-events": ("draw", "draw", "start"),
+    "menu-settings": ("draw", "draw", "draw", "start"),
+    "menu-pin": ("draw", "draw", "draw", "start", "start", "+2", "+10"),
+}
+
+
+def render_scene(name: str, size: tuple[int, int] = SIZE, language: str = "en"):
+    """Set up scene ``name`` and draw it headless; returns the pygame Surface."""
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    from machine.display.draw import Renderer
+    from machine.display.view import build_view
+
+    pygame.font.init()
+    surf = pygame.Surface(size)
+    r = Renderer(language=language)
+    with tempfile.TemporaryDirectory() as tmp:
+        if name in MENU_SCENES:
+            from machine.display.menu import draw_menu
+
+            cab, menu = _menu(Path(tmp), *MENU_SCENES[name])
+            draw_menu(surf, menu.view(), r)
+            cab.journal.close()
+            return surf
+        cab = SCENES[name](Path(tmp))
+        view = build_view(cab, SCENE_TIME)
+        cab.journal.close()
+    r.draw_table(surf, view, now=SCENE_TIME - 10)  # cards first seen 10 s ago: no animation
+    r.draw_table(surf, view, now=SCENE_TIME)
+    return surf
+
+
+def write_all(folder: Path, size: tuple[int, int] = SIZE) -> list[Path]:
+    import pygame
+
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for name in list(SCENES) + list(MENU_SCENES):
+        path = folder / f"{name}.png"
+        pygame.image.save(render_scene(name, size), str(path))
+        out.append(path)
+    return out

@@ -1,0 +1,161 @@
+"""``tools/run --headless --rounds N``: robot players on the simulated devices, then the audit.
+
+Owns: a robot per seat that plays only through the simulators, as a person at the cabinet
+would: it inserts coins through the bus simulator's control channel, reads the lamps the
+cabinet lit on the simulated panel (over the real panel link) and presses lit buttons —
+random bets, Auto and random decisions, collects that pay out through the simulated hopper.
+After N rounds on every seat it collects everything and checks that every meter and every coin
+is accounted for. Works on a fresh data folder so the accounts start at zero.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from machine.loop.app import CabinetApp
+from machine.operator.config import MachineConfig
+
+BET_BUTTONS = ("+2", "+10", "x2", "repeat", "max")
+PLAY_BUTTONS = ("auto", "auto", "auto", "draw", "stand", "double", "split", "insurance")
+
+
+class Robot:
+    def __init__(self, app: CabinetApp, rng: random.Random):
+        self.app, self.rng = app, rng
+        self.inserted: dict[int, int] = {n: 0 for n in app.cab.seats}  # points put in
+        self.next_act = {n: 0.0 for n in app.cab.seats}
+
+    def coin(self, n: int, coin_id: str) -> None:
+        sim = self.app.sims.bus
+        addr = self.app.cfg.devices.acceptors[n]
+        reply = sim.control.coin(addr, coin_id)
+        if "credited=1" in reply:
+            self.inserted[n] += self.app.cfg.coins[coin_id]
+
+    def act(self, now: float, wind_down: bool) -> None:
+        lamps = self.app.sims.panel.lamps()
+        for n in self.app.cab.seats:
+            if now < self.next_act[n]:
+                continue
+            lit = {b for b, state in lamps[str(n)].items() if state != "off"}
+            self.next_act[n] = now + 0.03
+            with self.app.lock:
+                money = self.app.cab.seats[n].money
+                credit, club, playing = money.credit, money.club, self.app.cab.in_round(n)
+                may_coin = self.app.cab.may_take_coins(n) and not self.app.cab.payouts
+            sim = self.app.sims.panel
+            if wind_down:
+                if "collect" in lit:
+                    sim.tap(n, "collect")
+                    self.next_act[n] = now + 0.3
+                elif lit & set(PLAY_BUTTONS):
+                    sim.tap(n, "auto" if "auto" in lit else sorted(lit & set(PLAY_BUTTONS))[0])
+                continue
+            if lit & set(PLAY_BUTTONS):
+                choices = [b for b in PLAY_BUTTONS if b in lit]
+                sim.tap(n, self.rng.choice(choices))
+                self.next_act[n] = now + 0.05
+            elif not playing and credit < 10 and not lit & set(BET_BUTTONS) and club >= 30 and "collect" in lit:
+                sim.tap(n, "collect")  # a game needs 10 points of credit: take the club meter back
+                self.next_act[n] = now + 0.3
+            elif not playing and (credit + club < 30 or credit < 10) and may_coin:
+                self.coin(n, self.rng.choice(list(self.app.cfg.coins)))
+                self.next_act[n] = now + 0.25  # give the acceptor poll time to credit it
+            elif "start" in lit:
+                sim.tap(n, "start")
+            elif lit & set(BET_BUTTONS) and not playing:
+                if club > 60 and self.rng.random() < 0.15 and "collect" in lit:
+                    sim.tap(n, "collect")
+                else:
+                    sim.tap(n, self.rng.choice(sorted(lit & set(BET_BUTTONS))))
+
+
+def soak(cfg: MachineConfig, base: Path, rounds: int, seed: int = 1, timeout: float | None = None) -> int:
+    """Play ``rounds`` rounds on every seat through the simulators; 0 when all is accounted for."""
+    if cfg.devices.bus != "sim" or cfg.devices.panel != "sim":
+        print("cabinet run --headless: needs the simulated devices (devices.bus and devices.panel: sim)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="cabinet-soak-") as tmp:
+        cfg = cfg.model_copy(update={"data_dir": tmp})
+        app = CabinetApp(cfg, base, headless=True)
+        try:
+            return _play(app, rounds, random.Random(seed), timeout or 60 + rounds * 6.0)
+        finally:
+            app.close()
+
+
+def _games(app: CabinetApp) -> dict[int, int]:
+    with app.lock:
+        return {n: s.meters.get("games_played") for n, s in app.cab.seats.items()}
+
+
+def _play(app: CabinetApp, rounds: int, rng: random.Random, timeout: float) -> int:
+    robot = Robot(app, rng)
+    start = time.monotonic()
+    wind_down = False
+    last_print = 0.0
+    while True:
+        now = time.monotonic()
+        if now - start > timeout:
+            print(f"\nsoak: timed out after {timeout:.0f} s", file=sys.stderr)
+            break
+        app.frame()
+        games = _games(app)
+        if not wind_down and min(games.values()) >= rounds:
+            wind_down = True
+        robot.act(now, wind_down)
+        if wind_down:
+            with app.lock:
+                idle = not app.cab.payouts and app.cab.round is None and all(
+                    s.money.credit < app.cfg.hopper_coin and s.money.club == 0 and s.lock is None for s in app.cab.seats.values()
+                )
+            if idle:
+                break
+            with app.lock:
+                for n, s in app.cab.seats.items():  # the attendant pays handpays and clears tilts
+                    if s.lock in ("handpay", "tilt") and n not in app.cab.payouts:
+                        if s.lock == "tilt":
+                            app.sims.bus.control.refill(app.cfg.devices.hoppers[0].address, 500)
+                        app.cab.attendant_clear(n)
+        if now - last_print > 1.0:
+            last_print = now
+            print(f"\rsoak: games per seat {sorted(games.items())}{' (collecting)' if wind_down else ''}", end="", file=sys.stderr, flush=True)
+        time.sleep(0.005)
+    print(file=sys.stderr)
+    return _check(app, robot)
+
+
+def _check(app: CabinetApp, robot: Robot) -> int:
+    problems: list[str] = []
+    with app.lock:
+        cab = app.cab
+        problems += [f"journal: {p}" for p in cab.journal.verify()]
+        total_in = total_hopper = total_handpay = 0
+        for n, s in cab.seats.items():
+            m = s.meters
+            if s.money.audit_problem():
+                problems.append(f"seat {n}: {s.money.audit_problem()}")
+            if s.lock == "memory_error":
+                problems.append(f"seat {n}: memory error: {s.lock_detail}")
+            if m.get("total_in") != robot.inserted[n]:
+                problems.append(f"seat {n}: total_in {m.get('total_in')} but the robot put in {robot.inserted[n]}")
+            total_in += m.get("total_in")
+            total_hopper += m.get("hopper_out") + m.get("hopper_extra_out")
+            total_handpay += m.get("handpay_out")
+            print(f"seat {n}: {m.get('games_played')} games, in {m.get('total_in')}, bet {m.get('total_bet')}, "
+                  f"won {m.get('total_won')}, hopper {m.get('hopper_out')}, handpay {m.get('handpay_out')}, "
+                  f"credit {s.money.credit}, club {s.money.club}")
+    left = 0
+    for h in app.cfg.devices.hoppers:
+        left += app.sims.bus.control.count(h.address, "left")
+    if left * app.cfg.hopper_coin != total_hopper:
+        problems.append(f"coins out of the hopper {left} x {app.cfg.hopper_coin} != hopper meters {total_hopper}")
+    print(f"coins in {total_in} points; hopper paid {left} coins ({total_hopper} points); handpays {total_handpay} points")
+    for p in problems:
+        print(f"PROBLEM: {p}")
+    print("every meter and coin accounted for" if not problems else f"{len(problems)} problem(s)")
+    return 0 if not problems else 1

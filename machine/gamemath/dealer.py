@@ -1,0 +1,161 @@
+"""The dealer's final hand, exactly, for every set of cards the player has taken out.
+
+Owns: the probabilities of the dealer's outcomes (17, 18, 19, 20, 21, bust, blackjack) for an
+up card and a shoe from which the player's cards have been removed, as the engine plays the
+dealer (draw below 17, and on soft 17 when the rules say so; a blackjack is an ace and a ten as
+the dealer's first two cards). Never decides anything for the player.
+
+Theory of operation
+-------------------
+The dealer's drawn cards form a multiset D; every ordering of D that the drawing rule allows
+ends at the same outcome, and each ordering has the same probability, so
+
+    P(outcome | shoe S) = sum over D of  m(D) * prod_v fall(S_v, d_v) / fall(|S|, |D|)
+
+with m(D) the number of allowed orderings (``terminals``) and fall the falling factorial.
+Computing that sum separately for each of the thousands of player compositions r (S = shoe
+minus r minus up card) costs |D| * |r| products. ``probs_batch`` instead contracts the sum one
+card value at a time, tens first: after the values v1..vm are done, a table holds, for every
+(rest of D, cards the dealer drew so far, outcome), a vector over the distinct prefixes
+(r_v1..r_vm) of the wanted compositions. Both sides shrink where the other grows, so the work
+is a small fraction of the direct sum, and the vectors are handled by C-level ``map`` calls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from operator import add, mul
+
+from machine.gamemath.shoe import Comp, Shoe
+
+OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
+BUST = 5
+BLACKJACK = 6
+Dist = tuple[float, ...]  # probability of each of OUTCOMES
+
+_ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)  # value indexes, tens first: it keeps the tables small
+
+
+@lru_cache(maxsize=None)
+def terminals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], ...]:
+    """Every multiset of cards the dealer can draw after ``up``: (cards, outcome, orderings)."""
+    found: dict[tuple[Comp, int], int] = {}
+    drawn = [0] * 10
+
+    def rec(hard: int, ace: bool, n: int) -> None:
+        soft = ace and hard + 10 <= 21
+        total = hard + 10 if soft else hard
+        if total >= 17 and not (total == 17 and soft and hits_soft_17):
+            if n == 1 and total == 21:
+                outcome = BLACKJACK
+            elif total > 21:
+                outcome = BUST
+            else:
+                outcome = total - 17
+            key = (tuple(drawn), outcome)
+            found[key] = found.get(key, 0) + 1
+            return
+        for v in range(1, 11):
+            drawn[v - 1] += 1
+            rec(hard + v, ace or v == 1, n + 1)
+            drawn[v - 1] -= 1
+
+    rec(up, up == 1, 0)
+    return tuple((d, o, m) for (d, o), m in found.items())
+
+
+@lru_cache(maxsize=None)
+def probs_infinite(up: int, hits_soft_17: bool) -> Dist:
+    """The dealer's outcomes from an infinite deck (1/13 per value, 4/13 for a ten)."""
+    q = [1 / 13] * 9 + [4 / 13]
+    out = [0.0] * 7
+    for d, o, m in terminals(up, hits_soft_17):
+        p = float(m)
+        for i, n in enumerate(d):
+            if n:
+                p *= q[i] ** n
+        out[o] += p
+    return tuple(out)
+
+
+def _fall(n: int, k: int) -> int:
+    p = 1
+    for i in range(k):
+        p *= n - i
+    return p
+
+
+def probs_batch(shoe: Shoe, up: int, hits_soft_17: bool, comps: Sequence[Comp]) -> list[Dist]:
+    """The dealer's outcomes for each player composition in ``comps`` (up card not included).
+
+    Every composition must fit in the shoe together with the up card.
+    """
+    if shoe.infinite:
+        d = probs_infinite(up, hits_soft_17)
+        return [d] * len(comps)
+    if not comps:
+        return []
+    left = list(shoe.full)
+    left[up - 1] -= 1
+    n_left = sum(left)
+
+    # Distinct prefixes of the compositions, value by value in _ORDER, each with its parent.
+    ordered = [tuple(r[i] for i in _ORDER) for r in comps]
+    parents: list[list[int]] = []
+    values: list[list[int]] = []
+    index: dict[tuple[int, ...], int] = {(): 0}
+    for m in range(10):
+        nxt: dict[tuple[int, ...], int] = {}
+        par: list[int] = []
+        val: list[int] = []
+        for r in ordered:
+            key = r[: m + 1]
+            if key not in nxt:
+                nxt[key] = len(par)
+                par.append(index[key[:-1]])
+                val.append(key[-1])
+        parents.append(par)
+        values.append(val)
+        index = nxt
+
+    # table[(dealer cards of the values still to do, dealer cards so far, outcome)]: a vector
+    # over the prefixes done so far of the sum of orderings * prod fall(S_v, d_v).
+    table: dict[tuple[tuple[int, ...], int, int], list[float]] = {}
+    for d, o, mult in terminals(up, hits_soft_17):
+        table[(tuple(d[i] for i in _ORDER), 0, o)] = [float(mult)]
+
+    for m, vi in enumerate(_ORDER):
+        have = left[vi]
+        par, val = parents[m], values[m]
+        top = max(val) + 1
+        factors: dict[int, list[float]] = {}
+        new: dict[tuple[tuple[int, ...], int, int], list[float]] = {}
+        for (rest, k, o), vec in table.items():
+            dv = rest[0]
+            if dv:
+                fac = factors.get(dv)
+                if fac is None:
+                    by_x = [float(_fall(have - x, dv)) for x in range(top)]
+                    fac = factors[dv] = list(map(by_x.__getitem__, val))
+                out = list(map(mul, map(vec.__getitem__, par), fac))
+            else:
+                out = list(map(vec.__getitem__, par))
+            key = (rest[1:], k + dv, o)
+            old = new.get(key)
+            new[key] = out if old is None else list(map(add, old, out))
+        table = new
+
+    # Divide by fall(|S|, |D|), |S| the shoe left once the composition is out.
+    rows = list(index)
+    sizes = [n_left - sum(key) for key in rows]
+    cols = [[0.0] * len(rows) for _ in range(7)]
+    inverse: dict[int, list[float]] = {}
+    for (_, k, o), vec in table.items():
+        inv = inverse.get(k)
+        if inv is None:
+            by_size = {s: 1.0 / _fall(s, k) if s >= k else 0.0 for s in set(sizes)}
+            inv = inverse[k] = list(map(by_size.__getitem__, sizes))
+        cols[o] = list(map(add, cols[o], map(mul, vec, inv)))
+    by_key = dict(zip(rows, zip(*cols)))
+    return [by_key[r] for r in ordered]

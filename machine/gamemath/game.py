@@ -1,0 +1,238 @@
+"""The first decision of a hand, and the exact return of the whole game with Auto's play.
+
+Owns: ``Analysis`` (all the tables of one rule set, built lazily per up card and cached), the
+values of every choice on a seat's first two cards (stand, hit, double, split, surrender,
+insurance), and ``game_rtp``: the return to player of one seat playing Auto's strategy,
+averaged exactly over every first deal (two cards and the up card from the fresh shoe).
+
+Auto's strategy, as priced here: every decision takes the highest expected value given the
+seat's own cards and the up card (composition-dependent); a split hand plays the choice that
+is best for its own cards, the other split hands' cards put back (CDZ-, as E. Farmer's engine
+prices splits), and splits a pair card again whenever splitting was the first choice. The
+figures are exact for that strategy (floating point aside), except for the tiny approximation
+of the joint limit on splits and doubles documented in ``split``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from machine.games.rules import Rules
+from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, unit
+from machine.gamemath.split import split_values
+from machine.gamemath.table import ACTION_ORDER, Play, Policy, UpTable
+
+
+class Analysis:
+    """Every table of one rule set, computed per up card when first needed."""
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.shoe = Shoe(rules.decks)
+        self._tables: dict[int, UpTable] = {}
+        self._splits: dict[int, dict[int, float | None]] = {}
+        self._policies: dict[int, Policy] = {}
+
+    def table(self, up: int) -> UpTable:
+        t = self._tables.get(up)
+        if t is None:
+            t = self._tables[up] = UpTable(self.rules, up)
+        return t
+
+    def play(self, up: int) -> Play:
+        """Optimal play of a hand from its own cards (no other removal)."""
+        return self.table(up).play()
+
+    def policy(self, up: int) -> Policy:
+        """Auto's choice for a hand from its own cards: the best of the allowed options."""
+        pol = self._policies.get(up)
+        if pol is None:
+            best = self.play(up).best
+            chosen: dict[tuple[Comp, bool, tuple[str, ...]], str] = {}
+
+            def pol(hand: Comp, split: bool, options: tuple[str, ...]) -> str:
+                key = (hand, split, options)
+                a = chosen.get(key)
+                if a is None:
+                    a = chosen[key] = best(hand, split, options)[0]
+                return a
+
+            self._policies[up] = pol
+        return pol
+
+    def splits(self, up: int) -> dict[int, float | None]:
+        """W-value of splitting each pair card against ``up`` (None: not allowed)."""
+        s = self._splits.get(up)
+        if s is None:
+            s = self._splits[up] = split_values(self.table(up), self.policy(up), "auto")
+        return s
+
+    def split(self, up: int, p: int) -> float | None:
+        return self.splits(up)[p]
+
+    # -- the first two cards -------------------------------------------------------------------
+
+    def p_blackjack(self, hand: Comp, up: int) -> float:
+        return self.table(up).p_blackjack(hand)
+
+    def insurance(self, hand: Comp, up: int) -> float:
+        """Net value of insuring (half a bet, paying ``insurance_pays`` to 1), per original bet."""
+        if up != 1:
+            return 0.0
+        q = self.p_blackjack(hand, up)
+        return 0.5 * (float(self.rules.insurance_pays) * q - (1.0 - q))
+
+    def early_surrender_first(self, up: int) -> bool:
+        """Whether surrender is decided before the peek, outside the play (hole card, A or ten up)."""
+        return self.rules.surrender == "early" and self.rules.hole_card and up in (1, 10)
+
+    def first_values(self, hand: Comp, up: int) -> dict[str, float]:
+        """W-values of the choices the engine offers on a seat's first two cards (not a natural).
+
+        Unlimited funds assumed. Surrender is included when it is a play choice (late, or early
+        when there is no peek for it to precede).
+        """
+        r = self.rules
+        t = self.table(up)
+        play = t.play()
+        limit = r.max_splits_and_doubles
+        may = limit is None or limit >= 1
+        out: dict[str, float] = {}
+        for a in t.options(hand, False, may):
+            out[a] = play.value(hand, False, a)
+        if 2 in hand:
+            p = hand.index(2) + 1
+            v = self.split(up, p)
+            if v is not None:
+                out["split"] = v
+        if r.surrender != "none" and not self.early_surrender_first(up):
+            out["surrender"] = self.surrender_value(hand, up)
+        return out
+
+    def surrender_value(self, hand: Comp, up: int) -> float:
+        """W-value of surrendering: half back; a late surrender loses all to a dealer blackjack."""
+        t = self.table(up)
+        if self.rules.surrender == "early":
+            return -0.5
+        q = t.p_blackjack(hand)
+        return -0.5 * (1.0 - q) if self.rules.hole_card else -0.5 * (1.0 - q) - q
+
+    def unconditional(self, hand: Comp, up: int, w: float) -> float:
+        """From a W-value of a non-natural hand to its plain expectation (the peek's lost bet)."""
+        return w - self.p_blackjack(hand, up) if self.rules.hole_card else w
+
+    def first_decision(self, hand: Comp, up: int) -> tuple[str, float]:
+        """Auto's choice on the first two cards and its plain (unconditional) value, insurance apart."""
+        if is_natural(hand):
+            return "stand", float(self.rules.blackjack_pays) * (1.0 - self.p_blackjack(hand, up))
+        values = self.first_values(hand, up)
+        action = best_of(values)
+        u = self.unconditional(hand, up, values[action])
+        if self.early_surrender_first(up) and -0.5 > u:
+            return "surrender", -0.5
+        return action, u
+
+
+def best_of(values: dict[str, float]) -> str:
+    """The action with the highest value; ties go to the earlier of ACTION_ORDER."""
+    best, best_v = "", float("-inf")
+    for a in ACTION_ORDER:
+        if a in values and values[a] > best_v:
+            best, best_v = a, values[a]
+    return best
+
+
+@lru_cache(maxsize=8)
+def analysis(rules: Rules) -> Analysis:
+    """The (cached) analysis of a rule set."""
+    return Analysis(rules)
+
+
+# -- the whole game ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameReturn:
+    """The return to player of one seat with Auto's play, per original bet.
+
+    ``breakdown`` splits the expected net result (rtp - 1) by the first decision of the hand
+    (``blackjack`` for the seat's naturals, then ``stand``, ``hit``, ``double``, ``split``,
+    ``surrender``), with the three-sevens bonus and insurance as their own lines; ``frequency``
+    is how often each first decision is taken (and how often insurance is).
+    """
+
+    rtp: float
+    house_edge: float
+    breakdown: dict[str, float] = field(default_factory=dict)
+    frequency: dict[str, float] = field(default_factory=dict)
+    by_up_card: dict[int, float] = field(default_factory=dict)
+
+
+def first_deals(shoe: Shoe, up: int) -> list[tuple[Comp, float]]:
+    """Every pair of first cards against ``up`` with its probability given that up card."""
+    out = []
+    if shoe.infinite:
+        q = shoe.next_probs(ZERO)
+        for a in range(1, 11):
+            for b in range(a, 11):
+                out.append((plus(unit(a), b), q[a - 1] * q[b - 1] * (1 if a == b else 2)))
+        return out
+    left = list(shoe.full)
+    left[up - 1] -= 1
+    n = sum(left)
+    for a in range(1, 11):
+        for b in range(a, 11):
+            if a == b:
+                w = left[a - 1] * (left[a - 1] - 1)
+            else:
+                w = 2 * left[a - 1] * left[b - 1]
+            if w > 0:
+                out.append((plus(unit(a), b), w / (n * (n - 1))))
+    return out
+
+
+def up_probs(shoe: Shoe) -> list[tuple[int, float]]:
+    probs = shoe.next_probs(ZERO)
+    return [(up, probs[up - 1]) for up in range(1, 11)]
+
+
+def game_rtp(rules: Rules) -> GameReturn:
+    """The exact RTP of the game for one seat with Auto's (composition-dependent) strategy."""
+    an = analysis(rules)
+    bonus = float(rules.three_sevens_bonus)
+    parts = dict.fromkeys(("blackjack", *ACTION_ORDER, "three_sevens", "insurance"), 0.0)
+    freq = dict.fromkeys(("blackjack", *ACTION_ORDER, "insurance"), 0.0)
+    by_up: dict[int, float] = {}
+    for up, pu in up_probs(an.shoe):
+        if not pu:
+            continue
+        ev_up = 0.0
+        for hand, ph in first_deals(an.shoe, up):
+            action, u = an.first_decision(hand, up)
+            kind = "blackjack" if is_natural(hand) else action
+            if bonus and hand[6] == 2 and action in ("hit", "double"):
+                t = an.table(up)
+                sevens = plus(hand, 7)
+                b = t.probs(hand)[6] * bonus * t.mass(sevens)
+                parts["three_sevens"] += pu * ph * b
+                u -= b
+                ev_up += ph * b
+            parts[kind] += pu * ph * u
+            freq[kind] += pu * ph
+            ev_up += ph * u
+            if up == 1 and not is_natural(hand):
+                ins = an.insurance(hand, up)
+                if ins > 0:
+                    parts["insurance"] += pu * ph * ins
+                    freq["insurance"] += pu * ph
+                    ev_up += ph * ins
+        by_up[up] = ev_up
+    net = sum(parts.values())
+    return GameReturn(
+        rtp=1.0 + net,
+        house_edge=-net,
+        breakdown=parts,
+        frequency=freq,
+        by_up_card=by_up,
+    )

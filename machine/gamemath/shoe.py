@@ -1,0 +1,124 @@
+"""Compositions of cards and the shoe they are drawn from, for the exact analysis.
+
+Owns: the composition type (how many cards of each value 1..10 a hand or a removal holds),
+the hand total of a composition as ``machine.games.hand.score`` counts it, and the shoe model: the
+probability of the next card given what has been removed, for ``decks`` decks or for an
+infinite deck (``decks == 0``: every draw is 1/13, a ten 4/13, whatever has been seen).
+Never looks at card codes or suits: the analysis only needs values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import lru_cache
+from operator import add
+
+Comp = tuple[int, ...]
+"""Counts of the values 1 (ace) .. 10 (ten, jack, queen, king); index 0 is the ace."""
+
+ZERO: Comp = (0,) * 10
+VALUES = range(1, 11)
+
+
+def unit(v: int, n: int = 1) -> Comp:
+    """A composition of ``n`` cards of value ``v``."""
+    return tuple(n if i == v - 1 else 0 for i in range(10))
+
+
+def plus(c: Comp, v: int, n: int = 1) -> Comp:
+    """``c`` with ``n`` more cards of value ``v``."""
+    out = list(c)
+    out[v - 1] += n
+    return tuple(out)
+
+
+def merge(a: Comp, b: Comp) -> Comp:
+    return tuple(map(add, a, b))
+
+
+def size(c: Comp) -> int:
+    return sum(c)
+
+
+def hard_total(c: Comp) -> int:
+    return sum(n * v for n, v in zip(c, VALUES))
+
+
+@lru_cache(maxsize=1 << 16)
+def score(c: Comp, aces_hard: bool = False) -> tuple[int, bool]:
+    """(total, soft) exactly as ``machine.games.hand.score``: one ace counts 11 if that stays <= 21."""
+    hard = hard_total(c)
+    if c[0] and not aces_hard and hard + 10 <= 21:
+        return hard + 10, True
+    return hard, False
+
+
+def is_natural(c: Comp) -> bool:
+    return size(c) == 2 and c[0] == 1 and c[9] == 1
+
+
+def is_three_sevens(c: Comp) -> bool:
+    return size(c) == 3 and c[6] == 3
+
+
+def from_values(values: list[int] | tuple[int, ...]) -> Comp:
+    out = [0] * 10
+    for v in values:
+        out[v - 1] += 1
+    return tuple(out)
+
+
+def hands_up_to(limit: Comp | None, max_hard: int = 21, min_cards: int = 2) -> Iterator[Comp]:
+    """Every composition of at least ``min_cards`` cards, hard total <= ``max_hard``, within ``limit``."""
+    cur = [0] * 10
+
+    def rec(i: int, room: int) -> Iterator[Comp]:
+        if i == 10:
+            if sum(cur) >= min_cards:
+                yield tuple(cur)
+            return
+        v = i + 1
+        n = 0
+        while n * v <= room and (limit is None or n <= limit[i]):
+            cur[i] = n
+            yield from rec(i + 1, room - n * v)
+            n += 1
+        cur[i] = 0
+
+    yield from rec(0, max_hard)
+
+
+class Shoe:
+    """The fresh shoe of a round: ``decks`` decks, or an infinite deck when ``decks == 0``."""
+
+    def __init__(self, decks: int):
+        self.decks = decks
+        self.infinite = decks == 0
+        self.full: Comp = ZERO if self.infinite else tuple([4 * decks] * 9 + [16 * decks])
+        self.cards = sum(self.full)
+
+    def left(self, removed: Comp) -> Comp:
+        """Cards of each value left after ``removed`` (finite shoes only)."""
+        return tuple(f - r for f, r in zip(self.full, removed))
+
+    def holds(self, removed: Comp) -> bool:
+        """Whether ``removed`` can come out of this shoe."""
+        return self.infinite or all(r <= f for r, f in zip(removed, self.full))
+
+    def next_probs(self, removed: Comp) -> tuple[float, ...]:
+        """Probability of each value 1..10 being the next card once ``removed`` is out."""
+        if self.infinite:
+            return _INFINITE
+        n = self.cards - sum(removed)
+        if n <= 0:
+            return (0.0,) * 10
+        return tuple((f - r) / n for f, r in zip(self.full, removed))
+
+    def p(self, removed: Comp, v: int) -> float:
+        if self.infinite:
+            return _INFINITE[v - 1]
+        n = self.cards - sum(removed)
+        return (self.full[v - 1] - removed[v - 1]) / n if n > 0 else 0.0
+
+
+_INFINITE = tuple([1 / 13] * 9 + [4 / 13])

@@ -1,0 +1,310 @@
+"""Expected values of standing, drawing and doubling, for one rule set and one up card.
+
+Owns: ``UpTable`` (the dealer's probabilities for every composition the player can hold against
+one up card, computed in batches) and ``Play`` (the value of a hand played on from a given
+removal, either optimally or by a fixed policy). Splits, the first decision, the whole game,
+Auto and the chart are built on these (``split``, ``game``, ``auto``, ``chart``). Never sees
+a ``Round``.
+
+Conventions
+-----------
+* A hand is a composition (``shoe.Comp``); what has left the shoe is the hand plus ``extra``
+  (other split hands' pair cards), plus the up card.
+* Values are net, in units of the original bet, and are "W-values": in a hole-card game, the
+  worlds where the dealer has blackjack count 0 (the round ended at the peek, before any
+  decision; the caller adds the lost bet), so every W-value is the unconditional expectation of
+  the hand's result times [no dealer blackjack]. Comparing W-values is comparing expectations
+  conditioned on no dealer blackjack, which is what a seat knows after the peek. Without a hole
+  card the dealer's blackjack is just another outcome that takes every stake, and W-values are
+  plain expectations.
+* ``mass(removed)`` is the probability that the worlds counted are there at all: 1 without a
+  hole card, else P(no dealer blackjack | removed). A bust, a five-card charlie and the
+  three-sevens bonus are worth -1, +1 and the bonus times that mass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from operator import mul
+
+from machine.games.rules import Rules
+from machine.gamemath import dealer
+from machine.gamemath.dealer import BLACKJACK, Dist
+from machine.gamemath.shoe import ZERO, Comp, Shoe, hands_up_to, is_three_sevens, merge, plus, score, size, unit
+
+Policy = Callable[[Comp, bool, tuple[str, ...]], str]
+"""A playing policy: (hand, is a split hand, allowed actions among stand/hit/double) -> action."""
+
+ACTION_ORDER = ("stand", "hit", "double", "split", "surrender")
+
+# Payoff of a standing total T against each dealer outcome (17..21, bust, blackjack).
+_PAY = {
+    t: tuple(1.0 if t > d else 0.0 if t == d else -1.0 for d in range(17, 22)) + (1.0, -1.0)
+    for t in range(0, 22)
+}
+
+
+class UpTable:
+    """What the analysis knows for one rule set against one up card."""
+
+    def __init__(self, rules: Rules, up: int):
+        self.rules = rules
+        self.up = up
+        self.shoe = Shoe(rules.decks)
+        self.hole = rules.hole_card
+        self.upc = unit(up)
+        self.bonus = float(rules.three_sevens_bonus)
+        self._dist: dict[Comp, Dist] = {}
+        self._probs: dict[Comp, tuple[float, ...]] = {}
+        self._plays: dict[tuple[Comp, object], Play] = {}
+        limit = None if self.shoe.infinite else tuple(f - u for f, u in zip(self.shoe.full, self.upc))
+        self.compute(hands_up_to(limit))
+
+    # -- the shoe and the dealer ---------------------------------------------------------------
+
+    def fits(self, removed: Comp) -> bool:
+        return self.shoe.holds(merge(removed, self.upc))
+
+    def probs(self, removed: Comp) -> tuple[float, ...]:
+        """Probability of each value 1..10 as the next card, ``removed`` and the up card out."""
+        p = self._probs.get(removed)
+        if p is None:
+            p = self._probs[removed] = self.shoe.next_probs(merge(removed, self.upc))
+        return p
+
+    def p_blackjack(self, removed: Comp) -> float:
+        """Probability that the dealer's next card (hole or second card) makes a blackjack."""
+        if self.up == 1:
+            return self.probs(removed)[9]
+        if self.up == 10:
+            return self.probs(removed)[0]
+        return 0.0
+
+    def mass(self, removed: Comp) -> float:
+        return 1.0 - self.p_blackjack(removed) if self.hole else 1.0
+
+    def compute(self, comps: Iterable[Comp]) -> None:
+        """Compute (in one batch) the dealer's probabilities for every composition not yet known."""
+        todo = [c for c in dict.fromkeys(comps) if c not in self._dist]
+        if not todo:
+            return
+        rows = dealer.probs_batch(self.shoe, self.up, self.rules.dealer_hits_soft_17, todo)
+        for c, d in zip(todo, rows):
+            if self.hole:
+                d = d[:BLACKJACK] + (0.0,)
+            self._dist[c] = d
+
+    def dist(self, removed: Comp) -> Dist:
+        d = self._dist.get(removed)
+        if d is None:
+            self.compute([removed])
+            d = self._dist[removed]
+        return d
+
+    def stand_value(self, removed: Comp, total: int) -> float:
+        """A non-blackjack hand standing on ``total`` (<= 21) for one stake."""
+        return sum(map(mul, self.dist(removed), _PAY[total]))
+
+    # -- plays ------------------------------------------------------------------------------------
+
+    def play(self, extra: Comp = ZERO, policy: Policy | None = None, key: object = None) -> Play:
+        """The hand values with ``extra`` also out of the shoe; ``policy`` None plays optimally."""
+        if self.shoe.infinite:
+            extra = ZERO
+        k = (extra, key if policy is not None else None)
+        p = self._plays.get(k)
+        if p is None:
+            p = self._plays[k] = Play(self, extra, policy)
+        return p
+
+    def trim(self) -> None:
+        """Forget the plays from extra removals (split hands) and the cached draw chances."""
+        self._plays = {k: v for k, v in self._plays.items() if k[0] == ZERO}
+        self._probs = {}
+
+    # -- what a hand may do ------------------------------------------------------------------------
+
+    def options(self, hand: Comp, split: bool, may_double: bool, one_card_ace: bool = False) -> tuple[str, ...]:
+        """Stand, hit and double as the engine allows them on a hand of two cards."""
+        total, soft = score(hand)
+        out = ["stand"]
+        if not one_card_ace:
+            if total < 21:
+                out.append("hit")
+            r = self.rules
+            if (
+                may_double
+                and size(hand) == 2
+                and (not split or r.double_after_split)
+                and r.may_double_total(total, soft)
+            ):
+                out.append("double")
+        return tuple(out)
+
+
+_STAND_HIT = ("stand", "hit")
+
+
+@lru_cache(maxsize=1 << 17)
+def children(hand: Comp) -> tuple[Comp, ...]:
+    """The hand after drawing each value 1..10."""
+    return tuple(plus(hand, v) for v in range(1, 11))
+
+
+class Play:
+    """Values of playing a hand on, from a removal ``extra`` beyond the hand's own cards.
+
+    With ``policy`` None every choice maximises the value; otherwise the policy chooses, and
+    the values are those of following it (used for split hands, which follow the choices made
+    for their own cards alone, and for the total-dependent chart).
+    """
+
+    def __init__(self, table: UpTable, extra: Comp, policy: Policy | None):
+        self.t = table
+        self.extra = extra
+        self.plain = extra == ZERO
+        self.policy = policy
+        self.bonus = table.bonus
+        self.charlie = table.rules.five_card_charlie
+        # Memo keys are the hand, or (hand, True) for an all-sevens hand that can earn the bonus.
+        self._after: dict[object, float] = {}
+        self._hit: dict[object, float] = {}
+        self._double: dict[object, float] = {}
+
+    def removed(self, hand: Comp) -> Comp:
+        return hand if self.plain else merge(hand, self.extra)
+
+    def _key(self, hand: Comp, split: bool) -> object:
+        # Only an all-sevens hand of at most three cards can still earn the three-sevens bonus.
+        if self.bonus and not split and hand[6] and hand[6] == sum(hand) <= 3:
+            return (hand, True)
+        return hand
+
+    def stand(self, hand: Comp) -> float:
+        total = score(hand)[0]
+        if total > 21:
+            return -self.t.mass(self.removed(hand))
+        return self.t.stand_value(self.removed(hand), total)
+
+    def hit(self, hand: Comp, split: bool) -> float:
+        key = self._key(hand, split)
+        v = self._hit.get(key)
+        if v is None:
+            v = 0.0
+            # The memo is keyed by the bare hand unless the bonus could tell hands apart.
+            memo = self._after if (split or not self.bonus) else {}
+            after = self.after
+            for p, child in zip(self.t.probs(self.removed(hand)), children(hand)):
+                if p:
+                    w = memo.get(child)
+                    v += p * (w if w is not None else after(child, split))
+            self._hit[key] = v
+        return v
+
+    def double(self, hand: Comp, split: bool) -> float:
+        key = self._key(hand, split)
+        v = self._double.get(key)
+        if v is None:
+            t = self.t
+            hard_aces = t.rules.double_makes_aces_hard
+            v = 0.0
+            for p, child in zip(t.probs(self.removed(hand)), children(hand)):
+                if p:
+                    removed = self.removed(child)
+                    total = score(child, hard_aces)[0]
+                    w = -2.0 * t.mass(removed) if total > 21 else 2.0 * t.stand_value(removed, total)
+                    if not split and self.bonus and is_three_sevens(child):
+                        w += self.bonus * t.mass(removed)
+                    v += p * w
+            self._double[key] = v
+        return v
+
+    def after(self, hand: Comp, split: bool) -> float:
+        """A hand that has just drawn (three or more cards), played on; not doubled."""
+        key = self._key(hand, split)
+        v = self._after.get(key)
+        if v is not None:
+            return v
+        t = self.t
+        total = score(hand)[0]
+        if total > 21:
+            v = -t.mass(self.removed(hand))
+        elif self.charlie and sum(hand) >= 5:
+            v = t.mass(self.removed(hand))
+        elif total == 21:
+            removed = self.removed(hand)
+            v = t.stand_value(removed, 21)
+            if key is not hand:
+                v += self.bonus * t.mass(removed)
+        elif self.policy is None:
+            v = max(t.stand_value(self.removed(hand), total), self.hit(hand, split))
+        elif self.policy(hand, split, _STAND_HIT) == "hit":
+            v = self.hit(hand, split)
+        else:
+            v = t.stand_value(self.removed(hand), total)
+        self._after[key] = v
+        return v
+
+    def needs(self, starts: Iterable[tuple[Comp, tuple[str, ...]]], split: bool) -> set[Comp]:
+        """The hands whose dealer probabilities the policy asks for, from these two-card starts.
+
+        Each start is a two-card hand and the actions it may choose from. The hands are given
+        without ``extra``: the policy does not look at it, so one walk serves every removal.
+        """
+        t = self.t
+        policy = self.policy
+        assert policy is not None
+        hard_aces = t.rules.double_makes_aces_hard
+        out: set[Comp] = set()
+        seen: set[object] = set()
+        todo: list[tuple[Comp, tuple[str, ...] | None]] = list(starts)
+        while todo:
+            h, opts = todo.pop()
+            if (h, opts) in seen:
+                continue
+            seen.add((h, opts))
+            if opts is None:
+                total = score(h)[0]
+                if total > 21 or (self.charlie and sum(h) >= 5):
+                    continue
+                if total == 21:
+                    out.add(h)
+                    continue
+                opts = _STAND_HIT
+            a = policy(h, split, opts)
+            if a == "stand":
+                out.add(h)
+                continue
+            for p, child in zip(t.probs(self.removed(h)), children(h)):
+                if p:
+                    if a == "hit":
+                        todo.append((child, None))
+                    elif score(child, hard_aces)[0] <= 21:
+                        out.add(child)
+        return out
+
+    def value(self, hand: Comp, split: bool, action: str) -> float:
+        if action == "stand":
+            return self.stand(hand)
+        if action == "hit":
+            return self.hit(hand, split)
+        if action == "double":
+            return self.double(hand, split)
+        raise ValueError(f"no value for {action!r} here")
+
+    def best(self, hand: Comp, split: bool, options: tuple[str, ...]) -> tuple[str, float]:
+        """The best of ``options`` (stand/hit/double) and its value; ties go to the earlier action."""
+        best_a, best_v = "", float("-inf")
+        for a in ACTION_ORDER:
+            if a in options:
+                v = self.value(hand, split, a)
+                if v > best_v:
+                    best_a, best_v = a, v
+        return best_a, best_v
+
+    def two_card(self, hand: Comp, split: bool, options: tuple[str, ...]) -> float:
+        """A two-card hand (not a blackjack) played from ``options`` by this play's rule."""
+        if self.policy is None:
+            return self.best(hand, split, options)[1]
+        return self.value(hand, split, self.policy(hand, split, options))

@@ -1,0 +1,120 @@
+"""The game interface: what the cabinet core knows of any game, and nothing more.
+
+Owns: the contract between a game (pure rules: cards in, events and results out) and the
+cabinet that hosts it (money, journal, lamps, timers, screens). Never imports anything of the
+cabinet, the journal, the meters, a screen or a device. The theory of operation is in
+``docs/game-interface.md``.
+
+Two objects make a game:
+
+* a ``Game`` (one per profile in force): the rules, the shoe it deals from, how a round
+  starts, how the panel's buttons map to the round's choices and what the screen writes beside
+  each, Auto's choice, the lines the attract screen shows;
+* a ``GameRound`` (one per round): who must decide (``pending``), why an action is refused
+  (``why_not``), ``act`` (or ``IllegalAction``, changing nothing), the ordered events, the
+  settlement, and the whole state as plain data at every decision point.
+
+A round asks for money only through its events: an event whose ``stake`` is not zero takes
+that many points from the seat's club meter (a double, a split, insurance). When the round is
+``finished``, ``settlement()`` gives each seat's stakes, returns and the game's own counters
+(blackjacks, bonuses, ...) for the meters, and ``result()`` the round in the round-script
+format for recall.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from hardware.panel.buttons import BET_BUTTONS, MONEY_BUTTONS, PLAY_BUTTONS, Button
+
+__all__ = ["BET_BUTTONS", "MONEY_BUTTONS", "PLAY_BUTTONS", "Button", "Decision", "Game", "GameRound", "SeatSettlement"]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The question a round waits on: who (seat number), which hand, what kind, which answers."""
+
+    seat: int
+    hand: int | None
+    kind: str
+    options: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SeatSettlement:
+    """One seat's money at the end of a round: every point staked and returned, and the
+    game's own counters for the meters (``{"blackjacks": 1}``...)."""
+
+    seat: int
+    staked: int
+    returned: int
+    counters: Mapping[str, int] = field(default_factory=dict)
+
+    @property
+    def net(self) -> int:
+        return self.returned - self.staked
+
+
+@runtime_checkable
+class GameRound(Protocol):
+    """One round in play (blackjack's ``Round`` is one)."""
+
+    events: list[Any]
+
+    @property
+    def finished(self) -> bool: ...
+
+    @property
+    def pending(self) -> Decision | None: ...
+
+    @property
+    def seat_numbers(self) -> list[int]: ...
+
+    def why_not(self, seat_number: int, action: str) -> str | None: ...
+
+    def act(self, seat_number: int, action: str) -> list[Any]: ...
+
+    def settlement(self) -> list[SeatSettlement]: ...
+
+    def result(self, game: str) -> dict[str, Any]: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
+class Game(Protocol):
+    """A game as the cabinet hosts it: one per profile and rules in force."""
+
+    name: str
+    title: str
+
+    @property
+    def min_bet(self) -> int: ...
+
+    def new_shoe(self) -> list[str]:
+        """The cards of a fresh (unshuffled) shoe under the rules in force."""
+        ...
+
+    def start(self, shoe: list[str], bets: Sequence[int], funds: Sequence[int], seat_numbers: Sequence[int]) -> GameRound: ...
+
+    def restore(self, data: Mapping[str, Any]) -> GameRound: ...
+
+    def action_for(self, decision: Decision, button: Button) -> str | None:
+        """The action a press of ``button`` takes at ``decision``, or None (its lamp is dark)."""
+        ...
+
+    def button_labels(self, decision: Decision) -> Mapping[Button, str]:
+        """What the screen writes beside each live play button at ``decision``."""
+        ...
+
+    def auto(self, rnd: GameRound) -> str:
+        """Auto's choice at ``rnd.pending`` (the best play under the game's own rules)."""
+        ...
+
+    def attract_lines(self) -> list[str]:
+        """What the attract screen says this game pays, true under the rules in force."""
+        ...
+
+
+GameFactory = Callable[..., Game]

@@ -1,0 +1,640 @@
+"""One round of a blackjack-family game, as an explicit state machine.
+
+Owns: the order of a round (deal, insurance, early surrender, peek, the seats' play, the
+dealer, settlement), which choices are allowed at every decision point and why the others are
+refused, the events a display and a journal consume, and the whole state as plain data. Never
+does I/O, reads a clock or draws a random number: the shoe comes in already shuffled (its whole
+order is the round's record), the decisions come in one at a time through ``act``.
+
+Theory of operation
+-------------------
+``Round.start`` deals and runs the round forward to its first decision. From then on the
+round is always in one of these phases::
+
+    insurance  -> (surrender) -> play -> done
+       |              |           ^
+       +--------------+-----------+   (phases with nobody to ask are skipped)
+
+* ``insurance``: the up card is an ace; the seats without blackjack that can fund half their
+  bet are asked in seat order (choices ``insure`` / ``no_insurance``).
+* ``surrender``: early surrender in a hole-card game whose up card lets the dealer peek; each
+  seat without blackjack is asked before the peek (``surrender`` / ``continue``).
+* ``play``: one hand of one seat is asked at a time (``hit``, ``stand``, ``double``,
+  ``split``, ``surrender``). Hands that need no decision (bust, 21 with nothing but stand
+  allowed, split aces holding their one card, five-card charlie) finish by themselves.
+* ``done``: the dealer has played and every hand, insurance and bonus is settled.
+
+``pending`` says whose turn it is and what is allowed; ``why_not`` says why an action is
+refused; ``act`` applies an allowed action and runs forward to the next decision, or raises
+``IllegalAction`` and changes nothing. ``to_dict``/``from_dict`` round-trip the whole state at
+any decision point.
+
+Card order (spec, section 2): first cards in seat order, the up card, second cards in seat
+order, the hole card (hole-card games), every card drawn in play in the order drawn (after a
+split the left hand gets its second card and is played out before the right hand gets its
+own), then the dealer's cards.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from machine.games.cards import value
+from machine.games.hand import is_bust, is_natural, is_three_sevens, score
+from machine.games.interface import Decision
+from machine.games.rules import Rules
+
+PLAY_ACTIONS = ("hit", "stand", "double", "split", "surrender")
+INSURANCE_ACTIONS = ("insure", "no_insurance")
+SURRENDER_ACTIONS = ("surrender", "continue")
+
+
+class RoundError(Exception):
+    """Base of the errors a round raises."""
+
+
+class IllegalAction(RoundError):
+    """An action refused at this point; the round is unchanged."""
+
+    def __init__(self, seat: int, hand: int | None, action: str, reason: str):
+        self.seat, self.hand, self.action, self.reason = seat, hand, action, reason
+        where = f"seat {seat}" + (f", hand {hand + 1}" if hand is not None else "")
+        super().__init__(f"{where}: {action} is not allowed: {reason}")
+
+
+class ShoeExhausted(RoundError):
+    """The (stacked) shoe ran out of cards."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened in the round, in order. ``seat`` is 1-based, ``hand`` 0-based."""
+
+    kind: str
+    seat: int | None = None
+    hand: int | None = None
+    card: str | None = None
+    action: str | None = None
+    amount: int | None = None
+    result: str | None = None
+    face_down: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {k: v for k, v in asdict(self).items() if v is not None and v is not False}
+
+
+@dataclass
+class Hand:
+    cards: list[str]
+    stake: int
+    from_split: bool = False
+    split_aces: bool = False
+    doubled: bool = False
+    aces_hard: bool = False
+    surrendered: bool = False
+    charlie: bool = False
+    done: bool = False
+    result: str | None = None
+    returned: int = 0
+
+    @property
+    def total(self) -> int:
+        return score(self.cards, self.aces_hard).total
+
+    @property
+    def soft(self) -> bool:
+        return score(self.cards, self.aces_hard).soft
+
+    @property
+    def bust(self) -> bool:
+        return is_bust(self.cards, self.aces_hard)
+
+    @property
+    def blackjack(self) -> bool:
+        return not self.from_split and is_natural(self.cards)
+
+
+@dataclass
+class Seat:
+    number: int
+    bet: int
+    funds: int | None = None  # what the seat can still stake; None: unlimited (scripts)
+    hands: list[Hand] = field(default_factory=list)
+    insurance: int = 0
+    insurance_decided: bool = False
+    surrender_decided: bool = False
+    splits_and_doubles: int = 0
+    insurance_returned: int = 0
+    bonus: int = 0
+
+    @property
+    def staked(self) -> int:
+        return sum(h.stake for h in self.hands) + self.insurance
+
+    @property
+    def returned(self) -> int:
+        return sum(h.returned for h in self.hands) + self.insurance_returned + self.bonus
+
+    def can_fund(self, amount: int) -> bool:
+        return self.funds is None or self.funds >= amount
+
+    def take(self, amount: int) -> None:
+        if self.funds is not None:
+            self.funds -= amount
+
+
+def _floor(x: Fraction) -> int:
+    return x.numerator // x.denominator
+
+
+class Round:
+    """A round in progress or finished. Build one with ``Round.start``."""
+
+    def __init__(self, rules: Rules, shoe: list[str], seats: list[Seat]):
+        self.rules = rules
+        self.shoe = shoe
+        self.pos = 0
+        self.seats = seats
+        self.dealer: list[str] = []
+        self.phase = "deal"
+        self.seat_i = 0
+        self.hand_i = 0
+        self.peeked = False
+        self.events: list[Event] = []
+
+    # -- construction -------------------------------------------------------------------------
+
+    @classmethod
+    def start(
+        cls,
+        rules: Rules,
+        shoe: Sequence[str],
+        bets: Sequence[int],
+        funds: Sequence[int | None] | None = None,
+        seat_numbers: Sequence[int] | None = None,
+    ) -> Round:
+        """Deal a round for the given bets and run it to its first decision.
+
+        ``funds`` is, per seat, what it can stake beyond its bet (insurance, splits, doubles
+        are offered only when funded); ``None`` counts every stake as funded.
+        """
+        if not bets:
+            raise RoundError("a round needs at least one seat with a bet")
+        numbers = list(seat_numbers) if seat_numbers is not None else list(range(1, len(bets) + 1))
+        fl = list(funds) if funds is not None else [None] * len(bets)
+        for b in bets:
+            problem = rules.bet_problem(b)
+            if problem:
+                raise RoundError(problem)
+        seats = [Seat(number=n, bet=b, funds=f) for n, b, f in zip(numbers, bets, fl, strict=True)]
+        rnd = cls(rules, list(shoe), seats)
+        rnd._deal()
+        rnd._advance()
+        return rnd
+
+    # -- queries ------------------------------------------------------------------------------
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == "done"
+
+    @property
+    def up_card(self) -> str | None:
+        return self.dealer[0] if self.dealer else None
+
+    @property
+    def cards_used(self) -> int:
+        return self.pos
+
+    def seat(self, number: int) -> Seat:
+        for s in self.seats:
+            if s.number == number:
+                return s
+        raise KeyError(number)
+
+    @property
+    def pending(self) -> Decision | None:
+        """The decision the round waits on, or None when it is finished."""
+        if self.phase in ("insurance", "surrender"):
+            seat = self.seats[self.seat_i]
+            acts = INSURANCE_ACTIONS if self.phase == "insurance" else SURRENDER_ACTIONS
+            return Decision(seat.number, None, self.phase, acts)
+        if self.phase == "play":
+            seat = self.seats[self.seat_i]
+            opts = tuple(a for a in PLAY_ACTIONS if self._play_problem(seat, seat.hands[self.hand_i], a) is None)
+            return Decision(seat.number, self.hand_i, "play", opts)
+        return None
+
+    def why_not(self, seat_number: int, action: str) -> str | None:
+        """Why ``action`` by that seat is refused now, or None when it is allowed."""
+        if self.phase == "done":
+            return "the round is over"
+        current = self.seats[self.seat_i]
+        if seat_number != current.number:
+            return f"it is seat {current.number}'s turn"
+        if self.phase == "insurance":
+            return None if action in INSURANCE_ACTIONS else "insurance is being decided (insure or no_insurance)"
+        if self.phase == "surrender":
+            return None if action in SURRENDER_ACTIONS else "early surrender is being decided (surrender or continue)"
+        if action not in PLAY_ACTIONS:
+            return f"unknown action (one of {', '.join(PLAY_ACTIONS)})"
+        return self._play_problem(current, current.hands[self.hand_i], action)
+
+    # -- decisions ------------------------------------------------------------------------------
+
+    def act(self, seat_number: int, action: str) -> list[Event]:
+        """Apply an allowed action and run to the next decision; returns the new events."""
+        problem = self.why_not(seat_number, action)
+        if problem is not None:
+            hand = self.hand_i if self.phase == "play" and seat_number == self.seats[self.seat_i].number else None
+            raise IllegalAction(seat_number, hand, action, problem)
+        first_new = len(self.events)
+        seat = self.seats[self.seat_i]
+        if self.phase == "insurance":
+            seat.insurance_decided = True
+            if action == "insure":
+                seat.insurance = seat.bet // 2
+                seat.take(seat.insurance)
+            self._emit("insurance", seat=seat.number, amount=seat.insurance)
+        elif self.phase == "surrender":
+            seat.surrender_decided = True
+            if action == "surrender":
+                hand = seat.hands[0]
+                hand.surrendered = hand.done = True
+                self._emit("surrender", seat=seat.number, hand=0)
+        else:
+            self._play(seat, self.hand_i, action)
+        self._advance()
+        return self.events[first_new:]
+
+    # -- the deal -----------------------------------------------------------------------------
+
+    def _draw(self) -> str:
+        if self.pos >= len(self.shoe):
+            raise ShoeExhausted(f"the shoe ran out after {self.pos} cards")
+        card = self.shoe[self.pos]
+        self.pos += 1
+        return card
+
+    def _give(self, seat: Seat, hand_i: int) -> str:
+        card = self._draw()
+        seat.hands[hand_i].cards.append(card)
+        self._emit("card", seat=seat.number, hand=hand_i, card=card)
+        return card
+
+    def _give_dealer(self, face_down: bool = False) -> str:
+        card = self._draw()
+        self.dealer.append(card)
+        self._emit("dealer_card", card=card, face_down=face_down)
+        return card
+
+    def _deal(self) -> None:
+        for seat in self.seats:
+            seat.hands.append(Hand(cards=[], stake=seat.bet))
+            self._give(seat, 0)
+        self._give_dealer()
+        for seat in self.seats:
+            self._give(seat, 0)
+        if self.rules.hole_card:
+            self._give_dealer(face_down=True)
+        self.phase = "insurance"
+        self.seat_i = 0
+
+    # -- running forward ----------------------------------------------------------------------
+
+    def _advance(self) -> None:
+        """Run the round forward until someone must decide, or it is over."""
+        while True:
+            if self.phase == "insurance":
+                if self._next_asked(self._insurance_asked):
+                    return
+                self.phase, self.seat_i = "surrender", 0
+            elif self.phase == "surrender":
+                if self._next_asked(self._surrender_asked):
+                    return
+                if self._peek_ends_round():
+                    self._finish()
+                    return
+                self.phase, self.seat_i, self.hand_i = "play", 0, 0
+            elif self.phase == "play":
+                if self._next_play_decision():
+                    return
+                self._finish()
+                return
+            else:
+                return
+
+    def _next_asked(self, asked) -> bool:
+        while self.seat_i < len(self.seats):
+            if asked(self.seats[self.seat_i]):
+                return True
+            self.seat_i += 1
+        return False
+
+    def _insurance_asked(self, seat: Seat) -> bool:
+        return (
+            self.dealer[0][0] == "A"
+            and not seat.insurance_decided
+            and not seat.hands[0].blackjack
+            and seat.bet // 2 > 0
+            and seat.can_fund(seat.bet // 2)
+        )
+
+    def _dealer_may_peek(self) -> bool:
+        return self.rules.hole_card and value(self.dealer[0]) in (1, 10)
+
+    def _surrender_asked(self, seat: Seat) -> bool:
+        return (
+            self.rules.surrender == "early"
+            and self._dealer_may_peek()
+            and not seat.surrender_decided
+            and not seat.hands[0].blackjack
+        )
+
+    def _peek_ends_round(self) -> bool:
+        if not self._dealer_may_peek():
+            return False
+        self.peeked = True
+        bj = is_natural(self.dealer)
+        self._emit("peek", result="blackjack" if bj else "no_blackjack")
+        return bj
+
+    def _next_play_decision(self) -> bool:
+        """Move to the next hand that needs a decision, dealing split hands' second cards."""
+        while self.seat_i < len(self.seats):
+            seat = self.seats[self.seat_i]
+            while self.hand_i < len(seat.hands):
+                hand = seat.hands[self.hand_i]
+                if not hand.done and len(hand.cards) == 1:
+                    self._give(seat, self.hand_i)
+                if not hand.done:
+                    self._settle_without_decision(seat, hand)
+                if not hand.done:
+                    return True
+                self.hand_i += 1
+            self.seat_i += 1
+            self.hand_i = 0
+        return False
+
+    def _settle_without_decision(self, seat: Seat, hand: Hand) -> None:
+        """Finish a hand that has nothing left to decide."""
+        r = self.rules
+        if hand.blackjack or hand.bust:
+            hand.done = True
+            if hand.bust:
+                self._emit("bust", seat=seat.number, hand=seat.hands.index(hand))
+            return
+        if r.five_card_charlie and len(hand.cards) >= 5:
+            hand.done = hand.charlie = True
+            self._emit("charlie", seat=seat.number, hand=seat.hands.index(hand))
+            return
+        if hand.split_aces and r.split_aces_one_card and len(hand.cards) >= 2:
+            if self._play_problem(seat, hand, "split") is not None:
+                hand.done = True
+            return
+        if hand.total >= 21 and self._play_problem(seat, hand, "double") is not None:
+            hand.done = True
+
+    # -- the seats' choices -------------------------------------------------------------------
+
+    def _play_problem(self, seat: Seat, hand: Hand, action: str) -> str | None:
+        r = self.rules
+        n = len(hand.cards)
+        total = hand.total
+        one_card_aces = hand.split_aces and r.split_aces_one_card
+        if action in ("hit", "double") and one_card_aces:
+            return "split aces take one card only"
+        if action == "hit":
+            if total >= 21:
+                return f"the hand totals {total}"
+            return None
+        if action == "stand":
+            return None
+        if action == "double":
+            if n != 2:
+                return "only on a hand of exactly two cards"
+            if hand.from_split and not r.double_after_split:
+                return "doubling after a split is not allowed"
+            soft = hand.soft
+            if not r.may_double_total(total, soft):
+                return f"{'soft' if soft else 'hard'} {total} may not be doubled ({self._double_rule_text()})"
+            return self._extra_stake_problem(seat, "double")
+        if action == "split":
+            if n != 2:
+                return "only on a hand of exactly two cards"
+            if value(hand.cards[0]) != value(hand.cards[1]):
+                return "the two cards are not of equal value"
+            if hand.split_aces and not r.resplit_aces:
+                return "split aces may not be split again"
+            if len(seat.hands) >= r.max_hands:
+                return f"a seat may hold at most {r.max_hands} hands"
+            return self._extra_stake_problem(seat, "split")
+        if action == "surrender":
+            if r.surrender == "none":
+                return "surrender is not offered in this game"
+            if r.surrender == "early" and self._dealer_may_peek():
+                return "early surrender was decided before the peek"
+            if hand.from_split or n != 2 or len(seat.hands) != 1:
+                return "only as the first decision on the first two cards"
+            return None
+        return f"unknown action (one of {', '.join(PLAY_ACTIONS)})"
+
+    def _extra_stake_problem(self, seat: Seat, what: str) -> str | None:
+        """The joint limit and the funding, shared by doubles and splits."""
+        limit = self.rules.max_splits_and_doubles
+        if limit is not None and seat.splits_and_doubles >= limit:
+            return f"the seat has used its {limit} doubles and splits"
+        if not seat.can_fund(seat.bet):
+            return f"the club meter cannot pay the {what}'s stake"
+        return None
+
+    def _double_rule_text(self) -> str:
+        r = self.rules
+        parts = []
+        for name, allowed in (("hard", r.double_hard), ("soft", r.double_soft)):
+            if allowed is None:
+                parts.append(f"any {name} total")
+            elif allowed:
+                parts.append(f"{name} {', '.join(map(str, sorted(allowed)))}")
+        return "doubles on " + " or ".join(parts) if parts else "no doubles"
+
+    def _play(self, seat: Seat, hand_i: int, action: str) -> None:
+        hand = seat.hands[hand_i]
+        self._emit("action", seat=seat.number, hand=hand_i, action=action)
+        if action == "hit":
+            self._give(seat, hand_i)
+        elif action == "stand":
+            hand.done = True
+        elif action == "surrender":
+            hand.surrendered = hand.done = True
+        elif action == "double":
+            seat.take(seat.bet)
+            seat.splits_and_doubles += 1
+            hand.stake += seat.bet
+            hand.doubled = True
+            hand.aces_hard = self.rules.double_makes_aces_hard
+            self._give(seat, hand_i)
+            hand.done = True
+            if hand.bust:
+                self._emit("bust", seat=seat.number, hand=hand_i)
+        elif action == "split":
+            seat.take(seat.bet)
+            seat.splits_and_doubles += 1
+            aces = hand.cards[0][0] == "A"
+            right = Hand(cards=[hand.cards.pop()], stake=seat.bet, from_split=True, split_aces=aces)
+            hand.from_split, hand.split_aces = True, aces
+            seat.hands.insert(hand_i + 1, right)
+            self._give(seat, hand_i)
+
+    # -- dealer and settlement ----------------------------------------------------------------
+
+    def _hand_waits_for_dealer(self, hand: Hand) -> bool:
+        if hand.bust or hand.charlie:
+            return False
+        return not (hand.surrendered and self.rules.surrender == "early")
+
+    def _finish(self) -> None:
+        r = self.rules
+        dealer_bj_known = self.peeked and is_natural(self.dealer)
+        if self.rules.hole_card:
+            self._emit("dealer_reveal", card=self.dealer[1])
+        needed = any(s.insurance for s in self.seats) or any(
+            self._hand_waits_for_dealer(h) for s in self.seats for h in s.hands
+        )
+        if needed and not dealer_bj_known:
+            while True:
+                total, soft = score(self.dealer)
+                if total < 17 or (total == 17 and soft and r.dealer_hits_soft_17):
+                    self._give_dealer()
+                else:
+                    break
+        self.phase = "done"
+        self._settle()
+
+    def _settle(self) -> None:
+        r = self.rules
+        d_total = score(self.dealer).total
+        d_bj = is_natural(self.dealer)
+        d_bust = d_total > 21
+        for seat in self.seats:
+            for i, hand in enumerate(seat.hands):
+                result, ret = self._hand_result(hand, d_total, d_bj, d_bust)
+                hand.result, hand.returned = result, ret
+                self._emit("settle", seat=seat.number, hand=i, result=result, amount=ret)
+                if not hand.from_split and is_three_sevens(hand.cards) and r.three_sevens_bonus:
+                    seat.bonus += _floor(r.three_sevens_bonus * seat.bet)
+                    self._emit("bonus", seat=seat.number, hand=i, amount=seat.bonus)
+            if seat.insurance:
+                seat.insurance_returned = _floor(seat.insurance * (1 + r.insurance_pays)) if d_bj else 0
+                self._emit("insurance_settle", seat=seat.number, amount=seat.insurance_returned)
+        self._emit("round_end")
+
+    def _hand_result(self, hand: Hand, d_total: int, d_bj: bool, d_bust: bool) -> tuple[str, int]:
+        r = self.rules
+        stake = hand.stake
+        if hand.surrendered:
+            lost_whole = r.surrender == "late" and d_bj
+            return "surrender", 0 if lost_whole else stake // 2
+        if hand.bust:
+            return "lose", 0
+        if hand.charlie:
+            return "win", 2 * stake
+        if hand.blackjack:
+            if d_bj:
+                return "push", stake
+            return "blackjack", stake + _floor(stake * r.blackjack_pays)
+        if d_bj:
+            return "lose", 0
+        if d_bust or hand.total > d_total:
+            return "win", 2 * stake
+        if hand.total == d_total:
+            return "push", stake
+        return "lose", 0
+
+    def _emit(self, kind: str, **kw: Any) -> None:
+        self.events.append(Event(kind, **kw))
+
+    # -- plain data -----------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain data (JSON-able); ``from_dict`` restores it exactly."""
+        return {
+            "rules": self.rules.to_dict(),
+            "shoe": list(self.shoe),
+            "pos": self.pos,
+            "dealer": list(self.dealer),
+            "phase": self.phase,
+            "seat_i": self.seat_i,
+            "hand_i": self.hand_i,
+            "peeked": self.peeked,
+            "seats": [
+                {**{k: v for k, v in asdict(s).items() if k != "hands"}, "hands": [asdict(h) for h in s.hands]}
+                for s in self.seats
+            ],
+            "events": [asdict(e) for e in self.events],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Round:
+        rules = Rules.from_dict(data["rules"])
+        seats = []
+        for sd in data["seats"]:
+            hands = [Hand(**{**h, "cards": list(h["cards"])}) for h in sd["hands"]]
+            seats.append(Seat(**{**sd, "hands": hands}))
+        rnd = cls(rules, list(data["shoe"]), seats)
+        rnd.pos = data["pos"]
+        rnd.dealer = list(data["dealer"])
+        rnd.phase = data["phase"]
+        rnd.seat_i, rnd.hand_i = data["seat_i"], data["hand_i"]
+        rnd.peeked = data["peeked"]
+        rnd.events = [Event(**e) for e in data["events"]]
+        return rnd
+
+    # -- the result ---------------------------------------------------------------------------
+
+    def result(self, game: str) -> dict[str, Any]:
+        """The finished round in the format of round-script.md."""
+        if not self.finished:
+            raise RoundError("the round is not finished")
+        d = score(self.dealer)
+        out_seats = []
+        for s in self.seats:
+            hands = []
+            for h in s.hands:
+                sc = score(h.cards, h.aces_hard)
+                hands.append(
+                    {
+                        "cards": list(h.cards),
+                        "stake": h.stake,
+                        "total": sc.total,
+                        "soft": sc.soft,
+                        "blackjack": h.blackjack,
+                        "bust": sc.total > 21,
+                        "doubled": h.doubled,
+                        "from_split": h.from_split,
+                        "result": h.result,
+                        "returned": h.returned,
+                    }
+                )
+            out_seats.append(
+                {
+                    "seat": s.number,
+                    "bet": s.bet,
+                    "insurance": s.insurance,
+                    "insurance_returned": s.insurance_returned,
+                    "bonus": s.bonus,
+                    "hands": hands,
+                    "staked": s.staked,
+                    "returned": s.returned,
+                    "net": s.returned - s.staked,
+                }
+            )
+        return {
+            "game": game,
+            "dealer": {"cards": list(self.dealer), "total": d.total, "blackjack": is_natural(self.dealer), "bust": d.total > 21},
+            "seats": out_seats,
+            "cards_used": self.cards_used,
+        }

@@ -1,0 +1,213 @@
+"""The operator's machine configuration: ``config/machine.yaml``, validated at load.
+
+Owns: the typed model of every machine setting (seats, denomination, coins, payout, limits,
+times, device links and addresses, display, language, data directory, enabled games), and
+reporting every error at once as ``file:line: path: message``. Unknown keys are refused, and so
+are YAML 1.1 surprises (``no`` is not false here, duplicate keys are errors). Never starts
+anything: the machine refuses to start on a file that does not pass.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+
+from machine import yamlio
+from machine.core.cabinet import CabinetSettings
+from machine.games.rules import RulesError, config_dir, load_profile
+from machine.money.seatmoney import MoneySettings
+
+
+class ConfigError(ValueError):
+    """A configuration file that does not pass: ``problems`` are ``file:line: path: message``."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+CoinId = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9.]{1,6}$")]  # ccTalk coin ids: EU100A
+Link = Annotated[str, Field(min_length=1, description='a pyserial URL or device path, or "sim"')]
+
+
+class DisplayConfig(_Model):
+    layout: Literal["tiles", "windows"] = "tiles"
+    width: Annotated[int, Field(ge=320, le=7680)] = 1920
+    height: Annotated[int, Field(ge=240, le=4320)] = 1080
+    fullscreen: bool = False
+    fps: Annotated[int, Field(ge=10, le=240)] = 60
+
+
+class HopperConfig(_Model):
+    address: Annotated[int, Field(ge=3, le=10)] = 3
+    seats: list[Annotated[int, Field(ge=1, le=8)]] = Field(default_factory=lambda: [1, 2, 3, 4])
+    security: Literal["serial", "none"] = "serial"
+
+
+class DevicesConfig(_Model):
+    panel: Link = "sim"
+    bus: Link = "sim"
+    bus_echo: bool = False
+    bus_checksum: Literal["sum8", "crc16"] = "sum8"
+    acceptors: dict[int, Annotated[int, Field(ge=2, le=17)]] = Field(default_factory=lambda: {1: 2, 2: 11, 3: 12, 4: 13})
+    hoppers: list[HopperConfig] = Field(default_factory=lambda: [HopperConfig()])
+
+    @field_validator("acceptors")
+    @classmethod
+    def _distinct_addresses(cls, v: dict[int, int]) -> dict[int, int]:
+        seen: dict[int, int] = {}
+        for seat, addr in v.items():
+            if addr in seen:
+                raise ValueError(f"seats {seen[addr]} and {seat} both use acceptor address {addr}")
+            if addr in range(3, 11):
+                raise ValueError(f"address {addr} is a hopper address (acceptors: 2 or 11-17)")
+            seen[addr] = seat
+        return v
+
+
+class MachineConfig(_Model):
+    seats: Annotated[int, Field(ge=1, le=8)] = 4
+    denomination_cents: Annotated[int, Field(ge=1, le=10000)] = 10
+    game: str = "random-blackjack"
+    games_enabled: list[str] = Field(default_factory=lambda: ["random-blackjack"])
+    coins: dict[CoinId, Annotated[int, Field(ge=1, le=100000)]] = Field(
+        default_factory=lambda: {"EU050A": 5, "EU100A": 10, "EU200A": 20}
+    )
+    payout: Literal["hopper", "handpay"] = "hopper"
+    hopper_coin: Annotated[int, Field(ge=1, le=100000)] = 10
+    hopper_limit: Annotated[int, Field(ge=1)] = 1000
+    remainder: Literal["keep", "handpay"] = "keep"
+    credit_limit: Annotated[int, Field(ge=10)] = 10000
+    betting_time: Annotated[float, Field(gt=0, le=600)] = 20.0
+    decision_timeout: Annotated[float, Field(gt=0, le=600)] = 15.0
+    data_dir: Annotated[str, Field(min_length=1)] = "data"
+    language: Literal["en", "nl"] = "en"
+    operator_pin_sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] = (
+        "ccdd07c2db4c03457456322c3d16b02514cdad4cf57ce63a49a71a54ba152567"  # PIN 1234: change it
+    )
+    require_manifest: bool = False  # a release sets true: refuse to start on changed program files
+    display: DisplayConfig = Field(default_factory=DisplayConfig)
+    devices: DevicesConfig = Field(default_factory=DevicesConfig)
+
+    @field_validator("betting_time", "decision_timeout", mode="before")
+    @classmethod
+    def _seconds(cls, v: Any) -> Any:
+        return float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    def consistency(self) -> list[tuple[tuple[Any, ...], str]]:
+        """Rules across fields, each with the path of the field it is about."""
+        out: list[tuple[tuple[Any, ...], str]] = []
+        if self.game not in self.games_enabled:
+            out.append((("game",), f"game {self.game!r} is not in games_enabled"))
+        for seat in self.devices.acceptors:
+            if not 1 <= seat <= self.seats:
+                out.append((("devices", "acceptors", seat), f"names seat {seat}, but the cabinet has {self.seats} seats"))
+        served = [s for h in self.devices.hoppers for s in h.seats]
+        for seat in range(1, self.seats + 1):
+            if self.payout == "hopper" and served.count(seat) != 1:
+                out.append((("devices", "hoppers"), f"seat {seat} must be paid by exactly one hopper"))
+        return out
+
+    def cabinet_settings(self) -> CabinetSettings:
+        return CabinetSettings(
+            seats=self.seats,
+            money=MoneySettings(
+                payout=self.payout, hopper_coin=self.hopper_coin, hopper_limit=self.hopper_limit, remainder=self.remainder
+            ),
+            coin_values=dict(self.coins),
+            credit_limit=self.credit_limit,
+            betting_time=self.betting_time,
+            decision_timeout=self.decision_timeout,
+        )
+
+    def data_path(self, base: Path) -> Path:
+        p = Path(self.data_dir)
+        return p if p.is_absolute() else base / p
+
+
+def _line_map(text: str) -> dict[tuple[Any, ...], int]:
+    """Every path in the YAML document to the line (1-based) where its value starts."""
+    out: dict[tuple[Any, ...], int] = {}
+    try:
+        root = yaml.compose(text, Loader=yamlio._StrictLoader)  # same resolvers as the data
+    except yaml.YAMLError:
+        return out
+
+    def walk(node: yaml.Node, path: tuple[Any, ...]) -> None:
+        out[path] = node.start_mark.line + 1
+        if isinstance(node, yaml.MappingNode):
+            for k, v in node.value:
+                key: Any = k.value
+                if k.tag.endswith(":int"):
+                    key = int(key)
+                out[path + (key,)] = k.start_mark.line + 1
+                walk(v, path + (key,))
+                out[path + (key,)] = k.start_mark.line + 1
+        elif isinstance(node, yaml.SequenceNode):
+            for i, v in enumerate(node.value):
+                walk(v, path + (i,))
+
+    if root is not None:
+        walk(root, ())
+    return out
+
+
+def _where(lines: dict[tuple[Any, ...], int], loc: tuple[Any, ...]) -> int:
+    for n in range(len(loc), -1, -1):
+        key = tuple(int(x) if isinstance(x, str) and x.isdigit() else x for x in loc[:n])
+        if key in lines:
+            return lines[key]
+        if loc[:n] in lines:
+            return lines[loc[:n]]
+    return 1
+
+
+def parse_config(text: str, name: str) -> MachineConfig:
+    """Validate configuration text; raise ``ConfigError`` listing every problem."""
+    try:
+        data = yamlio.loads(text, name)
+    except yamlio.YamlError as exc:
+        raise ConfigError([str(exc)]) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError([f"{name}:1: the configuration must be a mapping of settings"])
+    lines = _line_map(text)
+    try:
+        cfg = MachineConfig.model_validate(data)
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            path = ".".join(str(x) for x in loc) or "(top)"
+            msg = err["msg"].removeprefix("Value error, ")
+            if err["type"] == "extra_forbidden":
+                msg = "unknown setting"
+            problems.append(f"{name}:{_where(lines, loc)}: {path}: {msg}")
+        raise ConfigError(problems) from None
+    problems = [f"{name}:{_where(lines, loc)}: {'.'.join(map(str, loc))}: {msg}" for loc, msg in cfg.consistency()]
+    for game in cfg.games_enabled:
+        try:
+            load_profile(game)
+        except (RulesError, yamlio.YamlError) as exc:
+            problems.append(f"{name}:{_where(lines, ('games_enabled',))}: games_enabled: {exc}")
+    if problems:
+        raise ConfigError(problems)
+    return cfg
+
+
+def load_config(path: str | Path | None = None) -> MachineConfig:
+    """Load ``path`` (default ``config/machine.yaml``); raise ``ConfigError`` on any problem."""
+    p = Path(path) if path else config_dir() / "machine.yaml"
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError([f"{p}: cannot read: {exc.strerror or exc}"]) from None
+    return parse_config(text, str(p))

@@ -1,0 +1,291 @@
+"""The operator menu: opened with the operator key, driven by the seat buttons, PIN-guarded.
+
+Owns: the menu as an explicit state machine (pages, the PIN entry, confirmations, editing a
+setting) and what each page shows, as plain text lines plus, for game recall, the game to draw
+with its real cards. Reading pages (meters, recall, events, software identity) need only the
+key; anything that changes the machine (a setting, the period meters, a RAM clear, a hopper
+test payout) asks for the PIN first, and a wrong PIN changes nothing and is logged. Only the
+cabinet loop creates a menu, and only while the operator key is on, so without the key no
+player button reaches anything here. Never draws (display/menu.py does) and never touches a
+device (a hopper test is a request the loop hands to the bus worker).
+
+Buttons in the menu (shown on the screen): Draw = next, Stand = previous, Start = select or
+confirm, Collect = back. In the PIN entry the buttons are digits: +2 1, +10 2, x2 3, Repeat 4,
+Max Bet 5, Draw 6, Stand 7, Double 8, Split 9, Insurance 0; Start = OK, Collect = cancel,
+Auto = erase.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any
+
+from machine.core.cabinet import Cabinet
+from machine.money.meters import CABINET_METERS, SEAT_METERS, total
+
+PIN_DIGITS = {
+    "+2": "1", "+10": "2", "x2": "3", "repeat": "4", "max": "5",
+    "draw": "6", "stand": "7", "double": "8", "split": "9", "insurance": "0",
+}
+PAGES = ("Meters", "Game recall", "Event log", "Settings", "Hardware test", "Period meter reset", "RAM clear", "Software")
+EDITABLE: dict[str, tuple[Any, ...]] = {
+    "betting_time": (10.0, 15.0, 20.0, 30.0, 45.0, 60.0),
+    "decision_timeout": (10.0, 15.0, 20.0, 30.0),
+    "credit_limit": (1000, 5000, 10000),
+    "payout": ("hopper", "handpay"),
+    "hopper_limit": (500, 1000, 2000, 5000),
+    "remainder": ("keep", "handpay"),
+    "decks": (1, 2, 4, 6, 8),  # game mathematics: after a RAM clear
+    "dealer_hits_soft_17": (False, True),  # game mathematics: after a RAM clear
+}
+
+
+def pin_hash(pin: str) -> str:
+    return hashlib.sha256(f"cabinet-pin:{pin}".encode()).hexdigest()
+
+
+@dataclass
+class MenuView:
+    title: str
+    lines: list[str]
+    selected: int | None = None  # index into lines that is highlighted
+    recall: dict[str, Any] | None = None  # a game to draw with its cards
+    footer: str = ""
+
+
+@dataclass
+class OperatorMenu:
+    cab: Cabinet
+    pin_sha256: str
+    software_id: str = ""
+    page: int | None = None  # None: the list of pages
+    cursor: int = 0
+    mode: str = "browse"  # browse, pin, confirm, edit
+    pin_entry: str = ""
+    unlocked: bool = False  # the PIN was given in this opening of the menu
+    after_pin: str = ""  # what the PIN unlocks: "edit", "period", "ram", "hopper"
+    edit_value: Any = None
+    message: str = ""
+    recall_seat: int = 1
+    pressed: str = ""  # hardware test: the last button seen
+    requests: list[str] = field(default_factory=list)  # for the loop: "hopper_test"
+
+    # -- input --------------------------------------------------------------------------------
+
+    def press(self, seat: int, button: str, now: float) -> None:
+        self.message = ""
+        if self.mode == "pin":
+            self._pin_key(button, now)
+        elif self.mode == "confirm":
+            if button == "start":
+                self._do(self.after_pin, now)
+            self.mode = "browse"
+        elif self.mode == "edit":
+            self._edit_key(button, now)
+        elif self.page is not None and PAGES[self.page] == "Hardware test" and button not in ("collect", "start"):
+            self.pressed = f"seat {seat}: {button}"
+        else:
+            self._browse_key(seat, button, now)
+
+    def _browse_key(self, seat: int, button: str, now: float) -> None:
+        if self.page is None:
+            if button == "draw":
+                self.cursor = (self.cursor + 1) % len(PAGES)
+            elif button == "stand":
+                self.cursor = (self.cursor - 1) % len(PAGES)
+            elif button == "start":
+                self.page, self.cursor = self.cursor, 0
+            return
+        name = PAGES[self.page]
+        if button == "collect":
+            self.cursor, self.page = self.page, None
+            return
+        if button in ("draw", "stand"):
+            self.cursor += 1 if button == "draw" else -1
+            self.cursor = max(0, self.cursor)
+            return
+        if name == "Game recall" and button in ("+2", "+10"):
+            self.recall_seat = self.recall_seat % len(self.cab.seats) + 1
+            self.cursor = 0
+        elif button == "start":
+            action = {"Settings": "edit", "Period meter reset": "period", "RAM clear": "ram", "Hardware test": "hopper"}.get(name)
+            if action:
+                self._need_pin(action, now)
+
+    def _need_pin(self, action: str, now: float) -> None:
+        self.after_pin = action
+        if self.unlocked:
+            self._unlocked(now)
+        else:
+            self.mode, self.pin_entry = "pin", ""
+
+    def _pin_key(self, button: str, now: float) -> None:
+        if button in PIN_DIGITS and len(self.pin_entry) < 8:
+            self.pin_entry += PIN_DIGITS[button]
+        elif button == "auto":
+            self.pin_entry = self.pin_entry[:-1]
+        elif button == "collect":
+            self.mode = "browse"
+        elif button == "start":
+            good = hmac.compare_digest(pin_hash(self.pin_entry), self.pin_sha256)
+            self.pin_entry = ""
+            if not good:
+                self.cab.operator_event("wrong PIN", now)
+                self.message = "Wrong PIN - nothing changed (logged)"
+                self.mode = "browse"
+                return
+            self.unlocked = True
+            self._unlocked(now)
+
+    def _unlocked(self, now: float) -> None:
+        if self.after_pin == "edit":
+            name = list(EDITABLE)[min(self.cursor, len(EDITABLE) - 1)]
+            self.edit_value = self._current(name)
+            self.mode = "edit"
+        elif self.after_pin in ("period", "ram"):
+            self.mode = "confirm"
+        elif self.after_pin == "hopper":
+            self._do("hopper", now)
+            self.mode = "browse"
+
+    def _edit_key(self, button: str, now: float) -> None:
+        name = list(EDITABLE)[min(self.cursor, len(EDITABLE) - 1)]
+        values = EDITABLE[name]
+        i = values.index(self.edit_value) if self.edit_value in values else 0
+        if button in ("draw", "stand"):
+            self.edit_value = values[(i + (1 if button == "draw" else -1)) % len(values)]
+        elif button == "collect":
+            self.mode = "browse"
+        elif button == "start":
+            if self.edit_value != self._current(name):
+                when = self.cab.change_setting(name, self.edit_value, "operator")
+                self.message = f"{name} set to {self.edit_value} ({when})"
+            self.mode = "browse"
+
+    def _do(self, action: str, now: float) -> None:
+        if action == "period":
+            self.cab.reset_period("operator")
+            self.message = "Period meters reset"
+        elif action == "ram":
+            try:
+                self.cab.ram_clear("operator")
+                self.message = "RAM cleared"
+            except RuntimeError as exc:
+                self.message = str(exc)
+        elif action == "hopper":
+            self.requests.append("hopper_test")
+            self.message = "Hopper test: paying one coin"
+
+    def _current(self, name: str) -> Any:
+        if name in self.cab.pending_rules:
+            return self.cab.pending_rules[name]
+        for obj in (self.cab.settings.money, self.cab.settings, self.cab.rules):
+            if hasattr(obj, name):
+                return getattr(obj, name)
+        raise KeyError(name)
+
+    def lamps(self) -> set[str]:
+        """The buttons that do something in the menu now (lit on every seat)."""
+        if self.mode == "pin":
+            return set(PIN_DIGITS) | {"start", "collect", "auto"}
+        if self.mode == "confirm":
+            return {"start", "collect"}
+        if self.page is not None and PAGES[self.page] == "Hardware test":
+            return {self.pressed.split(": ")[1]} if self.pressed else set()
+        lit = {"draw", "stand", "start", "collect"}
+        if self.page is not None and PAGES[self.page] == "Game recall":
+            lit |= {"+2"}
+        return lit
+
+    # -- what the screen shows ---------------------------------------------------------------------
+
+    def view(self) -> MenuView:
+        footer = "Draw: next   Stand: previous   Start: select   Collect: back"
+        if self.mode == "pin":
+            return MenuView("Enter PIN", ["*" * len(self.pin_entry) or "_"],
+                            footer="+2=1 +10=2 x2=3 Repeat=4 Max=5 Draw=6 Stand=7 Double=8 Split=9 Insure=0  Start: OK  Auto: erase  Collect: cancel")
+        if self.mode == "confirm":
+            what = {"period": "Reset the period meters?", "ram": "RAM CLEAR: erase every meter, credit and recall?"}[self.after_pin]
+            return MenuView("Confirm", [what, "", "Start: yes   any other button: no"])
+        if self.mode == "edit":
+            name = list(EDITABLE)[min(self.cursor, len(EDITABLE) - 1)]
+            note = " (game mathematics: takes effect after the next RAM clear)" if name not in self._machine_names() else ""
+            return MenuView(f"Setting: {name}", [f"{self._current(name)}  ->  {self.edit_value}{note}"],
+                            footer="Draw/Stand: change   Start: save   Collect: cancel")
+        if self.page is None:
+            lines = list(PAGES)
+            return MenuView("Operator menu", lines, self.cursor, footer=self.message or footer)
+        name = PAGES[self.page]
+        view = getattr(self, "_page_" + name.lower().replace(" ", "_"))()
+        view.footer = self.message or view.footer or footer
+        return view
+
+    @staticmethod
+    def _machine_names() -> tuple[str, ...]:
+        from machine.core.cabinet import MACHINE_SETTINGS, MONEY_SETTINGS
+
+        return MONEY_SETTINGS + MACHINE_SETTINGS
+
+    def _page_meters(self) -> MenuView:
+        seats = self.cab.seats
+        names = [n for n in SEAT_METERS if n != "handpays"] + list(CABINET_METERS)
+        life = {**total(s.meters for s in seats.values()), **self.cab.cabinet_meters.lifetime}
+        per = {**total((s.meters for s in seats.values()), period=True), **self.cab.cabinet_meters.period}
+        lines = ["\t".join(["meter", "lifetime", "period"] + [f"seat {n}" for n in seats])]
+        for m in names:
+            lines.append("\t".join([m, str(life.get(m, 0)), str(per.get(m, 0))] + [str(s.meters.get(m)) for s in seats.values()]))
+        lines.append("\t".join(["credit / club", "", ""] + [f"{s.money.credit}/{s.money.club}" for s in seats.values()]))
+        return MenuView("Meters (lifetime and period, points)", lines)
+
+    def _page_game_recall(self) -> MenuView:
+        games = [r.data for r in self.cab.journal.records("game", seat=self.recall_seat, last=self.cab.settings.recall_games,
+                                                          since=self.cab.journal.last_of("ram_clear"))]
+        if not games:
+            return MenuView(f"Game recall - seat {self.recall_seat}", ["no games since the last RAM clear"], footer="+2: next seat   Collect: back")
+        i = min(self.cursor, len(games) - 1)
+        g = games[-1 - i]
+        seat = g["seat"]
+        lines = [
+            f"game {g['round_no']}  ({i + 1} of the last {len(games)})",
+            f"bet {seat['bet']}  insurance {seat['insurance']}  staked {seat['staked']}  returned {seat['returned']}  bonus {seat['bonus']}",
+            f"credit/club before {g['before']['credit']}/{g['before']['club']}  after {g['after']['credit']}/{g['after']['club']}",
+            "decisions: " + (", ".join(f"{d['action']} ({d['by']})" for d in g["decisions"]) or "none"),
+        ]
+        return MenuView(f"Game recall - seat {self.recall_seat}", lines, recall=g,
+                        footer="Draw: older   Stand: newer   +2: next seat   Collect: back")
+
+    def _page_event_log(self) -> MenuView:
+        events = self.cab.journal.records("event", last=200)
+        lines = []
+        for r in reversed(events):
+            d = r.data
+            detail = ", ".join(f"{k}={v}" for k, v in d.items() if k not in ("code", "event"))
+            where = f"seat {r.seat}" if r.seat else "cabinet"
+            lines.append(f"#{r.seq:<6} {d['code']:>4} {d['event']:<18} {where:<8} {detail}"[:110])
+        start = min(self.cursor, max(0, len(lines) - 1))
+        return MenuView("Event log (newest first)", lines[start:start + 22] or ["no events"])
+
+    def _page_settings(self) -> MenuView:
+        lines = []
+        for name in EDITABLE:
+            pending = f"   (after RAM clear: {self.cab.pending_rules[name]})" if name in self.cab.pending_rules else ""
+            lines.append(f"{name:<22}{self._current(name) if name not in self.cab.pending_rules else getattr(self.cab.rules, name)!s:>10}{pending}")
+        return MenuView("Settings (Start: change, PIN needed)", lines, min(self.cursor, len(lines) - 1))
+
+    def _page_hardware_test(self) -> MenuView:
+        lines = ["Press any button on any seat: its lamp lights and it shows here.",
+                 f"last button: {self.pressed or '-'}",
+                 "Start: hopper test payout of one coin (PIN needed)"]
+        return MenuView("Hardware test", lines)
+
+    def _page_period_meter_reset(self) -> MenuView:
+        return MenuView("Period meter reset", ["Start: reset the period meters (PIN and confirmation)"])
+
+    def _page_ram_clear(self) -> MenuView:
+        return MenuView("RAM clear", ["Start: clear every meter, credit, club and recall (PIN and confirmation)",
+                                      "The journal keeps its hash chain; the clear is recorded."])
+
+    def _page_software(self) -> MenuView:
+        return MenuView("Software identity", [f"SHA-256 of the program files: {self.software_id or 'unknown'}"])
