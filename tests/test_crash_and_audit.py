@@ -117,3 +117,11 @@ def test_the_software_identity_covers_the_program_files(tmp_path):
     (root / "machine" / "games" / "round.py").write_text((root / "machine" / "games" / "round.py").read_text() + "\n# changed\n")
     assert identity.check_manifest(root) == ["machine/games/round.py: changed"]
     assert identity.software_id(root) != first
+
+
+def test_audit_meters_as_json_gives_the_seats_the_cabinet_and_the_games(tmp_path, capsys):
+    crashtest.run_child(tmp_path, 5, None)
+    assert main(["audit", "meters", "--json", "--data", str(tmp_path)]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report) == {"seats", "cabinet", "games", "problems"}
+    assert report["cabinet"]["lifetime"]["total_in"] == sum(s["meters"]["lifetime"].get("total_in", 0) for s in report["seats"].values())

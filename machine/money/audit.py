@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from machine.money.journal import Journal
-from machine.money.meters import CABINET_METERS, SEAT_METERS, Meters, total
+from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, Meters, per_game, total
 
 
 def gather(journal_path: Path, seat: int | None = None, games: int = 100) -> dict[str, Any]:
@@ -18,7 +18,7 @@ def gather(journal_path: Path, seat: int | None = None, games: int = 100) -> dic
     try:
         cab = j.get("cabinet")
         if cab is None:
-            return {"seats": {}, "cabinet": {}, "recall": {}, "events": [], "problems": j.verify()}
+            return {"seats": {}, "cabinet": {}, "games": {}, "recall": {}, "events": [], "problems": j.verify()}
         seats = {n: j.get(f"seat/{n}") for n in range(1, cab["seats"] + 1)}
         meters = {n: Meters.from_dict(s["meters"]) for n, s in seats.items()}
         cabinet_meters = Meters.from_dict(cab["meters"])
@@ -38,6 +38,7 @@ def gather(journal_path: Path, seat: int | None = None, games: int = 100) -> dic
                 "lifetime": {**total(meters.values()), **cabinet_meters.lifetime},
                 "period": {**total(meters.values(), period=True), **cabinet_meters.period},
             },
+            "games": _games(meters.values()),
             "recall": {str(n): [r.data | {"seq": r.seq} for r in j.records("game", seat=n, last=games, since=since)] for n in chosen},
             "events": [
                 {"seq": r.seq, "seat": r.seat, **r.data} for r in j.records("event", since=since) if seat is None or r.seat in (seat, None)
@@ -48,9 +49,21 @@ def gather(journal_path: Path, seat: int | None = None, games: int = 100) -> dic
         j.close()
 
 
+def _games(meters: Any) -> dict[str, dict[str, dict[str, int]]]:
+    """Each game's own meters, summed over the seats: ``{game: {"lifetime": ..., "period": ...}}``."""
+    meters = list(meters)
+    life, per = per_game(total(meters)), per_game(total(meters, period=True))
+    zero = dict.fromkeys(GAME_METERS, 0)
+    return {g: {"lifetime": life.get(g, zero), "period": per.get(g, zero)} for g in sorted(set(life) | set(per))}
+
+
+def _is_game_meter(name: str) -> bool:
+    return name.partition(":")[0] in GAME_METERS and ":" in name
+
+
 def _meter_lines(title: str, lifetime: dict[str, int], period: dict[str, int]) -> list[str]:
     names = [n for n in SEAT_METERS + CABINET_METERS if n in lifetime or n in period]
-    names += sorted(n for n in lifetime if n not in names)
+    names += sorted(n for n in lifetime if n not in names and not _is_game_meter(n))
     out = [title, f"  {'meter':<28}{'lifetime':>12}{'period':>12}"]
     out += [f"  {n:<28}{lifetime.get(n, 0):>12}{period.get(n, 0):>12}" for n in names]
     return out
@@ -62,6 +75,10 @@ def as_text(report: dict[str, Any], what: str) -> str:
         lines += ["JOURNAL PROBLEMS (memory error):"] + [f"  {p}" for p in report["problems"]]
     if what in ("meters", "all"):
         lines += _meter_lines("Cabinet", report["cabinet"].get("lifetime", {}), report["cabinet"].get("period", {}))
+        if report["games"]:
+            lines += ["Games", f"  {'game':<22}{'meter':<14}{'lifetime':>12}{'period':>12}"]
+            for game, m in report["games"].items():
+                lines += [f"  {game:<22}{name:<14}{m['lifetime'][name]:>12}{m['period'][name]:>12}" for name in GAME_METERS]
         for n, s in report["seats"].items():
             lock = f"  LOCKED: {s['lock']}" if s["lock"] else ""
             lines += _meter_lines(f"Seat {n}: credit {s['credit']}, club {s['club']}{lock}", s["meters"]["lifetime"], s["meters"]["period"])
@@ -111,6 +128,9 @@ def as_csv(report: dict[str, Any], what: str) -> str:
         cab = report["cabinet"]
         for name in sorted(set(cab.get("lifetime", {})) | set(cab.get("period", {}))):
             w.writerow(["cabinet", name, cab["lifetime"].get(name, 0), cab["period"].get(name, 0)])
+        for game, m in report["games"].items():
+            for name in GAME_METERS:
+                w.writerow([f"game {game}", name, m["lifetime"][name], m["period"][name]])
         for n, s in report["seats"].items():
             life, per = s["meters"]["lifetime"], s["meters"]["period"]
             for name in sorted(set(life) | set(per)):

@@ -29,6 +29,8 @@ SEAT_METERS = (
     "handpays",  # count
 )
 # Per coin type: coin_in_count:<id> and coin_in_value:<id>
+# Per game (GLI-11 asks a multi-game machine to meter each game): <meter>:<game> for these
+GAME_METERS = ("games_played", "total_bet", "total_won")
 # Cabinet only -------------------------------------------------------------------------------
 CABINET_METERS = ("power_ups", "door_openings", "ram_clears", "period_resets", "hopper_test_coins", "hopper_refills")
 
@@ -93,3 +95,13 @@ def total(meters: Iterable[Meters], period: bool = False) -> dict[str, int]:
         for k, v in (m.period if period else m.lifetime).items():
             out[k] = out.get(k, 0) + v
     return out
+
+
+def per_game(meters: Mapping[str, int]) -> dict[str, dict[str, int]]:
+    """The per-game meters (``games_played:<game>``...) of a scope, game by game."""
+    out: dict[str, dict[str, int]] = {}
+    for key, amount in meters.items():
+        name, sep, game = key.partition(":")
+        if sep and name in GAME_METERS:
+            out.setdefault(game, dict.fromkeys(GAME_METERS, 0))[name] = amount
+    return dict(sorted(out.items()))
