@@ -105,7 +105,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed)
     from machine.loop.app import CabinetApp
 
-    app = CabinetApp(cfg, Path.cwd())
+    if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
+        from machine.devtools.harness import SimulatedCabinet  # development only: the simulators
+
+        app: CabinetApp = SimulatedCabinet(cfg, Path.cwd())
+    else:
+        app = CabinetApp(cfg, Path.cwd())
     try:
         app.run()
     finally:

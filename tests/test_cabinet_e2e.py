@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from machine.loop.app import CabinetApp
+from machine.devtools.harness import SimulatedCabinet
 from machine.games.cards import new_shoe, shuffle
 from machine.operator.config import parse_config
 
@@ -49,12 +49,12 @@ def shoes(round_no: int) -> list[str]:
 @pytest.fixture
 def app(tmp_path):
     cfg = parse_config(CONFIG + f"data_dir: {tmp_path}\n", "e2e.yaml")
-    a = CabinetApp(cfg, tmp_path, headless=True, shoes=shoes)
+    a = SimulatedCabinet(cfg, tmp_path, headless=True, shoes=shoes)
     yield a
     a.close()
 
 
-def run_until(app: CabinetApp, cond, timeout: float = 20.0, what: str = "") -> None:
+def run_until(app: SimulatedCabinet, cond, timeout: float = 20.0, what: str = "") -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         app.frame()
@@ -65,7 +65,7 @@ def run_until(app: CabinetApp, cond, timeout: float = 20.0, what: str = "") -> N
     raise AssertionError(f"timed out waiting for {what or cond}")
 
 
-def ready(app: CabinetApp, bus=None) -> None:
+def ready(app: SimulatedCabinet, bus=None) -> None:
     """The panel link is up and every simulated acceptor has been told to take coins."""
     control = (bus or app.sims.bus).control
     run_until(app, lambda: app.panel.link_up and all(
@@ -73,7 +73,7 @@ def ready(app: CabinetApp, bus=None) -> None:
     ), what="the panel link and the acceptors")
 
 
-def lamps(app: CabinetApp, seat: int) -> set[str]:
+def lamps(app: SimulatedCabinet, seat: int) -> set[str]:
     """The lamps lit on the simulated panel, once they have caught up with the cabinet."""
 
     def lit() -> set[str]:
@@ -83,7 +83,7 @@ def lamps(app: CabinetApp, seat: int) -> set[str]:
     return lit()
 
 
-def press(app: CabinetApp, seat: int, button: str, then=None, what: str = "") -> None:
+def press(app: SimulatedCabinet, seat: int, button: str, then=None, what: str = "") -> None:
     """Press on the simulated panel and run frames until the cabinet shows the effect."""
     before = app.cab.journal.last_seq
     app.sims.panel.tap(seat, button)
@@ -222,7 +222,7 @@ def test_coins_that_arrive_while_the_cabinet_is_down_are_credited_once_at_restar
     args = ["--acceptor", f"2:coins={coins}", "--acceptor", f"11:coins={coins}", "--hopper", "3"]
     with SimProcess.start(args) as bus:
         cfg = parse_config(CONFIG.replace("bus: sim", f"bus: {bus.link}") + f"data_dir: {tmp_path}\n", "e2e.yaml")
-        first = CabinetApp(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[0])
+        first = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[0])
         try:
             ready(first, bus)
             bus.control.coin(2, "EU200A")
@@ -231,7 +231,7 @@ def test_coins_that_arrive_while_the_cabinet_is_down_are_credited_once_at_restar
             bus.control.coin(2, "EU200A", 2)  # ...while two more coins drop in
         finally:
             first.close()
-        again = CabinetApp(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[0])
+        again = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[0])
         try:
             run_until(again, lambda: again.cab.seats[1].money.credit == 60, what="the coins from the downtime")
             for _ in range(40):  # and never a second time

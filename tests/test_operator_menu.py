@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from machine.loop.app import CabinetApp
+from machine.devtools.harness import SimulatedCabinet
 from machine.money.audit import as_csv, gather
 from machine.operator.config import parse_config
 from machine.operator.menu import PAGES, OperatorMenu, pin_hash
@@ -148,7 +148,7 @@ devices:
 @pytest.mark.timeout(120)
 def test_without_the_operator_key_no_button_combination_reaches_the_menu(tmp_path):
     cfg = parse_config(CONFIG + f"data_dir: {tmp_path}\noperator_pin_sha256: {pin_hash(PIN)}\n", "t.yaml")
-    app = CabinetApp(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[-1])
+    app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[-1])
     try:
         rng = random.Random(5)
         buttons = ["+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect"]

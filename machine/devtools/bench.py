@@ -193,12 +193,12 @@ def press_bench(presses: int = 200) -> None:
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from machine.loop.app import CabinetApp
+    from machine.devtools.harness import SimulatedCabinet
     from machine.operator.config import load_config
 
     with tempfile.TemporaryDirectory() as tmp:
         cfg = load_config().model_copy(update={"data_dir": tmp})
-        app = CabinetApp(cfg, Path(tmp), headless=False)
+        app = SimulatedCabinet(cfg, Path(tmp), headless=False)
         try:
             end = time.monotonic() + 10
             while not app.panel.link_up and time.monotonic() < end:

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from machine.loop.app import CabinetApp
+from machine.devtools.harness import SimulatedCabinet
 from machine.operator.config import MachineConfig
 
 BET_BUTTONS = ("+2", "+10", "x2", "repeat", "max")
@@ -24,7 +24,7 @@ PLAY_BUTTONS = ("auto", "auto", "auto", "draw", "stand", "double", "split", "ins
 
 
 class Robot:
-    def __init__(self, app: CabinetApp, rng: random.Random):
+    def __init__(self, app: SimulatedCabinet, rng: random.Random):
         self.app, self.rng = app, rng
         self.inserted: dict[int, int] = {n: 0 for n in app.cab.seats}  # points put in
         self.next_act = {n: 0.0 for n in app.cab.seats}
@@ -81,19 +81,19 @@ def soak(cfg: MachineConfig, base: Path, rounds: int, seed: int = 1, timeout: fl
         return 2
     with tempfile.TemporaryDirectory(prefix="cabinet-soak-") as tmp:
         cfg = cfg.model_copy(update={"data_dir": tmp})
-        app = CabinetApp(cfg, base, headless=True)
+        app = SimulatedCabinet(cfg, base, headless=True)
         try:
             return _play(app, rounds, random.Random(seed), timeout or 60 + rounds * 6.0)
         finally:
             app.close()
 
 
-def _games(app: CabinetApp) -> dict[int, int]:
+def _games(app: SimulatedCabinet) -> dict[int, int]:
     with app.lock:
         return {n: s.meters.get("games_played") for n, s in app.cab.seats.items()}
 
 
-def _play(app: CabinetApp, rounds: int, rng: random.Random, timeout: float) -> int:
+def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float) -> int:
     robot = Robot(app, rng)
     start = time.monotonic()
     wind_down = False
@@ -129,7 +129,7 @@ def _play(app: CabinetApp, rounds: int, rng: random.Random, timeout: float) -> i
     return _check(app, robot)
 
 
-def _check(app: CabinetApp, robot: Robot) -> int:
+def _check(app: SimulatedCabinet, robot: Robot) -> int:
     problems: list[str] = []
     with app.lock:
         cab = app.cab

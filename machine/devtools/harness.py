@@ -1,0 +1,145 @@
+"""The development harness: the simulators started for links set to ``sim``, and the keyboard
+and mouse of the ``tools/run`` window.
+
+Owns: ``Simulators`` (the ccTalk bus simulator process and the embedded panel simulator, each on
+a real pty, built from the machine configuration); ``SimulatedCabinet``, the cabinet's frame
+loop run on those links, with the window's keys (a seat's buttons, coins, the key switches, the
+door) and clicks driving the *simulated* panel and acceptors — never the core directly — and
+the help strip that lists them. The product never imports this module; ``cabinet run`` does,
+lazily, when the configuration names a simulated device, and so do the soak robots and tests.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from machine.loop.app import CabinetApp
+from machine.operator.config import MachineConfig
+
+KEYS = {  # keyboard -> panel button of the selected seat
+    "1": "+2", "2": "+10", "3": "x2", "4": "repeat", "5": "max", "space": "start",
+    "d": "draw", "s": "stand", "b": "double", "p": "split", "i": "insurance", "a": "auto", "c": "collect",
+}
+COIN_KEYS = {"q": "EU050A", "w": "EU100A", "e": "EU200A"}
+KEY_HINTS = {b: ("Space" if k == "space" else k.upper()) for k, b in KEYS.items()}
+HELP_HEIGHT = 26
+
+
+class Simulators:
+    """The bus simulator process and the embedded panel simulator, for links set to ``sim``."""
+
+    def __init__(self, cfg: MachineConfig):
+        self.bus: Any = None
+        self.panel: Any = None
+        try:
+            if cfg.devices.bus == "sim":
+                from hardware.sim.launcher import SimProcess
+
+                self.bus = SimProcess.start(self.bus_args(cfg))
+            if cfg.devices.panel == "sim":
+                from hardware.sim.panel import PanelSimulator
+
+                self.panel = PanelSimulator(seats=cfg.seats).start()
+        except BaseException:
+            self.stop()
+            raise
+
+    @staticmethod
+    def bus_args(cfg: MachineConfig) -> list[str]:
+        """The bus simulator's command line for the configured acceptors and hoppers."""
+        coins = "+".join(cfg.coins)
+        args: list[str] = []
+        for _seat, addr in sorted(cfg.devices.acceptors.items()):
+            args += ["--acceptor", f"{addr}:coins={coins}"]
+        for h in cfg.devices.hoppers:
+            args += ["--hopper", f"{h.address}:level=500,speed=8,security={h.security}"]
+        if cfg.devices.bus_echo:
+            args.append("--echo")
+        if cfg.devices.bus_checksum == "crc16":
+            args += ["--checksum", "crc16"]
+        return args
+
+    @property
+    def panel_url(self) -> str | None:
+        return self.panel.link_url if self.panel else None
+
+    @property
+    def bus_url(self) -> str | None:
+        return self.bus.link if self.bus else None
+
+    def stop(self) -> None:
+        if self.panel:
+            self.panel.stop()
+        if self.bus:
+            self.bus.stop()
+
+
+class SimulatedCabinet(CabinetApp):
+    """The cabinet on its simulators, with the ``tools/run`` window's keyboard and mouse."""
+
+    def __init__(
+        self,
+        cfg: MachineConfig,
+        base: Path,
+        *,
+        headless: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        auto: Callable[[Any], str] | None = None,
+        shoes: Callable[[int], list[str]] | None = None,
+    ):
+        self.sims = Simulators(cfg)
+        self.selected_seat = 1
+        try:
+            super().__init__(
+                cfg, base, headless=headless, clock=clock, auto=auto, shoes=shoes,
+                panel_url=self.sims.panel_url, bus_url=self.sims.bus_url,
+                key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0,
+            )
+        except BaseException:
+            self.sims.stop()
+            raise
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.sims.stop()
+
+    def help_text(self) -> str:
+        return (f"Simulated panel - keys: F1-F{self.cfg.seats} choose seat (now seat {self.selected_seat}), "
+                "buttons as marked (or click them), Q/W/E insert 0.50/1/2 EUR, "
+                "O operator key, T attendant key, R door, Esc quit")
+
+    def on_input(self, event: Any) -> None:
+        """The keyboard and mouse drive the simulators, as a person at the cabinet would."""
+        import pygame
+
+        sim = self.sims.panel
+        if event.type in (pygame.KEYDOWN, pygame.KEYUP):
+            name = pygame.key.name(event.key)
+            down = event.type == pygame.KEYDOWN
+            if down and name.startswith("f") and name[1:].isdigit() and 1 <= int(name[1:]) <= self.cfg.seats:
+                self.selected_seat = int(name[1:])
+            elif sim and name in KEYS:
+                (sim.press if down else sim.release)(self.selected_seat, KEYS[name])
+            elif down and name in COIN_KEYS and self.sims.bus:
+                addr = self.cfg.devices.acceptors.get(self.selected_seat)
+                if addr is not None:
+                    self.sims.bus.control.coin(addr, COIN_KEYS[name])
+            elif down and sim and name == "o":
+                sim.set_key("operator", not bool(self.panel.keys.get("operator")))
+            elif down and sim and name == "t":
+                sim.set_key("attendant", not bool(self.panel.keys.get("attendant")))
+            elif down and sim and name == "r":
+                sim.set_door(not bool(self.panel.door_open))
+        elif event.type == pygame.MOUSEBUTTONDOWN and sim and self.screens is not None:
+            # in the windows layout each seat's buttons sit in its own window
+            only = self.screens.window_seat(getattr(event, "window", None))
+            for (seat, button), rect in self.screens.renderer.button_rects.items():
+                if (only is None or seat == only) and rect.collidepoint(event.pos):
+                    sim.tap(seat, button)
+                    self.selected_seat = seat
+

@@ -1,0 +1,116 @@
+"""Routing the panel's events between play, the operator menu and the attendant actions.
+
+Owns: turning each panel event (a press, a key switch, the door, the link) into a mode event,
+carrying out the effects the mode table (``machine/loop/modes.py``) asks for — pause, resume,
+open or close the operator menu — and sending each press where the mode in charge routes it;
+the operator menu object while the operator key is on. Calls the cabinet only through its
+public methods, with the caller holding the cabinet lock. Never reads a clock (``now`` comes in),
+never draws, never talks to a device.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from hardware.panel import ButtonPressed, Door, KeySwitch, LinkDown, LinkUp
+
+from machine.core.cabinet import Cabinet
+from machine.loop.modes import Action, Effect, Mode, ModeEvent, ModeState, Route, fire, observe, route
+from machine.operator.menu import OperatorMenu
+
+KEY_EVENTS = {
+    ("operator", True): ModeEvent.OPERATOR_KEY_ON,
+    ("operator", False): ModeEvent.OPERATOR_KEY_OFF,
+    ("attendant", True): ModeEvent.ATTENDANT_KEY_ON,
+    ("attendant", False): ModeEvent.ATTENDANT_KEY_OFF,
+}
+
+
+def mode_event(ev: Any) -> ModeEvent | None:
+    """The mode event a panel event stands for, or None (a press, or a key with no mode)."""
+    if isinstance(ev, KeySwitch):
+        return KEY_EVENTS.get((ev.name, ev.on))
+    if isinstance(ev, Door):
+        return ModeEvent.DOOR_OPENED if ev.open else ModeEvent.DOOR_CLOSED
+    if isinstance(ev, LinkDown):
+        return ModeEvent.LINK_DOWN
+    if isinstance(ev, LinkUp):
+        return ModeEvent.LINK_UP
+    return None
+
+
+class Router:
+    """The modes of one cabinet and the routing of its panel's events."""
+
+    def __init__(
+        self,
+        cab: Cabinet,
+        open_menu: Callable[[], OperatorMenu],
+        requests: list[str],
+        attract_after: float = 0.0,
+    ):
+        self.cab = cab
+        self.open_menu = open_menu
+        self.requests = requests  # the bus worker's queue, for the menu's hopper test
+        self.attract_after = attract_after
+        self.state = ModeState.from_pauses(cab.pauses)
+        self.menu: OperatorMenu | None = None
+        if Mode.OPERATOR in self.state.overlays:  # restored mid-menu: the menu is open again
+            self.menu = open_menu()
+
+    def panel_event(self, ev: Any, now: float) -> None:
+        """One event from the panel host (the caller holds the cabinet lock)."""
+        if isinstance(ev, ButtonPressed):
+            if ev.seat in self.cab.seats:
+                self.press(ev.seat, ev.button, now)
+            return
+        event = mode_event(ev)
+        if event is not None:
+            self.fire(event, now)
+
+    def fire(self, event: ModeEvent, now: float) -> None:
+        self.state, effects = fire(self.state, event)
+        for effect in effects:
+            self._apply(effect, now)
+
+    def observe(self, now: float) -> None:
+        """Attract or playing, from the seats' activity at ``now`` (the caller holds the lock)."""
+        cab = self.cab
+        active = cab.round is not None or any(cab.seat_state(n) != "idle" for n in cab.seats)
+        self.state = observe(self.state, active, now, self.attract_after)
+
+    def press(self, seat: int, button: str, now: float) -> None:
+        r = route(self.state, button)
+        cab = self.cab
+        if r is Route.SEAT:
+            cab.press(seat, button, now)
+        elif r is Route.MENU and self.menu is not None:
+            self.menu.press(seat, button, now)
+            while self.menu.requests:
+                self.requests.append(self.menu.requests.pop(0))
+        elif r is Route.ATTENDANT_CLEAR:
+            cab.attendant_clear(seat)
+        elif r is Route.ATTENDANT_HANDPAY:
+            cab.attendant_handpay_rest(seat)
+        elif r is Route.ATTENDANT_REFILL:
+            cab.attendant_refill(seat, now)
+
+    def lamps(self) -> dict[int, set[str]]:
+        """The buttons to light on each seat: the menu's while it is open, else the live ones."""
+        if self.menu is not None:
+            lit = self.menu.lamps()
+            return {n: set(lit) for n in self.cab.seats}
+        return {n: set(self.cab.live(n)) for n in self.cab.seats}
+
+    def _apply(self, effect: Effect, now: float) -> None:
+        if effect.action is Action.PAUSE:
+            self.cab.pause(effect.reason, now)
+        elif effect.action is Action.RESUME:
+            self.cab.resume(effect.reason, now)
+        elif effect.action is Action.OPEN_MENU:
+            self.cab.operator_event("menu opened", now)
+            self.menu = self.open_menu()
+        elif effect.action is Action.CLOSE_MENU:
+            self.menu = None
+            self.cab.operator_event("menu closed", now)

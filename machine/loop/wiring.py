@@ -1,0 +1,88 @@
+"""Building the running cabinet from its configuration: the core, the journal and the devices.
+
+Owns: ``Wiring`` — opening the cabinet core on its journal with the game profile, the shoes and
+Auto; the software identity check (journaled, and fatal when the configuration requires the
+release manifest); the panel host and the ccTalk bus devices on the links it is given; the bus
+worker thread; and closing all of it in the right order. The links are URLs: a real serial port,
+or a simulator's pty that the development harness (``machine/devtools/harness.py``) started.
+Never runs a frame, routes an input or draws.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hardware.panel import PanelHost
+
+from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, random_shoes
+from machine.games.rules import load_profile
+from machine.loop.devices import BusDevices, BusWorker
+from machine.operator.config import MachineConfig
+from machine.operator.identity import check_manifest, software_id
+
+
+def default_auto() -> Callable[[Any], str]:
+    from machine.gamemath.auto import auto_action
+
+    return auto_action
+
+
+@dataclass
+class Wiring:
+    """The cabinet core and its devices, joined; the bus worker is not started yet."""
+
+    cab: Cabinet
+    lock: threading.Lock
+    software_id: str
+    panel: PanelHost
+    devices: BusDevices
+    worker: BusWorker
+
+    @classmethod
+    def build(
+        cls,
+        cfg: MachineConfig,
+        base: Path,
+        panel_url: str,
+        bus_url: str,
+        clock: Callable[[], float],
+        auto: Callable[[Any], str] | None = None,
+        shoes: Callable[[int], list[str]] | None = None,
+    ) -> Wiring:
+        for name, url in (("panel", panel_url), ("bus", bus_url)):
+            if url == "sim":
+                raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
+        profile = load_profile(cfg.game)
+        if auto is None:
+            from machine.gamemath.auto import prepare
+
+            prepare(profile.rules)  # Auto's tables, once (a few seconds), so no decision waits
+        cab = open_cabinet(
+            cfg.data_path(base) / "journal.sqlite",
+            profile,
+            cfg.cabinet_settings(),
+            shoes or random_shoes(profile.rules.decks, secrets.SystemRandom()),
+            auto or default_auto(),
+        )
+        lock = threading.Lock()
+        ident = software_id()
+        manifest = check_manifest()
+        with lock:
+            cab.operator_event("software identity", clock(), id=ident, manifest="match" if not manifest else manifest[0])
+        if manifest and cfg.require_manifest:
+            cab.journal.close()
+            raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
+        panel = PanelHost(panel_url, clock=clock)
+        devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters))
+        return cls(cab, lock, ident, panel, devices, BusWorker(cab, lock, devices, clock))
+
+    def close(self) -> None:
+        self.worker.stop()
+        self.devices.close()
+        self.panel.close()
+        self.cab.journal.close()
