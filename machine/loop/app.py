@@ -20,7 +20,8 @@ from typing import Any
 
 from hardware.panel import ButtonPressed, Door, KeySwitch, LinkDown, LinkUp, PanelHost
 
-from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, random_shoes
+from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, random_shuffle, stacked_shuffle
+from machine.games.blackjack import BlackjackGame
 from machine.operator.config import MachineConfig
 from machine.loop.devices import BusDevices, BusWorker
 from machine.operator.identity import check_manifest, software_id
@@ -95,12 +96,13 @@ class CabinetApp:
 
             prepare(profile.rules)  # Auto's tables, once (a few seconds), so no decision waits
         data = cfg.data_path(base)
+        play_auto = auto or default_auto()
         self.cab: Cabinet = open_cabinet(
             data / "journal.sqlite",
             profile,
             cfg.cabinet_settings(),
-            shoes or random_shoes(profile.rules.decks, secrets.SystemRandom()),
-            auto or default_auto(),
+            lambda p: BlackjackGame(p, play_auto),
+            random_shuffle(secrets.SystemRandom()) if shoes is None else stacked_shuffle(shoes),
         )
         panel_url = self.sims.panel.link_url if self.sims.panel else cfg.devices.panel
         bus_url = self.sims.bus.link if self.sims.bus else cfg.devices.bus
