@@ -14,7 +14,6 @@ from machine.core.play import ShoeError
 from machine.games.blackjack import BlackjackGame
 from machine.games.cards import new_shoe
 from machine.games.interface import Button, Decision, Game, GameRound
-from machine.games.round import Round
 from machine.games.rules import load_profile
 from machine.loop.payout import SeatLedger
 
@@ -44,7 +43,8 @@ def test_after_decks_change_and_a_ram_clear_the_shoe_has_the_new_number_of_decks
     bet_and_start(cab, now=2)
     latest = cab.journal.records("round_start")[-1]
     assert len(latest.data["shoe"]) == 52 and sorted(latest.data["shoe"]) == sorted(new_shoe(1))
-    assert cab.game.new_shoe() == new_shoe(1) and cab.round.rules.decks == 1
+    rnd = cab.round
+    assert cab.game.new_shoe() == new_shoe(1) and rnd is not None and rnd.rules.decks == 1
 
 
 def test_a_shuffler_that_deals_other_cards_than_the_games_shoe_is_refused(tmp_path):

@@ -78,13 +78,17 @@ def stacked_shuffle(shoes: Callable[[int], list[str]]) -> Shuffler:
 class Cabinet:
     """The controller of one cabinet. Build with ``Cabinet.boot`` (or ``open_cabinet``)."""
 
-    def __init__(self, journal: Journal, profile: Profile, settings: CabinetSettings, game_for: GameFactory, shuffle_for_round: Shuffler):
+    def __init__(
+        self, journal: Journal, profile: Profile, settings: CabinetSettings, game_for: GameFactory, shuffle_for_round: Shuffler
+    ):
         self.core = Core(journal, profile, settings, game_for, shuffle_for_round)
 
     # -- start-up -------------------------------------------------------------------------------
 
     @classmethod
-    def boot(cls, journal: Journal, profile: Profile, settings: CabinetSettings, game_for: GameFactory, shuffle_for_round: Shuffler) -> Cabinet:
+    def boot(
+        cls, journal: Journal, profile: Profile, settings: CabinetSettings, game_for: GameFactory, shuffle_for_round: Shuffler
+    ) -> Cabinet:
         """Check the journal, restore every meter, the round and the payouts; count a power-up."""
         problems = journal.verify()
         if problems:
