@@ -7,7 +7,8 @@ from collections import Counter
 from pathlib import Path
 
 from machine.core.cabinet import Cabinet, CabinetSettings, open_cabinet
-from machine.games.cards import new_shoe, shuffle
+from machine.games.blackjack import BlackjackGame
+from machine.games.cards import shuffle
 from machine.games.round import Round
 from machine.games.rules import load_profile
 
@@ -19,12 +20,13 @@ def stand_player(rnd: Round) -> str:
     return {"insurance": "no_insurance", "surrender": "continue"}.get(d.kind, "stand")
 
 
-def stacked_shoes(*tops: str, seed: int = 1, decks: int = 6):
-    """Round n's shoe starts with the n-th written cards; the rest of the shoe is shuffled."""
+def stacked_shoes(*tops: str, seed: int = 1):
+    """A shuffler: round n's shoe starts with the n-th written cards; the rest of the game's
+    shoe (under the rules in force) is shuffled."""
 
-    def shoe(round_no: int) -> list[str]:
+    def shoe(cards: list[str], round_no: int) -> list[str]:
         top = tops[round_no - 1].split() if round_no <= len(tops) else []
-        rest = Counter(new_shoe(decks))
+        rest = Counter(cards)
         rest.subtract(top)
         return top + shuffle(sorted(rest.elements()), random.Random(seed * 1000 + round_no))
 
@@ -36,7 +38,7 @@ def boot(tmp: Path, shoes=None, settings: CabinetSettings | None = None, auto=st
         tmp / "journal.sqlite",
         load_profile("random-blackjack"),
         settings or CabinetSettings(seats=2),
+        lambda profile: BlackjackGame(profile, auto),
         shoes or stacked_shoes(),
-        auto,
         step_hook,
     )

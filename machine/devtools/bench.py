@@ -34,11 +34,12 @@ def journal_bench(rounds: int = 300) -> None:
     """Commit latency of one money event, and whole rounds per second, with full durability."""
     from machine.core.cabinet import CabinetSettings, open_cabinet
     from machine.devtools.crashtest import shoes_for, simple_player
+    from machine.games.blackjack import BlackjackGame
     from machine.games.rules import load_profile
 
     with tempfile.TemporaryDirectory() as tmp:
         cab = open_cabinet(Path(tmp) / "journal.sqlite", load_profile("random-blackjack"), CabinetSettings(seats=4),
-                           shoes_for(1), simple_player)
+                           lambda profile: BlackjackGame(profile, simple_player), shoes_for(1))
         lat = []
         for i in range(500):
             t = time.perf_counter()

@@ -25,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from machine.core.cabinet import Cabinet, CabinetSettings, open_cabinet
+from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
 from machine.loop.payout import run_payouts
-from machine.games.cards import new_shoe, shuffle
+from machine.games.blackjack import BlackjackGame
+from machine.games.cards import shuffle
 from machine.games.round import Round
 from machine.games.rules import load_profile
 from machine.money.seatmoney import MoneySettings
@@ -152,8 +153,9 @@ def drive_payouts(cab: Cabinet, hopper: FileHopper) -> None:
     run_payouts(cab, hopper)
 
 
-def shoes_for(seed: int) -> Callable[[int], list[str]]:
-    return lambda round_no: shuffle(new_shoe(6), random.Random(seed * 7919 + round_no))
+def shoes_for(seed: int) -> Shuffler:
+    """A reproducible shuffle of the game's shoe for each round (the same after a restart)."""
+    return lambda cards, round_no: shuffle(cards, random.Random(seed * 7919 + round_no))
 
 
 SETTINGS = CabinetSettings(seats=SEATS, money=MoneySettings(hopper_limit=300))
@@ -188,7 +190,8 @@ def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round]
             os.kill(os.getpid(), signal.SIGKILL)
 
     label.write_text("boot")
-    cab = open_cabinet(data / "journal.sqlite", load_profile("random-blackjack"), SETTINGS, shoes_for(seed), auto, hook)
+    cab = open_cabinet(data / "journal.sqlite", load_profile("random-blackjack"), SETTINGS,
+                       lambda profile: BlackjackGame(profile, auto), shoes_for(seed), hook)
     hopper = FileHopper(data / "hopper.json", hook)
     script = make_script(seed)
     if cab.cursor:  # the clock ticks on after a restart: a timeout the cut interrupted happens now

@@ -15,8 +15,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from machine.core.cabinet import Cabinet, CabinetSettings, open_cabinet
-from machine.games.cards import new_shoe, shuffle
+from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
+from machine.games.blackjack import BlackjackGame
+from machine.games.cards import shuffle
 from machine.loop.payout import SeatLedger
 from machine.games.round import Round
 from machine.games.rules import load_profile
@@ -28,10 +29,10 @@ SIZE = (1920, 1080)
 SCENE_TIME = 8.0  # every scene is drawn at this clock reading (4 s after its last input)
 
 
-def _stacked(*tops: str) -> Callable[[int], list[str]]:
-    def shoe(n: int) -> list[str]:
+def _stacked(*tops: str) -> Shuffler:
+    def shoe(cards: list[str], n: int) -> list[str]:
         top = tops[n - 1].split() if n <= len(tops) else []
-        rest = Counter(new_shoe(6))
+        rest = Counter(cards)
         rest.subtract(top)
         return top + shuffle(sorted(rest.elements()), random.Random(n))
 
@@ -46,7 +47,8 @@ def _stand(rnd: Round) -> str:
 
 def _cabinet(tmp: Path, *tops: str, seats: int = 4, money: MoneySettings | None = None) -> Cabinet:
     settings = CabinetSettings(seats=seats, money=money or MoneySettings())
-    return open_cabinet(tmp / "journal.sqlite", load_profile("random-blackjack"), settings, _stacked(*tops), _stand)
+    return open_cabinet(tmp / "journal.sqlite", load_profile("random-blackjack"), settings,
+                        lambda profile: BlackjackGame(profile, _stand), _stacked(*tops))
 
 
 def _coins(cab: Cabinet, n: int, *ids: str) -> None:

@@ -46,7 +46,7 @@ class Robot:
             with self.app.lock:
                 money = self.app.cab.seats[n].money
                 credit, club, playing = money.credit, money.club, self.app.cab.in_round(n)
-                may_coin = self.app.cab.may_take_coins(n) and not self.app.cab.payouts
+                may_coin = self.app.cab.may_take_coins(n) and not self.app.cab.is_paying()
             sim = self.app.sims.panel
             if wind_down:
                 if "collect" in lit:
@@ -110,14 +110,14 @@ def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float
         robot.act(now, wind_down)
         if wind_down:
             with app.lock:
-                idle = not app.cab.payouts and app.cab.round is None and all(
+                idle = not app.cab.is_paying() and app.cab.round is None and all(
                     s.money.credit < app.cfg.hopper_coin and s.money.club == 0 and s.lock is None for s in app.cab.seats.values()
                 )
             if idle:
                 break
             with app.lock:
                 for n, s in app.cab.seats.items():  # the attendant pays handpays and clears tilts
-                    if s.lock in ("handpay", "tilt") and n not in app.cab.payouts:
+                    if s.lock in ("handpay", "tilt") and not app.cab.is_paying(n):
                         if s.lock == "tilt":
                             app.sims.bus.control.refill(app.cfg.devices.hoppers[0].address, 500)
                         app.cab.attendant_clear(n)

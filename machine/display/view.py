@@ -116,7 +116,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
                 message = {"insurance": "Insurance?", "surrender": "Surrender?"}.get(pending.kind, "Your turn")
             elif pending:
                 message = f"Seat {pending.seat} is deciding"
-        elif last and any(rs.number == n for rs in last.seats) and not m.bet:
+        elif last and n in last.seat_numbers and not m.bet:
             hands = _hand_views(last, n, None)
             insurance, insurance_returned = last.seat(n).insurance, last.seat(n).insurance_returned
         state = cab.seat_state(n)
@@ -144,7 +144,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)
     return TableView(
-        game_title=cab.profile.title,
+        game_title=cab.game.title,
         denomination_cents=10,
         dealer_cards=shown,
         dealer_hole=hole,

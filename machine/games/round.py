@@ -44,7 +44,7 @@ from typing import Any
 
 from machine.games.cards import value
 from machine.games.hand import is_bust, is_natural, is_three_sevens, score
-from machine.games.interface import Decision
+from machine.games.interface import Decision, SeatSettlement
 from machine.games.rules import Rules
 
 PLAY_ACTIONS = ("hit", "stand", "double", "split", "surrender")
@@ -84,6 +84,13 @@ class Event:
 
     def to_dict(self) -> dict[str, Any]:
         return {k: v for k, v in asdict(self).items() if v is not None and v is not False}
+
+    @property
+    def stake(self) -> int:
+        """Points this event takes from the seat: insurance, or a double's or a split's bet."""
+        if self.kind == "insurance" or (self.kind == "action" and self.action in ("double", "split")):
+            return self.amount or 0
+        return 0
 
 
 @dataclass
@@ -463,7 +470,8 @@ class Round:
 
     def _play(self, seat: Seat, hand_i: int, action: str) -> None:
         hand = seat.hands[hand_i]
-        self._emit("action", seat=seat.number, hand=hand_i, action=action)
+        extra = seat.bet if action in ("double", "split") else None  # the stake the action takes
+        self._emit("action", seat=seat.number, hand=hand_i, action=action, amount=extra)
         if action == "hit":
             self._give(seat, hand_i)
         elif action == "stand":
@@ -638,3 +646,29 @@ class Round:
             "seats": out_seats,
             "cards_used": self.cards_used,
         }
+
+    # -- the game interface (machine/games/interface.py) -------------------------------------------
+
+    @property
+    def seat_numbers(self) -> list[int]:
+        """The seats in this round, in playing order."""
+        return [s.number for s in self.seats]
+
+    def settlement(self) -> list[SeatSettlement]:
+        """Each seat's stakes, returns and counters for the meters, once the round is finished."""
+        if not self.finished:
+            raise RoundError("the round is not finished")
+        return [
+            SeatSettlement(
+                seat=s.number,
+                staked=s.staked,
+                returned=s.returned,
+                counters={
+                    "blackjacks": sum(1 for h in s.hands if h.blackjack),
+                    "three_sevens": 1 if s.bonus else 0,
+                    "insurance_taken": s.insurance,
+                    "insurance_paid": s.insurance_returned,
+                },
+            )
+            for s in self.seats
+        ]

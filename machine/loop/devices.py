@@ -104,7 +104,7 @@ class BusWorker:
             name = f"coin acceptor {acc.address} (seat {seat})"
             try:
                 with self.lock:
-                    accept = self.cab.may_take_coins(seat) and not self.cab.payouts
+                    accept = self.cab.may_take_coins(seat) and not self.cab.is_paying()
                 if accept != acc.accepting:
                     acc.set_accepting(accept)
                 events = acc.poll()
@@ -120,7 +120,7 @@ class BusWorker:
             name = f"hopper {hopper.address}"
             try:
                 with self.lock:
-                    owed = any(n in self.cab.payouts for n in seats)
+                    owed = any(self.cab.is_paying(n) for n in seats)
                 if owed:
                     for acc in self.devices.acceptors.values():
                         if acc.accepting:  # no coin may wait in an acceptor while we pay
@@ -161,7 +161,7 @@ class BusWorker:
         """Hand one poll to the cabinet in one transaction, with the acceptor's event counter."""
         counter = acc.tracker.counter
         with self.lock:
-            if counter is None or (not events and self.cab.acceptor_counters.get(str(acc.address)) == counter):
+            if counter is None or (not events and self.cab.acceptor_counter(acc.address) == counter):
                 return
             coins = [ev.coin_id for ev in events if isinstance(ev, CoinCredit) and ev.coin_id is not None]
             errors = [(ev.code, ev.name, ev.fraud) for ev in events if isinstance(ev, CoinError)]

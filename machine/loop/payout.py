@@ -77,7 +77,7 @@ def run_payouts(cab: Cabinet, hopper: HopperDevice, lock=None, seats: list[int] 
             pending = pending_of(cab, n)
         if pending is not None:
             result = hopper.reconcile(pending, ledger)
-            if not getattr(result, "resolved", True) or n not in cab.payouts or cab.seats[n].lock:
+            if not getattr(result, "resolved", True) or not cab.is_paying(n) or cab.lock_of(n):
                 continue
         while True:
             with lock:

@@ -19,7 +19,8 @@ from typing import Any
 
 from hardware.panel import PanelHost
 
-from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, random_shoes
+from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, random_shuffle, stacked_shuffle
+from machine.games.blackjack import BlackjackGame
 from machine.games.rules import load_profile
 from machine.loop.devices import BusDevices, BusWorker
 from machine.operator.config import MachineConfig
@@ -62,12 +63,13 @@ class Wiring:
             from machine.gamemath.auto import prepare
 
             prepare(profile.rules)  # Auto's tables, once (a few seconds), so no decision waits
+        play_auto = auto or default_auto()
         cab = open_cabinet(
             cfg.data_path(base) / "journal.sqlite",
             profile,
             cfg.cabinet_settings(),
-            shoes or random_shoes(profile.rules.decks, secrets.SystemRandom()),
-            auto or default_auto(),
+            lambda p: BlackjackGame(p, play_auto),
+            random_shuffle(secrets.SystemRandom()) if shoes is None else stacked_shuffle(shoes),
         )
         lock = threading.Lock()
         ident = software_id()

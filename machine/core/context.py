@@ -1,0 +1,85 @@
+"""What every job of the core works on: the state, the store, and the settings and game in force.
+
+Owns: the cabinet's settings (``CabinetSettings``, and which of them the operator may change
+at once), the settings and the ``Game`` in force (rebuilt from the profile whenever the game's
+rules change, so the shoe, Auto and the rules never disagree), and ``Core``, the one object
+the job modules (play, payouts, admin) receive. Never decides what an input does.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Any
+
+from machine.core.state import CabinetState
+from machine.core.store import Snapshot, Store
+from machine.games.interface import Game
+from machine.games.rules import Profile, Rules
+from machine.money.journal import Journal
+from machine.money.seatmoney import MoneySettings
+
+MONEY_SETTINGS = ("payout", "hopper_limit", "remainder")
+MACHINE_SETTINGS = ("betting_time", "decision_timeout", "credit_limit")
+
+GameFactory = Callable[[Profile], Game]
+"""Builds the game for a profile (its rules in force): ``lambda p: BlackjackGame(p, auto)``."""
+
+Shuffler = Callable[[list[str], int], list[str]]
+"""Puts a fresh shoe (the game's ``new_shoe()``) in dealing order for round ``n``. It may only
+reorder the cards: the core refuses a shoe that is not the game's."""
+
+
+@dataclass(frozen=True)
+class CabinetSettings:
+    seats: int = 4
+    money: MoneySettings = field(default_factory=MoneySettings)
+    coin_values: dict[str, int] = field(default_factory=lambda: {"EU050A": 5, "EU100A": 10, "EU200A": 20})
+    credit_limit: int = 10_000  # no coins accepted while the credit meter is at or above this
+    betting_time: float = 20.0
+    decision_timeout: float = 15.0
+    recall_games: int = 100
+
+
+class Core:
+    """The state, its store, and what is in force: settings, profile, rules and game."""
+
+    def __init__(self, journal: Journal, profile: Profile, settings: CabinetSettings, game_for: GameFactory, shuffle: Shuffler):
+        self.journal = journal
+        self.store = Store(journal)
+        self.base_profile = profile
+        self.base_settings = settings
+        self.game_for = game_for
+        self.shuffle = shuffle
+        self.settings = settings
+        self.profile = profile
+        self.rules: Rules = profile.rules
+        self.game: Game = game_for(profile)
+        self.state = CabinetState(seats={})
+        self.last_round: Any = None  # for the screens only: results stay shown until the next bet
+
+    def tx(self, kind: str, data: dict[str, Any], seat: int | None = None) -> AbstractContextManager[None]:
+        """Open the one transaction of an input."""
+        return self.store.transaction(kind, data, seat, self.state, self._rollback)
+
+    def _rollback(self, snap: Snapshot) -> None:
+        self.state = CabinetState.from_data(snap, self.game.restore)
+        cab = snap["cabinet"]
+        self.apply_settings(cab["overrides"], cab["rule_overrides"])
+
+    def apply_settings(self, overrides: Mapping[str, Any], rule_overrides: Mapping[str, Any]) -> None:
+        """Put machine settings and game rules in force; a change of rules rebuilds the game."""
+        money = {k: v for k, v in overrides.items() if k in MONEY_SETTINGS}
+        machine = {k: v for k, v in overrides.items() if k in MACHINE_SETTINGS}
+        self.settings = dataclasses.replace(
+            self.base_settings, money=dataclasses.replace(self.base_settings.money, **money), **machine
+        )
+        self.state.row.overrides = dict(overrides)
+        rules = self.base_profile.rules.with_overrides(rule_overrides)
+        if rules != self.rules:
+            self.rules = rules
+            self.profile = dataclasses.replace(self.base_profile, rules=rules)
+            self.game = self.game_for(self.profile)
+        self.state.row.rule_overrides = dict(rule_overrides)

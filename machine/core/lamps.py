@@ -1,0 +1,123 @@
+"""Liveness and lamps: what a seat is doing, and which of its buttons would do something now.
+
+Owns: the seat states as a table (below), the transitions an input may make between them, and
+pure functions of the cabinet's state answering "which state is seat n in", "would pressing
+this button change something" (its lamp), "which play action does this button stand for now"
+(asked of the game) and "may this seat's acceptor take coins". Never changes the state and
+never journals: a lamp is lit exactly when the press would be acted upon.
+
+A seat's state is derived, never stored: the first row of ``SEAT_STATES`` whose condition
+holds names it. The row also says which buttons may light in that state (``bet``: the bet
+buttons and Start; ``collect``; ``play``: the game's buttons when the game asks this seat)
+and whether the coin acceptor may take coins; seat money and the game then decide button by
+button.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from machine.core.state import CabinetState, SeatState
+from machine.games.interface import BET_BUTTONS, Button, Game
+
+
+@dataclass(frozen=True)
+class SeatStateRow:
+    name: str
+    holds: Callable[[SeatState, bool], bool]  # (seat, seat is in the round in play) -> bool
+    lamps: frozenset[str]
+    coins: bool
+
+
+def _row(name: str, holds: Callable[[SeatState, bool], bool], lamps: tuple[str, ...], coins: bool) -> SeatStateRow:
+    return SeatStateRow(name, holds, frozenset(lamps), coins)
+
+
+#   state           holds when (the first row that holds wins)                 lamps may light           coins
+SEAT_STATES: tuple[SeatStateRow, ...] = (
+    _row("memory_error", lambda s, r: s.lock == "memory_error",                 (),                       False),
+    _row("tilt",         lambda s, r: s.lock == "tilt",                         (),                       False),
+    _row("handpay",      lambda s, r: s.lock == "handpay",                      (),                       False),
+    _row("in_round",     lambda s, r: r,                                        ("play",),                True),
+    _row("paying",       lambda s, r: s.money.payout_owed > 0,                  (),                       True),
+    _row("betting",      lambda s, r: s.money.bet > 0,                          ("bet", "collect"),       True),
+    _row("ready",        lambda s, r: s.money.credit > 0 or s.money.club > 0,   ("bet", "collect"),       True),
+    _row("idle",         lambda s, r: True,                                     ("bet", "collect"),       True),
+)
+STATES = {row.name: row for row in SEAT_STATES}
+
+# The states one input may lead to from each state. Besides these, a failed self-audit leads
+# from any state to memory_error, and a RAM clear from any state to idle.
+SEAT_TRANSITIONS: dict[str, frozenset[str]] = {
+    "idle":         frozenset({"idle", "ready", "tilt"}),
+    "ready":        frozenset({"ready", "idle", "betting", "paying", "handpay", "tilt"}),
+    "betting":      frozenset({"betting", "ready", "in_round", "tilt"}),
+    "in_round":     frozenset({"in_round", "idle", "ready", "tilt"}),
+    "paying":       frozenset({"paying", "idle", "ready", "tilt"}),
+    "handpay":      frozenset({"handpay", "idle", "ready"}),
+    "tilt":         frozenset({"tilt", "idle", "ready", "paying", "handpay", "in_round"}),
+    "memory_error": frozenset({"memory_error"}),
+}
+
+
+def transition_allowed(before: str, after: str) -> bool:
+    """Whether one input may take a seat from state ``before`` to state ``after``."""
+    if after in ("memory_error", "idle"):  # a failed self-audit; a RAM clear
+        return True
+    return after in SEAT_TRANSITIONS[before]
+
+
+def _group(button: Button) -> str:
+    if button in BET_BUTTONS or button == Button.START:
+        return "bet"
+    if button == Button.COLLECT:
+        return "collect"
+    return "play"
+
+
+# -- queries --------------------------------------------------------------------------------
+
+
+def seat_state(state: CabinetState, n: int) -> str:
+    seat = state.seats[n]
+    in_round = state.in_round(n)
+    return next(row.name for row in SEAT_STATES if row.holds(seat, in_round))
+
+
+def action_for(state: CabinetState, game: Game, n: int, button: Button) -> str | None:
+    """The round action ``button`` on seat ``n`` stands for now, or None when it is dead."""
+    rnd = state.round
+    d = rnd.pending if rnd is not None else None
+    if d is None or d.seat != n:
+        return None
+    return game.action_for(d, button)
+
+
+def is_live(state: CabinetState, game: Game, n: int, button: Button) -> bool:
+    """Whether pressing ``button`` on seat ``n`` now would do something (its lamp)."""
+    if state.row.pauses:
+        return False
+    seat = state.seats[n]
+    group = _group(button)
+    if group not in STATES[seat_state(state, n)].lamps:
+        return False
+    if group == "play":
+        return action_for(state, game, n, button) is not None
+    if group == "collect":
+        return seat.money.is_live("collect")
+    if state.round is not None:
+        return False  # bets wait until the round in play is over
+    if button == Button.START:
+        return seat.money.is_live("start") and not seat.ready
+    return seat.money.is_live(button.value)
+
+
+def live(state: CabinetState, game: Game, n: int) -> list[Button]:
+    return sorted(b for b in Button if is_live(state, game, n, b))
+
+
+def may_take_coins(state: CabinetState, n: int, credit_limit: int) -> bool:
+    """Whether seat ``n``'s coin acceptor should accept coins now."""
+    seat = state.seats[n]
+    return not state.row.pauses and STATES[seat_state(state, n)].coins and seat.money.credit < credit_limit

@@ -1,0 +1,178 @@
+"""Playing rounds: starting one, taking the seats' decisions, settling it.
+
+Owns: who bets in the coming round, the shoe it is dealt from (always the game's own
+``new_shoe()`` under the rules in force, put in order by the injected shuffler), starting the
+round through ``Game.start``, each decision (a press, Auto, a timeout) through
+``GameRound.act``, the stakes the round's events take (``event.stake``), and the settlement
+(``GameRound.settlement()``: money onto the club meter, the meters, the recall record from
+``GameRound.result()``). It knows the game ONLY through ``machine/games/interface.py``. Each
+function runs INSIDE the transaction the ``Cabinet`` opened for the input.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from machine.core.admin import audit
+from machine.core.context import Core
+from machine.core.state import SeatState
+from machine.games.interface import Decision
+
+
+class ShoeError(RuntimeError):
+    """The shuffler returned cards that are not the game's shoe (a bug in the wiring)."""
+
+
+def bettors(core: Core) -> list[SeatState]:
+    return [s for s in core.state.seats.values() if s.lock is None and s.money.bet >= core.game.min_bet]
+
+
+def deal_shoe(core: Core, round_no: int) -> list[str]:
+    """The shoe for round ``round_no``: the game's fresh shoe, shuffled; nothing else."""
+    cards = core.game.new_shoe()
+    shoe = list(core.shuffle(list(cards), round_no))
+    if Counter(shoe) != Counter(cards):
+        raise ShoeError(f"round {round_no}: the shuffled shoe ({len(shoe)} cards) is not the game's shoe ({len(cards)} cards)")
+    return shoe
+
+
+def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
+    """Start the round when every bettor pressed Start, or the betting time ran out."""
+    state, row = core.state, core.state.row
+    seats = bettors(core)
+    if not seats or (not timeout and not all(s.ready for s in seats)):
+        return
+    seats = [s for s in seats if not audit(core, s, "game")]
+    if not seats:
+        return
+    row.round_no += 1
+    shoe = deal_shoe(core, row.round_no)
+    bets, funds = [], []
+    before = {}
+    for s in seats:
+        before[str(s.number)] = {"credit": s.money.credit, "club": s.money.club}
+        bet = s.money.bet
+        core.store.moves(s, s.money.start_round())
+        s.meters.add("total_bet", bet)
+        s.ready = False
+        bets.append(bet)
+        funds.append(s.money.club)
+    for s in state.seats.values():
+        if s.ready:
+            s.ready = False
+            core.store.seat_dirty(s)
+    state.round = core.game.start(shoe, bets, funds, [s.number for s in seats])
+    state.round_shoe = shoe
+    state.round_meta = {"round_no": row.round_no, "before": before, "decisions": []}
+    stakes = {str(s.number): b for s, b in zip(seats, bets)}
+    core.store.append("round_start", {"round_no": row.round_no, "shoe": shoe, "bets": stakes})
+    _journal_events(core, state.round.events)
+    row.betting_since = None
+    row.decision_since = now
+    core.store.mark("round")
+    _settle_if_finished(core)
+
+
+def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
+    """Seat ``n``'s decision (``auto``: Auto's choice) applied to the round, its stakes taken."""
+    rnd = core.state.round
+    assert rnd is not None
+    if action == "auto":
+        action = core.game.auto(rnd)
+        by = "auto" if by == "player" else by
+    d = rnd.pending
+    assert d is not None
+    new = rnd.act(n, action)
+    core.state.round_meta["decisions"].append({"seat": n, "hand": d.hand, "kind": d.kind, "action": action, "by": by})
+    _journal_events(core, new)
+    for e in new:
+        points = e.stake
+        if points:
+            seat = core.state.seats[e.seat]
+            core.store.moves(seat, seat.money.stake(stake_name(e), points))
+            seat.meters.add("total_bet", points)
+    core.state.row.decision_since = now
+    core.store.mark("round")
+    _settle_if_finished(core)
+
+
+def stake_name(event: Any) -> str:
+    """What a stake is called in the money moves: the event's action if it has one, else its kind."""
+    d = event.to_dict()
+    return str(d.get("action") or d["kind"])
+
+
+def _journal_events(core: Core, events: list[Any]) -> None:
+    for e in events:
+        core.store.append("round_event", e.to_dict(), e.seat)
+
+
+def _settle_if_finished(core: Core) -> None:
+    state = core.state
+    rnd = state.round
+    assert rnd is not None
+    if not rnd.finished:
+        return
+    result = rnd.result(core.profile.game)
+    shared = {k: v for k, v in result.items() if k not in ("game", "seats", "cards_used")}
+    by_seat = {r["seat"]: r for r in result["seats"]}
+    for ss in rnd.settlement():
+        seat = state.seats[ss.seat]
+        core.store.moves(seat, seat.money.settle(ss.returned))
+        core.store.seat_dirty(seat)
+        m = seat.meters
+        m.add("games_played")
+        m.add("games_won" if ss.net > 0 else "games_lost" if ss.net < 0 else "games_pushed")
+        m.add("total_won", ss.returned)
+        for name, count in ss.counters.items():
+            m.add(name, count)
+        recall = {
+            "round_no": state.round_meta["round_no"],
+            "shoe": state.round_shoe[: result["cards_used"]],
+            **shared,
+            "seat": by_seat[ss.seat],
+            "decisions": [x for x in state.round_meta["decisions"] if x["seat"] == ss.seat],
+            "before": state.round_meta["before"][str(ss.seat)],
+            "after": {"credit": seat.money.credit, "club": seat.money.club},
+        }
+        core.store.append("game", recall, ss.seat)
+        audit(core, seat, "settlement")
+    core.last_round = rnd
+    state.round, state.round_meta, state.round_shoe = None, {}, []
+    state.row.decision_since = None
+
+
+# -- the clock ----------------------------------------------------------------------------------
+
+
+def betting_time_up(core: Core, now: float) -> bool:
+    row = core.state.row
+    if core.state.round is not None or row.betting_since is None:
+        return False
+    return now - row.betting_since >= core.settings.betting_time and bool(bettors(core))
+
+
+def timed_decision(core: Core) -> Decision | None:
+    """The pending decision when it runs against the clock (more than one seat in the round)."""
+    rnd = core.state.round
+    if rnd is None or rnd.pending is None or core.state.row.decision_since is None or len(rnd.seat_numbers) < 2:
+        return None
+    return rnd.pending
+
+
+def decision_due(core: Core, now: float) -> Decision | None:
+    """The pending decision when its time ran out (Auto then decides it)."""
+    d = timed_decision(core)
+    since = core.state.row.decision_since
+    if d is None or since is None or now - since < core.settings.decision_timeout:
+        return None
+    return d
+
+
+def decision_time_left(core: Core, now: float) -> float | None:
+    """Seconds left for the pending decision, or None when there is no limit."""
+    since = core.state.row.decision_since
+    if timed_decision(core) is None or since is None:
+        return None
+    return max(0.0, core.settings.decision_timeout - (now - since))

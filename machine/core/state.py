@@ -1,0 +1,212 @@
+"""The cabinet's state as typed values, each turning to and from the journal's plain data.
+
+Owns: the shape of everything the core keeps between inputs — each seat (money, meters, the
+Start flag, its lock), each payout the hopper still owes (with the chunk a cut may have
+interrupted), the cabinet row (meters, round number, timers, pauses, settings) — and their
+plain-data forms, which are EXACTLY the rows the journal holds (``seat/<n>``, ``payouts``,
+``cabinet``, ``round``), so journals written before this module existed restore unchanged.
+
+Never journals, decides or validates anything: the other core modules change these values and
+the store writes them.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from machine.games.interface import GameRound
+from machine.money.meters import Meters
+from machine.money.seatmoney import SeatMoney
+
+
+@dataclass
+class SeatState:
+    """One seat: its money and meters, whether Start is pressed, and its lock if any."""
+
+    number: int
+    money: SeatMoney
+    meters: Meters = field(default_factory=Meters)
+    ready: bool = False  # start pressed for the coming round
+    lock: str | None = None  # "handpay", "tilt", "memory_error"
+    lock_detail: str = ""
+    handpay_owed: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "money": self.money.to_dict(),
+            "meters": self.meters.to_dict(),
+            "ready": self.ready,
+            "lock": self.lock,
+            "lock_detail": self.lock_detail,
+            "handpay_owed": self.handpay_owed,
+        }
+
+    @classmethod
+    def from_dict(cls, number: int, d: Mapping[str, Any]) -> SeatState:
+        return cls(
+            number=number,
+            money=SeatMoney.from_dict(dict(d["money"])),
+            meters=Meters.from_dict(d["meters"]),
+            ready=d["ready"],
+            lock=d["lock"],
+            lock_detail=d["lock_detail"],
+            handpay_owed=d["handpay_owed"],
+        )
+
+
+@dataclass
+class Chunk:
+    """One request to the hopper (at most 255 coins) and what it has credited so far."""
+
+    requested: int
+    credited: int = 0
+    lifetime_before: int | None = None
+    counter_before: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "requested": self.requested,
+            "credited": self.credited,
+            "lifetime_before": self.lifetime_before,
+            "counter_before": self.counter_before,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Chunk:
+        return cls(d["requested"], d["credited"], d["lifetime_before"], d["counter_before"])
+
+
+@dataclass
+class Payout:
+    """Coins a seat's Collect asked of the hopper: how many, how many paid, the chunk in hand.
+
+    ``chunked`` remembers whether the row has ever held a chunk, so the plain data keeps the
+    journal's form exactly (no ``chunk`` key until the first chunk begins).
+    """
+
+    asked: int
+    paid: int = 0
+    coin_value: int = 0
+    chunk: Chunk | None = None
+    chunked: bool = False
+
+    @property
+    def owed(self) -> int:
+        """Coins still owed by the hopper."""
+        return self.asked - self.paid
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"asked": self.asked, "paid": self.paid, "coin_value": self.coin_value}
+        if self.chunked:
+            d["chunk"] = None if self.chunk is None else self.chunk.to_dict()
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Payout:
+        chunk = d.get("chunk")
+        return cls(d["asked"], d["paid"], d["coin_value"], None if chunk is None else Chunk.from_dict(chunk), "chunk" in d)
+
+
+@dataclass
+class CabinetRow:
+    """The cabinet's own row: its meters, the round count, the timers, pauses and settings."""
+
+    meters: Meters = field(default_factory=Meters)
+    round_no: int = 0
+    inputs: int = 0  # transactions written
+    cursor: int = 0  # the caller's input position (a script's), saved with each input
+    betting_since: float | None = None
+    decision_since: float | None = None
+    pauses: dict[str, float] = field(default_factory=dict)  # why play is paused -> since when
+    overrides: dict[str, Any] = field(default_factory=dict)  # machine settings changed in the menu
+    rule_overrides: dict[str, Any] = field(default_factory=dict)  # game settings in force
+    pending_rules: dict[str, Any] = field(default_factory=dict)  # game settings for the next RAM clear
+    acceptor_counters: dict[str, int] = field(default_factory=dict)  # ccTalk address -> last counter
+
+    def to_dict(self, seats: int) -> dict[str, Any]:
+        return {
+            "seats": seats,
+            "meters": self.meters.to_dict(),
+            "round_no": self.round_no,
+            "inputs": self.inputs,
+            "cursor": self.cursor,
+            "betting_since": self.betting_since,
+            "decision_since": self.decision_since,
+            "pauses": dict(self.pauses),
+            "overrides": dict(self.overrides),
+            "rule_overrides": dict(self.rule_overrides),
+            "pending_rules": dict(self.pending_rules),
+            "acceptor_counters": dict(self.acceptor_counters),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> CabinetRow:
+        return cls(
+            meters=Meters.from_dict(d["meters"]),
+            round_no=d["round_no"],
+            inputs=d["inputs"],
+            cursor=d["cursor"],
+            betting_since=d["betting_since"],
+            decision_since=d["decision_since"],
+            pauses=dict(d.get("pauses", {})),
+            overrides=dict(d.get("overrides", {})),
+            rule_overrides=dict(d.get("rule_overrides", {})),
+            pending_rules=dict(d.get("pending_rules", {})),
+            acceptor_counters=dict(d.get("acceptor_counters", {})),
+        )
+
+
+@dataclass
+class CabinetState:
+    """Everything the core keeps: the seats, the cabinet row, the round in play, the payouts.
+
+    ``round_meta`` is the cabinet's own record of the round (its number, the seats' meters
+    before it, the decisions and who made them); ``round_shoe`` the shoe it was dealt from.
+    """
+
+    seats: dict[int, SeatState]
+    row: CabinetRow = field(default_factory=CabinetRow)
+    round: GameRound | None = None
+    round_meta: dict[str, Any] = field(default_factory=dict)
+    round_shoe: list[str] = field(default_factory=list)
+    payouts: dict[int, Payout] = field(default_factory=dict)
+
+    def in_round(self, n: int) -> bool:
+        return self.round is not None and n in self.round.seat_numbers
+
+    # -- the journal's rows -----------------------------------------------------------------
+
+    def cabinet_row(self) -> dict[str, Any]:
+        return self.row.to_dict(len(self.seats))
+
+    def round_row(self) -> dict[str, Any] | None:
+        return None if self.round is None else {"round": self.round.to_dict(), "meta": self.round_meta}
+
+    def payouts_row(self) -> dict[str, Any]:
+        return {str(k): p.to_dict() for k, p in self.payouts.items()}
+
+    # -- a snapshot, to put back when a transaction fails --------------------------------------
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "seats": {n: s.to_dict() for n, s in self.seats.items()},
+            "cabinet": self.cabinet_row(),
+            "round": self.round.to_dict() if self.round else None,
+            "meta": copy.deepcopy(self.round_meta),
+            "shoe": list(self.round_shoe),
+            "payouts": self.payouts_row(),
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], restore_round: Callable[[Mapping[str, Any]], GameRound]) -> CabinetState:
+        return cls(
+            seats={n: SeatState.from_dict(n, d) for n, d in data["seats"].items()},
+            row=CabinetRow.from_dict(data["cabinet"]),
+            round=restore_round(data["round"]) if data["round"] else None,
+            round_meta=data["meta"],
+            round_shoe=list(data["shoe"]),
+            payouts={int(k): Payout.from_dict(v) for k, v in data["payouts"].items()},
+        )

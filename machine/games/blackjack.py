@@ -1,0 +1,107 @@
+"""The blackjack family as a ``Game``: Random Blackjack and casino blackjack, by their rules.
+
+Owns: what the cabinet needs to host a blackjack-family profile — the shoe under the rules in
+force, starting and restoring a ``Round``, which of the panel's buttons stands for which of
+the round's choices at each decision (and what the screen writes beside it), Auto's choice,
+and what the attract screen may truthfully say the rules pay. Pure: never imports the game
+math, the cabinet, the money, a screen or a device. Auto comes in injected (a function of the
+round), so the analysis that computes it stays out of the game.
+
+The panel has no Surrender button: where surrender is offered, Insurance stands for it (the
+screen writes "Surrender" beside it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from machine.games.cards import new_shoe
+from machine.games.interface import Button, Decision
+from machine.games.round import Round
+from machine.games.rules import Profile, Rules
+
+AutoStrategy = Callable[[Round], str]
+
+# decision kind -> button -> the round's action (offered only when the action is in the options)
+ACTIONS: dict[str, dict[Button, str]] = {
+    "insurance": {Button.INSURANCE: "insure", Button.STAND: "no_insurance"},
+    "surrender": {Button.INSURANCE: "surrender", Button.DRAW: "continue", Button.STAND: "continue"},
+    "play": {
+        Button.DRAW: "hit",
+        Button.STAND: "stand",
+        Button.DOUBLE: "double",
+        Button.SPLIT: "split",
+        Button.INSURANCE: "surrender",
+    },
+}
+
+# the round's action -> what the screen writes beside its button (English; the display translates)
+LABELS: dict[str, str] = {
+    "insure": "Insure",
+    "no_insurance": "No insurance",
+    "surrender": "Surrender",
+    "continue": "Play on",
+    "hit": "Draw",
+    "stand": "Stand",
+    "double": "Double",
+    "split": "Split",
+    "auto": "Auto",
+}
+
+
+def odds_text(pays: Fraction) -> str:
+    """A payout ratio as players read it: 3/2 -> "3 to 2", 2 -> "2 to 1"."""
+    return f"{pays.numerator} to {pays.denominator}"
+
+
+class BlackjackGame:
+    """One blackjack-family profile with its rules in force, as the cabinet hosts it."""
+
+    def __init__(self, profile: Profile, auto: AutoStrategy):
+        self.profile = profile
+        self.rules: Rules = profile.rules
+        self.name = profile.game
+        self.title = profile.title
+        self._auto = auto
+
+    @property
+    def min_bet(self) -> int:
+        return self.rules.min_bet
+
+    def new_shoe(self) -> list[str]:
+        return new_shoe(self.rules.decks)
+
+    def start(self, shoe: list[str], bets: Sequence[int], funds: Sequence[int], seat_numbers: Sequence[int]) -> Round:
+        return Round.start(self.rules, shoe, list(bets), funds=list(funds), seat_numbers=list(seat_numbers))
+
+    def restore(self, data: Mapping[str, Any]) -> Round:
+        return Round.from_dict(dict(data))
+
+    def action_for(self, decision: Decision, button: Button) -> str | None:
+        if button == Button.AUTO:
+            return "auto"
+        action = ACTIONS.get(decision.kind, {}).get(button)
+        return action if action in decision.options else None
+
+    def button_labels(self, decision: Decision) -> dict[Button, str]:
+        out = {}
+        for button in Button:
+            action = self.action_for(decision, button)
+            if action is not None:
+                out[button] = LABELS[action]
+        return out
+
+    def auto(self, rnd: Any) -> str:
+        return self._auto(rnd)
+
+    def attract_lines(self) -> list[str]:
+        r = self.rules
+        lines = []
+        if r.three_sevens_bonus > 0:
+            lines.append("Three sevens pay a bonus!")
+        lines.append(f"Blackjack pays {odds_text(r.blackjack_pays)}")
+        if r.five_card_charlie:
+            lines.append("Five cards without busting win")
+        return lines
