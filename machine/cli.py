@@ -99,6 +99,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from machine.operator.config import load_config
 
     cfg = load_config(args.config)
+    if args.game is not None:
+        if args.game not in cfg.games_enabled:
+            raise CommandError(f"--game {args.game}: not an enabled game (games_enabled: {', '.join(cfg.games_enabled)})")
+        cfg = cfg.model_copy(update={"game": args.game})
     if args.headless:
         from machine.devtools.soak import soak
 
@@ -258,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--headless", action="store_true", help="no window: play --rounds rounds on every seat and check")
     run.add_argument("--rounds", type=int, default=20, help="with --headless: rounds to play (default 20)")
     run.add_argument("--seed", type=int, default=1, help="with --headless: the robot players' seed")
+    run.add_argument("--game", help="the game to play (one of games_enabled; default: the configuration's game)")
     run.set_defaults(func=_cmd_run)
     cfg = sub.add_parser("config", help="check a machine configuration file without starting anything")
     cfg_sub = cfg.add_subparsers(dest="config_command", required=True)

@@ -68,6 +68,38 @@ def change_rule_after_ram_clear(core: Core, name: str, old: str, value: Any, who
     core.store.event("settings_changed", name=name, old=old, new=value, by=who, after_ram_clear=True)
 
 
+# -- the game in force --------------------------------------------------------------------------
+
+
+def cabinet_idle(core: Core) -> bool:
+    """No seat has a bet or a hand: the game may change (the meters never mix two games' rounds)."""
+    return core.state.round is None and all(s.money.bet == 0 for s in core.state.seats.values())
+
+
+def select_game(core: Core, name: str, who: str) -> None:
+    """Put game ``name`` in force now (the cabinet is idle). Each game keeps its own rule
+    settings (those in force and those waiting for a RAM clear) while another is played."""
+    row = core.state.row
+    old = core.profile.game
+    row.game_rules[old] = {"in_force": dict(row.rule_overrides), "pending": dict(row.pending_rules)}
+    saved = row.game_rules.pop(name, {})
+    row.game = name
+    row.pending_game = None
+    row.pending_rules = dict(saved.get("pending", {}))
+    core.apply_settings(row.overrides, saved.get("in_force", {}))
+    for seat in core.state.seats.values():
+        seat.money.rules = core.rules
+        seat.ready = False
+        core.store.seat_dirty(seat)
+    core.store.event("settings_changed", name="game", old=old, new=name, by=who)
+
+
+def choose_game_later(core: Core, name: str, who: str) -> None:
+    """The game chosen while a seat has a bet or a hand: in force when none has."""
+    core.state.row.pending_game = name
+    core.store.event("settings_changed", name="game", old=core.profile.game, new=name, by=who, when="no seat has a bet or a hand")
+
+
 def ram_clear(core: Core, who: str) -> None:
     """Clear every meter, credit, club, lock, round and payout; put the waiting rules in force."""
     row = core.state.row

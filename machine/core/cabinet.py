@@ -220,10 +220,24 @@ class Cabinet:
 
     def is_live(self, n: int, button: str) -> bool:
         """Whether pressing ``button`` on seat ``n`` now would do something (its lamp)."""
-        return lamps.is_live(self.core.state, self.core.game, n, Button(button))
+        return lamps.is_live(self.core.state, self.core.game, n, Button(button), len(self.core.profiles))
 
     def live(self, n: int) -> list[Button]:
-        return lamps.live(self.core.state, self.core.game, n)
+        return lamps.live(self.core.state, self.core.game, n, len(self.core.profiles))
+
+    @property
+    def games_enabled(self) -> list[str]:
+        """The games the operator or a player may choose, the configured one first."""
+        return list(self.core.profiles)
+
+    @property
+    def pending_game(self) -> str | None:
+        """A game chosen while a seat had a bet or a hand; in force when none has."""
+        return self.core.state.row.pending_game
+
+    def game_choice(self, n: int) -> bool:
+        """Whether seat ``n``'s Draw and Stand choose the game now (shown on its screen)."""
+        return lamps.game_step(self.core.state, n, Button.DRAW, len(self.core.profiles)) != 0
 
     def button_labels(self, n: int) -> dict[Button, str]:
         """What the screen writes beside seat ``n``'s live play buttons (empty: not its turn)."""
@@ -305,6 +319,10 @@ class Cabinet:
                 play.maybe_start_round(core, now, timeout=False)
             elif b == Button.COLLECT:
                 payouts.collect(core, seat)
+            elif core.state.round is None:
+                names = self.games_enabled
+                step = lamps.game_step(core.state, n, b, len(names))
+                admin.select_game(core, names[(names.index(core.profile.game) + step) % len(names)], f"seat {n}")
             else:
                 action = lamps.action_for(core.state, core.game, n, b)
                 assert action is not None
@@ -315,6 +333,11 @@ class Cabinet:
         """The clock moved on: the betting time and the decision timeout (not while paused)."""
         core = self.core
         if core.state.row.pauses:
+            return
+        chosen = core.state.row.pending_game
+        if chosen is not None and admin.cabinet_idle(core):
+            with core.tx("game_change", {"game": chosen, "now": now}):
+                admin.select_game(core, chosen, "operator")
             return
         if play.betting_time_up(core, now):
             with core.tx("betting_time_out", {"now": now}):
@@ -407,6 +430,14 @@ class Cabinet:
         the next RAM clear, so the meters never mix two games.
         """
         core = self.core
+        if name == "game":
+            if value not in core.profiles:
+                raise ValueError(f"game {value!r} is not enabled (enabled: {', '.join(core.profiles)})")
+            old = core.profile.game
+            idle = admin.cabinet_idle(core)
+            with core.tx("settings_change", {"name": name, "old": old, "new": value, "by": who}):
+                (admin.select_game if idle else admin.choose_game_later)(core, value, who)
+            return "changed" if idle else "when no seat has a bet or a hand"
         if admin.is_machine_setting(name):
             old = admin.current_setting(core, name)
             with core.tx("settings_change", {"name": name, "old": old, "new": value, "by": who}):

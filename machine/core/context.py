@@ -41,6 +41,7 @@ class CabinetSettings:
     betting_time: float = 20.0
     decision_timeout: float = 15.0
     recall_games: int = 100
+    games: tuple[Profile, ...] = ()  # the other enabled games (the operator or a player may choose one)
 
 
 class Core:
@@ -49,6 +50,8 @@ class Core:
     def __init__(self, journal: Journal, profile: Profile, settings: CabinetSettings, game_for: GameFactory, shuffle: Shuffler):
         self.journal = journal
         self.store = Store(journal)
+        self.config_profile = profile
+        self.profiles: dict[str, Profile] = {profile.game: profile, **{p.game: p for p in settings.games}}
         self.base_profile = profile
         self.base_settings = settings
         self.game_for = game_for
@@ -77,8 +80,9 @@ class Core:
             self.base_settings, money=dataclasses.replace(self.base_settings.money, **money), **machine
         )
         self.state.row.overrides = dict(overrides)
+        self.base_profile = self.profiles.get(self.state.row.game or "", self.config_profile)
         rules = self.base_profile.rules.with_overrides(rule_overrides)
-        if rules != self.rules:
+        if rules != self.rules or self.profile.game != self.base_profile.game:
             self.rules = rules
             self.profile = dataclasses.replace(self.base_profile, rules=rules)
             self.game = self.game_for(self.profile)

@@ -10,7 +10,8 @@ A seat's state is derived, never stored: the first row of ``SEAT_STATES`` whose 
 holds names it. The row also says which buttons may light in that state (``bet``: the bet
 buttons and Start; ``collect``; ``play``: the game's buttons when the game asks this seat)
 and whether the coin acceptor may take coins; seat money and the game then decide button by
-button.
+button. ``game``: at an idle cabinet (no round, no seat with a bet) with more than one game
+enabled, Draw and Stand choose the next and the previous game.
 """
 
 from __future__ import annotations
@@ -42,8 +43,8 @@ SEAT_STATES: tuple[SeatStateRow, ...] = (
     _row("in_round",     lambda s, r: r,                                        ("play",),                True),
     _row("paying",       lambda s, r: s.money.payout_owed > 0,                  (),                       True),
     _row("betting",      lambda s, r: s.money.bet > 0,                          ("bet", "collect"),       True),
-    _row("ready",        lambda s, r: s.money.credit > 0 or s.money.club > 0,   ("bet", "collect"),       True),
-    _row("idle",         lambda s, r: True,                                     ("bet", "collect"),       True),
+    _row("ready",        lambda s, r: s.money.credit > 0 or s.money.club > 0,   ("bet", "collect", "game"), True),
+    _row("idle",         lambda s, r: True,                                     ("bet", "collect", "game"), True),
 )
 STATES = {row.name: row for row in SEAT_STATES}
 
@@ -85,6 +86,19 @@ def seat_state(state: CabinetState, n: int) -> str:
     return next(row.name for row in SEAT_STATES if row.holds(seat, in_round))
 
 
+GAME_CHOICE = {Button.DRAW: 1, Button.STAND: -1}
+
+
+def game_step(state: CabinetState, n: int, button: Button, games: int) -> int:
+    """+1 or -1 when ``button`` on seat ``n`` chooses the next or previous of ``games`` enabled
+    games now (an idle cabinet: no round, no seat with a bet); 0 when it does not."""
+    if games < 2 or state.round is not None or state.row.pauses or button not in GAME_CHOICE:
+        return 0
+    if "game" not in STATES[seat_state(state, n)].lamps or any(s.money.bet for s in state.seats.values()):
+        return 0
+    return GAME_CHOICE[button]
+
+
 def action_for(state: CabinetState, game: Game, n: int, button: Button) -> str | None:
     """The round action ``button`` on seat ``n`` stands for now, or None when it is dead."""
     rnd = state.round
@@ -94,12 +108,14 @@ def action_for(state: CabinetState, game: Game, n: int, button: Button) -> str |
     return game.action_for(d, button)
 
 
-def is_live(state: CabinetState, game: Game, n: int, button: Button) -> bool:
+def is_live(state: CabinetState, game: Game, n: int, button: Button, games: int = 1) -> bool:
     """Whether pressing ``button`` on seat ``n`` now would do something (its lamp)."""
     if state.row.pauses:
         return False
     seat = state.seats[n]
     group = _group(button)
+    if group == "play" and state.round is None:
+        return game_step(state, n, button, games) != 0
     if group not in STATES[seat_state(state, n)].lamps:
         return False
     if group == "play":
@@ -113,8 +129,8 @@ def is_live(state: CabinetState, game: Game, n: int, button: Button) -> bool:
     return seat.money.is_live(button.value)
 
 
-def live(state: CabinetState, game: Game, n: int) -> list[Button]:
-    return sorted(b for b in Button if is_live(state, game, n, b))
+def live(state: CabinetState, game: Game, n: int, games: int = 1) -> list[Button]:
+    return sorted(b for b in Button if is_live(state, game, n, b, games))
 
 
 def may_take_coins(state: CabinetState, n: int, credit_limit: int) -> bool:

@@ -54,7 +54,7 @@ def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
         before[str(s.number)] = {"credit": s.money.credit, "club": s.money.club}
         bet = s.money.bet
         core.store.moves(s, s.money.start_round())
-        s.meters.add("total_bet", bet)
+        add_bet(core, s, bet)
         s.ready = False
         bets.append(bet)
         funds.append(s.money.club)
@@ -91,10 +91,16 @@ def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
         if points:
             seat = core.state.seats[e.seat]
             core.store.moves(seat, seat.money.stake(stake_name(e), points))
-            seat.meters.add("total_bet", points)
+            add_bet(core, seat, points)
     core.state.row.decision_since = now
     core.store.mark("round")
     _settle_if_finished(core)
+
+
+def add_bet(core: Core, seat: SeatState, points: int) -> None:
+    """Turnover, on the seat's meters and on the game's own (GLI-11: per game on a multi-game machine)."""
+    seat.meters.add("total_bet", points)
+    seat.meters.add(f"total_bet:{core.profile.game}", points)
 
 
 def stake_name(event: Any) -> str:
@@ -125,10 +131,15 @@ def _settle_if_finished(core: Core) -> None:
         m.add("games_played")
         m.add("games_won" if ss.net > 0 else "games_lost" if ss.net < 0 else "games_pushed")
         m.add("total_won", ss.returned)
+        m.add(f"games_played:{core.profile.game}")
+        m.add(f"total_won:{core.profile.game}", ss.returned)
         for name, count in ss.counters.items():
             m.add(name, count)
         recall = {
             "round_no": state.round_meta["round_no"],
+            "game": core.profile.game,
+            "title": core.profile.title,
+            "rules": core.rules.to_dict(),
             "shoe": state.round_shoe[: result["cards_used"]],
             **shared,
             "seat": by_seat[ss.seat],

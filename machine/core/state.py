@@ -125,6 +125,9 @@ class CabinetRow:
     rule_overrides: dict[str, Any] = field(default_factory=dict)  # game settings in force
     pending_rules: dict[str, Any] = field(default_factory=dict)  # game settings for the next RAM clear
     acceptor_counters: dict[str, int] = field(default_factory=dict)  # ccTalk address -> last counter
+    game: str | None = None  # the game in force (None: the configured game)
+    pending_game: str | None = None  # chosen while a seat had a bet or a hand: in force when none has
+    game_rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # other games' rule settings
 
     def to_dict(self, seats: int) -> dict[str, Any]:
         return {
@@ -140,6 +143,9 @@ class CabinetRow:
             "rule_overrides": dict(self.rule_overrides),
             "pending_rules": dict(self.pending_rules),
             "acceptor_counters": dict(self.acceptor_counters),
+            "game": self.game,
+            "pending_game": self.pending_game,
+            "game_rules": {k: dict(v) for k, v in self.game_rules.items()},
         }
 
     @classmethod
@@ -156,6 +162,9 @@ class CabinetRow:
             rule_overrides=dict(d.get("rule_overrides", {})),
             pending_rules=dict(d.get("pending_rules", {})),
             acceptor_counters=dict(d.get("acceptor_counters", {})),
+            game=d.get("game"),
+            pending_game=d.get("pending_game"),
+            game_rules={k: dict(v) for k, v in d.get("game_rules", {}).items()},
         )
 
 

@@ -16,11 +16,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from hardware.panel.buttons import BET_BUTTONS as BUTTONS_TO_BET
+from hardware.panel.buttons import PLAY_BUTTONS as PLAY
+from hardware.panel.buttons import Button
 from machine.devtools.harness import SimulatedCabinet
 from machine.operator.config import MachineConfig
 
-BET_BUTTONS = ("+2", "+10", "x2", "repeat", "max")
-PLAY_BUTTONS = ("auto", "auto", "auto", "draw", "stand", "double", "split", "insurance")
+BET_BUTTONS = tuple(b.value for b in BUTTONS_TO_BET)
+# what a robot presses when the game asks it (Auto three times as often as each other button)
+PLAY_BUTTONS = tuple(b.value for b in (Button.AUTO, Button.AUTO, *PLAY))
 
 
 class Robot:
@@ -52,10 +56,10 @@ class Robot:
                 if "collect" in lit:
                     sim.tap(n, "collect")
                     self.next_act[n] = now + 0.3
-                elif lit & set(PLAY_BUTTONS):
+                elif playing and lit & set(PLAY_BUTTONS):
                     sim.tap(n, "auto" if "auto" in lit else sorted(lit & set(PLAY_BUTTONS))[0])
                 continue
-            if lit & set(PLAY_BUTTONS):
+            if playing and lit & set(PLAY_BUTTONS):  # (at an idle cabinet Draw/Stand choose the game)
                 choices = [b for b in PLAY_BUTTONS if b in lit]
                 sim.tap(n, self.rng.choice(choices))
                 self.next_act[n] = now + 0.05

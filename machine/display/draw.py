@@ -54,6 +54,9 @@ class Renderer:
             f = self._fonts[size] = pygame.font.Font(self.font_path, size)
         return f
 
+    def tr(self, msg: str) -> str:
+        return translate(msg, self.language)
+
     def text(self, surf, msg, size, color, center=None, topleft=None, topright=None) -> pygame.Rect:
         img = self.font(size).render(translate(msg, self.language), True, color)
         r = img.get_rect()
@@ -275,4 +278,7 @@ class Renderer:
         self.text(surf, f"SEAT {seat.number}", int(20 * s), DIM, center=(W / 2, H * 0.22))
         if int(now * 2) % 2 == 0:
             self.text(surf, "INSERT COINS", int(30 * s), WHITE, center=(W / 2, H * 0.68))
-        self.text(surf, "Three sevens pay a bonus!  Blackjack pays 3 to 2", int(15 * s), DIM, center=(W / 2, H * 0.75))
+        pays = "  ".join(self.tr(line) for line in view.attract_lines)
+        self.text(surf, pays, int(15 * s), DIM, center=(W / 2, H * 0.75))
+        if seat.number in view.game_choice:
+            self.text(surf, self.tr("Draw / Stand: choose the game"), int(15 * s), GOLD, center=(W / 2, H * 0.80))

@@ -22,7 +22,9 @@ NL = {
     "Insure": "Verzeker", "Double": "Verdubbel", "Split": "Splits", "BET": "INZET",
     "Call the attendant": "Roep de bediening", "Call the operator": "Roep de exploitant",
     "HANDPAY": "HANDBETALING", "TILT": "STORING", "MEMORY ERROR": "GEHEUGENFOUT",
-    "Three sevens pay a bonus!  Blackjack pays 3 to 2": "Drie zevens geven een bonus!  Blackjack betaalt 3 tegen 2",
+    "Three sevens pay a bonus!": "Drie zevens geven een bonus!",
+    "Five cards without busting win": "Vijf kaarten zonder dood te gaan winnen",
+    "Draw / Stand: choose the game": "Draw / Stand: kies het spel",
     "Door open": "Deur open", "Panel offline": "Paneel niet verbonden", "Operator menu": "Exploitantmenu",
 }
 STATES_NL = {
@@ -38,6 +40,7 @@ PATTERNS_NL = [
     (re.compile(r"^(WIN|LOSE|PUSH|SURRENDER) (\d+)$"),
      lambda m: f"{ {'WIN': 'WINST', 'LOSE': 'VERLIES', 'PUSH': 'GELIJK', 'SURRENDER': 'OPGEGEVEN'}[m[1]]} {m[2]}"),
     (re.compile(r"soft (\d+)"), lambda m: f"zacht {m[1]}"),
+    (re.compile(r"^Blackjack pays (\d+) to (\d+)$"), lambda m: f"Blackjack betaalt {m[1]} tegen {m[2]}"),
 ]
 
 

@@ -57,6 +57,8 @@ class TableView:
     countdown: float | None
     attract: bool
     banner: str = ""  # cabinet-wide: "Panel offline", "Operator menu", ...
+    attract_lines: tuple[str, ...] = ()  # what the game in force pays, from its rules
+    game_choice: frozenset[int] = frozenset()  # seats whose Draw/Stand choose the game now
 
 
 def total_text(cards: tuple[str, ...] | list[str], aces_hard: bool = False, from_split: bool = False) -> str:
@@ -154,6 +156,8 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         countdown=cab.decision_time_left(now),
         attract=attract,
         banner=banner,
+        attract_lines=tuple(cab.attract_lines()),
+        game_choice=frozenset(n for n in cab.seats if cab.game_choice(n)),
     )
 
 

@@ -10,6 +10,8 @@ Never runs a frame, routes an input or draws.
 
 from __future__ import annotations
 
+import dataclasses
+
 import secrets
 import threading
 from collections.abc import Callable
@@ -64,10 +66,14 @@ class Wiring:
 
             prepare(profile.rules)  # Auto's tables, once (a few seconds), so no decision waits
         play_auto = auto or default_auto()
+        others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
+        if auto is None:
+            for other in others:
+                prepare(other.rules)
         cab = open_cabinet(
             cfg.data_path(base) / "journal.sqlite",
             profile,
-            cfg.cabinet_settings(),
+            dataclasses.replace(cfg.cabinet_settings(), games=others),
             lambda p: BlackjackGame(p, play_auto),
             random_shuffle(secrets.SystemRandom()) if shoes is None else stacked_shuffle(shoes),
         )

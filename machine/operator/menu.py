@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from machine.core.cabinet import Cabinet
-from machine.money.meters import CABINET_METERS, SEAT_METERS, total
+from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, per_game, total
 
 PIN_DIGITS = {
     "+2": "1", "+10": "2", "x2": "3", "repeat": "4", "max": "5",
@@ -39,6 +39,7 @@ EDITABLE: dict[str, tuple[Any, ...]] = {
     "remainder": ("keep", "handpay"),
     "decks": (1, 2, 4, 6, 8),  # game mathematics: after a RAM clear
     "dealer_hits_soft_17": (False, True),  # game mathematics: after a RAM clear
+    "game": (),  # one of the enabled games; in force when no seat has a bet or a hand
 }
 
 
@@ -152,7 +153,7 @@ class OperatorMenu:
 
     def _edit_key(self, button: str, now: float) -> None:
         name = list(EDITABLE)[min(self.cursor, len(EDITABLE) - 1)]
-        values = EDITABLE[name]
+        values = self._choices(name)
         i = values.index(self.edit_value) if self.edit_value in values else 0
         if button in ("draw", "stand"):
             self.edit_value = values[(i + (1 if button == "draw" else -1)) % len(values)]
@@ -178,7 +179,12 @@ class OperatorMenu:
             self.requests.append("hopper_test")
             self.message = "Hopper test: paying one coin"
 
+    def _choices(self, name: str) -> tuple[Any, ...]:
+        return tuple(self.cab.games_enabled) if name == "game" else EDITABLE[name]
+
     def _current(self, name: str) -> Any:
+        if name == "game":
+            return self.cab.pending_game or self.cab.profile.game
         if name in self.cab.pending_rules:
             return self.cab.pending_rules[name]
         for obj in (self.cab.settings.money, self.cab.settings, self.cab.rules):
@@ -226,7 +232,7 @@ class OperatorMenu:
     def _machine_names() -> tuple[str, ...]:
         from machine.core.cabinet import MACHINE_SETTINGS, MONEY_SETTINGS
 
-        return MONEY_SETTINGS + MACHINE_SETTINGS
+        return MONEY_SETTINGS + MACHINE_SETTINGS + ("game",)
 
     def _page_meters(self) -> MenuView:
         seats = self.cab.seats
@@ -237,6 +243,10 @@ class OperatorMenu:
         for m in names:
             lines.append("\t".join([m, str(life.get(m, 0)), str(per.get(m, 0))] + [str(s.meters.get(m)) for s in seats.values()]))
         lines.append("\t".join(["credit / club", "", ""] + [f"{s.money.credit}/{s.money.club}" for s in seats.values()]))
+        life_games, per_games = per_game(life), per_game(per)
+        for game in life_games:
+            for m in GAME_METERS:
+                lines.append("\t".join([f"{game}: {m}", str(life_games[game][m]), str(per_games.get(game, {}).get(m, 0))]))
         return MenuView("Meters (lifetime and period, points)", lines)
 
     def _page_game_recall(self) -> MenuView:
@@ -248,7 +258,7 @@ class OperatorMenu:
         g = games[-1 - i]
         seat = g["seat"]
         lines = [
-            f"game {g['round_no']}  ({i + 1} of the last {len(games)})",
+            f"game {g['round_no']}  ({i + 1} of the last {len(games)})  {g.get('title', '')}",
             f"bet {seat['bet']}  insurance {seat['insurance']}  staked {seat['staked']}  returned {seat['returned']}  bonus {seat['bonus']}",
             f"credit/club before {g['before']['credit']}/{g['before']['club']}  after {g['after']['credit']}/{g['after']['club']}",
             "decisions: " + (", ".join(f"{d['action']} ({d['by']})" for d in g["decisions"]) or "none"),
@@ -271,6 +281,10 @@ class OperatorMenu:
         lines = []
         for name in EDITABLE:
             pending = f"   (after RAM clear: {self.cab.pending_rules[name]})" if name in self.cab.pending_rules else ""
+            if name == "game":
+                later = f"   (when no seat has a bet: {self.cab.pending_game})" if self.cab.pending_game else ""
+                lines.append(f"{name:<22}{self.cab.profile.game:>10}{later}")
+                continue
             lines.append(f"{name:<22}{self._current(name) if name not in self.cab.pending_rules else getattr(self.cab.rules, name)!s:>10}{pending}")
         return MenuView("Settings (Start: change, PIN needed)", lines, min(self.cursor, len(lines) - 1))
 
