@@ -66,7 +66,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if args.csv:
         print(as_csv(report, args.what), end="")
     elif args.json:
-        print(json.dumps(report if args.what == "all" else {args.what: report[args.what], "problems": report["problems"]}, indent=2))
+        chosen = report if args.what == "all" else {args.what: report[args.what], "problems": report["problems"]}
+        print(json.dumps(chosen, indent=2))
     else:
         print(as_text(report, args.what))
     return 1 if report["problems"] else 0

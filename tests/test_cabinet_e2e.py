@@ -13,8 +13,8 @@ from collections import Counter
 
 import pytest
 
-from machine.loop.app import CabinetApp
 from machine.games.cards import new_shoe, shuffle
+from machine.loop.app import CabinetApp
 from machine.operator.config import parse_config
 
 pytestmark = pytest.mark.timeout(120)

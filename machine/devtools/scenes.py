@@ -17,9 +17,9 @@ from pathlib import Path
 
 from machine.core.cabinet import Cabinet, CabinetSettings, open_cabinet
 from machine.games.cards import new_shoe, shuffle
-from machine.loop.payout import SeatLedger
 from machine.games.round import Round
 from machine.games.rules import load_profile
+from machine.loop.payout import SeatLedger
 from machine.money.seatmoney import MoneySettings
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -139,7 +139,7 @@ def _menu(tmp: Path, *presses: str):
 
     cab = scene_split(tmp)
     for b in ("stand", "stand"):  # finish the round so recall and meters have a game
-        if cab.round is not None:
+        if cab.round is not None and cab.round.pending is not None:
             cab.press(cab.round.pending.seat, b, 5)
     menu = OperatorMenu(cab, pin_hash("1234"), "c645...b8bb (example)")
     for b in presses:
