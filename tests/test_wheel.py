@@ -128,3 +128,28 @@ def test_cabinet_run_headless_finds_the_shipped_configuration(installed):
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.splitlines()[-1] == "every meter and coin accounted for"
     assert not (installed["work"] / "data").exists()  # the soak keeps its journal in a temporary folder
+
+
+# -- the shipped configuration in a checkout ------------------------------------------------------
+
+
+def test_the_shipped_configuration_is_the_repositorys_config_folder(monkeypatch, tmp_path):
+    from machine.games.rules import config_dir, shipped_config_dir
+
+    monkeypatch.delenv("CABINET_CONFIG", raising=False)
+    assert shipped_config_dir().resolve() == (ROOT / "config").resolve()
+    assert config_dir() == shipped_config_dir()
+    monkeypatch.setenv("CABINET_CONFIG", str(tmp_path))
+    assert config_dir() == tmp_path
+
+
+def test_the_identity_covers_the_shipped_game_profiles(tmp_path):
+    root = tmp_path / "copy"
+    for d in ("machine", "hardware"):  # machine/_config is copied as a folder: as in a wheel
+        shutil.copytree(ROOT / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
+    first = identity.write_manifest(root)
+    assert "config/games/random-blackjack.yaml" in (root / "MANIFEST.sha256").read_text()
+    profile = root / "machine" / "_config" / "games" / "random-blackjack.yaml"
+    profile.write_text(profile.read_text().replace("decks: 6", "decks: 1"))
+    assert identity.check_manifest(root) == ["config/games/random-blackjack.yaml: changed"]
+    assert identity.software_id(root) != first
