@@ -10,13 +10,12 @@ bet, as the issue asks.
 
 from __future__ import annotations
 
-import statistics
-import time
+from typing import Any
 
 import pytest
 
 from machine.gamemath import analysis, game_rtp
-from machine.gamemath.auto import action_values, auto_action, best_action, insurance_value, prepare
+from machine.gamemath.auto import action_values, auto_action, best_action, insurance_value
 from machine.gamemath.chart import basic_strategy, chart_rtp
 from machine.gamemath.dealer import probs_batch, terminals
 from machine.gamemath.shoe import Shoe, from_values
@@ -107,9 +106,9 @@ def test_no_hole_card_6d_h17_das_matches_wizard_of_odds_european_rules():
 # -- the dealer and the stand values, against brute force written here --------------------------
 
 
-def _dealer_brute(left: list[int], up: int, h17: bool) -> dict[object, float]:
-    """Every completion of the dealer's hand from the counts ``left`` (values 1..10)."""
-    out: dict[object, float] = {}
+def _dealer_brute(left: list[int], up: int, h17: bool) -> dict[Any, float]:
+    """Every completion of the dealer's hand from the counts ``left`` (values 1..10): total, "bust" or "bj"."""
+    out: dict[Any, float] = {}
 
     def rec(cards: list[int], p: float) -> None:
         hard = sum(cards)
@@ -144,7 +143,7 @@ def test_dealer_probabilities_in_one_batch_equal_brute_force(h17):
     hands = [from_values(h) for h in ([10, 6], [1, 7], [2, 3, 4, 5], [8, 8, 2], [10, 10])]
     for up in (1, 6, 10):
         got = probs_batch(shoe, up, h17, hands)
-        for hand, dist in zip(hands, got):
+        for hand, dist in zip(hands, got, strict=True):
             cards = [v for v in range(1, 11) for _ in range(hand[v - 1])]
             brute = _dealer_brute(_left(1, cards + [up]), up, h17)
             want = [brute.get(t, 0.0) for t in (17, 18, 19, 20, 21, "bust", "bj")]

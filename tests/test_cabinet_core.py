@@ -244,7 +244,8 @@ def test_a_chunk_cut_by_a_power_cut_is_paid_on_not_tilted(tmp_path):
     hopper_pays(cab, 1, 4, 1, fault=None)
     cab.journal.close()
     cab = boot(tmp_path)  # the cut: the chunk is still pending after the restart
-    assert cab.pending_chunk(1)["credited"] == 1
+    chunk = cab.pending_chunk(1)
+    assert chunk is not None and chunk["credited"] == 1
     SeatLedger(cab, 1).end_payout(1, 3, "power cut")  # what reconcile reports
     assert cab.seats[1].lock is None and cab.payouts_owed() == {1: 3}
 

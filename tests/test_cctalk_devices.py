@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from hardware.cctalk.codec import Checksum, Frame, decode, encode
-from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
 from hardware.cctalk.headers import (
     BufferedCredit,
     CoinEvent,
@@ -14,6 +13,7 @@ from hardware.cctalk.headers import (
     HopperStatus,
 )
 from hardware.sim.cctalk_bus import SimulatedBus
+from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
 
 
 def b(text: str) -> bytes:

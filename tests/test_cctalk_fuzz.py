@@ -13,7 +13,6 @@ import pytest
 
 from hardware.cctalk.acceptor import CoinAcceptor, CoinCredit, CreditTracker
 from hardware.cctalk.codec import Checksum, Frame, FrameParser, Received, encode
-from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
 from hardware.cctalk.headers import (
     BufferedCredit,
     CoinEvent,
@@ -23,6 +22,7 @@ from hardware.cctalk.headers import (
 )
 from hardware.cctalk.host import HostProtocol, NoReply, Reply
 from hardware.sim.cctalk_bus import SimulatedBus
+from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
 
 DEVICE_FRAMES = 60_000
 HOST_FRAMES = 60_000

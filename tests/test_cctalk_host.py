@@ -20,7 +20,6 @@ from hardware.cctalk.acceptor import (
     EventsLost,
 )
 from hardware.cctalk.codec import Checksum, Frame, FrameParser, Received, encode
-from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
 from hardware.cctalk.headers import BufferedCredit, CoinEvent, Header, HopperStatus
 from hardware.cctalk.hopper import Hopper, PayoutFault
 from hardware.cctalk.host import (
@@ -32,8 +31,9 @@ from hardware.cctalk.host import (
     Reply,
 )
 from hardware.cctalk.ledger import MemoryLedger, PendingPayout
-from hardware.sim.cctalk_bus import SimulatedBus
 from hardware.clock import ManualClock
+from hardware.sim.cctalk_bus import SimulatedBus
+from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
 from hardware.sim.virtual import VirtualTransport
 
 VALUES = {"EU100A": 100, "EU200A": 200}
@@ -478,10 +478,10 @@ def test_silence_mid_payout_leaves_it_pending_until_reconciled(rig):
         rig.faults(3).noreply = True
         real_wait(seconds)
 
-    rig.bus.wait = wait  # type: ignore[method-assign]
+    rig.bus.wait = wait
     result = hopper.payout(10, ledger)
     assert not result.resolved and ledger.pending is not None
-    rig.bus.wait = real_wait  # type: ignore[method-assign]
+    rig.bus.wait = real_wait
     rig.faults(3).noreply = False
     result = hopper.reconcile(ledger.pending, ledger)
     assert (result.paid, result.unpaid, result.fault) == (6, 4, "jam")
@@ -492,7 +492,7 @@ def test_hopper_power_cut_and_return_mid_payout_is_reconciled_on_the_spot(rig):
     hopper, ledger = rig.hopper(), MemoryLedger()
     real_wait = rig.bus.wait
     cut_at = rig.clock() + 1.0
-    left_at_cut = []
+    left_at_cut: list[int] = []
 
     def wait(seconds):  # the hopper loses power 1 s into the payout and is back at once
         real_wait(seconds)
@@ -501,7 +501,7 @@ def test_hopper_power_cut_and_return_mid_payout_is_reconciled_on_the_spot(rig):
             left_at_cut.append(rig.hop.left)
             rig.hop.power_on(rig.clock())
 
-    rig.bus.wait = wait  # type: ignore[method-assign]
+    rig.bus.wait = wait
     result = hopper.payout(20, ledger)
     paid = left_at_cut[0]
     assert 7 <= paid <= 9

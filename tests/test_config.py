@@ -98,3 +98,60 @@ def test_the_shipped_configuration_passes_and_no_bad_file_starts_the_machine(tmp
     assert f"{bad}:3: seats: Input should be less than or equal to 8" in err
     assert main(["config", "check", str(bad)]) == 2
     assert main(["config", "check", "config/machine.yaml"]) == 0
+
+
+# -- the games a configuration enables must be playable ---------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _config_folder(tmp_path: Path, house_profile: str) -> Path:
+    """A copy of the shipped configuration folder with one more profile, ``house``."""
+    import shutil
+
+    shutil.copytree(ROOT / "config", tmp_path / "config")
+    (tmp_path / "config" / "games" / "house.yaml").write_text(house_profile)
+    return tmp_path / "config"
+
+
+HOUSE_INFINITE = "game: house\ntitle: House\nrules:\n  hole_card: true\n  decks: 0\n"
+
+
+def test_a_profile_with_decks_0_is_refused_for_play_at_its_own_line(tmp_path, monkeypatch, capsys):
+    folder = _config_folder(tmp_path, HOUSE_INFINITE)
+    monkeypatch.setenv("CABINET_CONFIG", str(folder))
+    text = BASE.replace("games_enabled: [random-blackjack, casino-blackjack]", "games_enabled: [random-blackjack, house]")
+    with pytest.raises(ConfigError) as err:
+        parse_config(text, "machine.yaml")
+    assert err.value.problems == [
+        f"{folder}/games/house.yaml:5: rules.decks: 0 is an infinite deck, which can be priced (cabinet rtp) "
+        "but not dealt: a cabinet plays 1 to 8 decks"
+    ]
+    (folder / "m.yaml").write_text(text)
+    assert main(["config", "check", str(folder / "m.yaml")]) == 2
+    assert "house.yaml:5: rules.decks: 0 is an infinite deck" in capsys.readouterr().err
+    # the same profile still prices: an infinite deck is what cabinet rtp is for
+    (tmp_path / "price.yaml").write_text("game: house\n")
+    assert main(["rtp", str(tmp_path / "price.yaml")]) == 0
+    assert capsys.readouterr().out.startswith("House (house), infinite deck: exact")
+
+
+def test_every_enabled_game_must_load_not_only_the_current_one(tmp_path, monkeypatch):
+    folder = _config_folder(tmp_path, "game: house\nrules:\n  decks: 12\n")
+    monkeypatch.setenv("CABINET_CONFIG", str(folder))
+    text, n = with_line(r"^games_enabled:", "games_enabled: [random-blackjack, house]")
+    with pytest.raises(ConfigError) as err:
+        parse_config(text, "machine.yaml")
+    assert err.value.problems == [
+        f"machine.yaml:{n}: games_enabled: {folder}/games/house.yaml: rules: decks: must be 0 to 8, not 12"
+    ]
+
+
+def test_the_current_game_must_be_enabled_and_no_game_listed_twice():
+    text, n = with_line(r"^games_enabled:", "games_enabled: [casino-blackjack, casino-blackjack]")
+    with pytest.raises(ConfigError) as err:
+        parse_config(text, "machine.yaml")
+    assert err.value.problems == [
+        f"machine.yaml:{n - 1}: game: game 'random-blackjack' is not in games_enabled",
+        f"machine.yaml:{n}: games_enabled.1: 'casino-blackjack' is listed twice",
+    ]

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from machine.devtools import crashtest
 from machine.cli import main
+from machine.devtools import crashtest
 
 
 @pytest.mark.timeout(300)
@@ -49,7 +49,8 @@ def test_cabinet_audit_reads_meters_recall_and_events(tmp_path, capsys):
     assert life["total_in"] == sum(s["meters"]["lifetime"].get("total_in", 0) for s in seats.values())
     for s in seats.values():
         m = s["meters"]["lifetime"]
-        assert s["credit"] + s["club"] == m.get("total_in", 0) - m.get("total_out", 0) + m.get("total_won", 0) - m.get("total_bet", 0)
+        net = m.get("total_in", 0) - m.get("total_out", 0) + m.get("total_won", 0) - m.get("total_bet", 0)
+        assert s["credit"] + s["club"] == net
     games = sum(len(g) for g in report["recall"].values())
     assert games == life["games_played"] > 0
     assert report["events"][0]["event"] == "power_up" and report["events"][0]["code"] == 100
@@ -99,7 +100,7 @@ def test_audit_exports_csv(tmp_path, capsys):
     crashtest.run_child(tmp_path, 5, None)
     assert main(["audit", "meters", "--csv", "--data", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "scope,meter,lifetime,period" and any(l.startswith("seat 1,total_in,") for l in lines)
+    assert lines[0] == "scope,meter,lifetime,period" and any(line.startswith("seat 1,total_in,") for line in lines)
     assert main(["audit", "recall", "--csv", "--data", str(tmp_path)]) == 0
     assert capsys.readouterr().out.startswith("seat,game,bet,dealer,hands")
 

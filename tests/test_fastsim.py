@@ -14,19 +14,22 @@ import dataclasses
 import math
 from collections import Counter
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    import numpy
 
 pytest.importorskip("numba")
 np = pytest.importorskip("numpy")
 
-from machine.gamemath import fastsim  # noqa: E402
-from machine.gamemath import game_rtp  # noqa: E402
+from machine.gamemath import fastsim, game_rtp  # noqa: E402
 from machine.gamemath.auto import auto_action  # noqa: E402
+from machine.gamemath.simulate import Tally  # noqa: E402
 from machine.games.cards import new_shoe, value  # noqa: E402
 from machine.games.round import Round  # noqa: E402
 from machine.games.rules import Rules, load_profile  # noqa: E402
-from machine.gamemath.simulate import Tally  # noqa: E402
 
 # name -> (rules, random shoes, rich shoes, seats, features the engine rounds must show)
 RULE_SETS = {
@@ -99,7 +102,7 @@ def features(rnd: Round, seen: Counter) -> None:
     seen["peek_bj"] += dealer_bj and rnd.peeked
 
 
-def rich_shoes(shoes: np.ndarray, seats: int, hole: bool, seed: int) -> np.ndarray:
+def rich_shoes(shoes: numpy.ndarray, seats: int, hole: bool, seed: int) -> numpy.ndarray:
     """Each shoe with one value (a pair card, often an ace, eight or seven) moved to the first
     seat's two cards (and to each other seat's with even odds) and to the next cards drawn, by
     swaps, so each row is still a whole shoe."""

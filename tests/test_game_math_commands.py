@@ -8,10 +8,10 @@ import sys
 
 import pytest
 
-from machine.gamemath import game_rtp
 from machine.cli import main
-from machine.games.rules import load_profile
+from machine.gamemath import game_rtp
 from machine.gamemath.simulate import simulate
+from machine.games.rules import load_profile
 
 
 def run(argv, text, capsys, monkeypatch):
@@ -67,7 +67,8 @@ def test_the_simulation_agrees_with_the_exact_rtp_within_its_interval():
 
 
 def test_simulate_command_reports_the_interval_and_the_exact_figure(capsys, monkeypatch):
-    code, out, err = run(["simulate", "-", "--rounds", "2000", "--workers", "1", "--seed", "5"], "game: random-blackjack\n", capsys, monkeypatch)
+    args = ["simulate", "-", "--rounds", "2000", "--workers", "1", "--seed", "5"]
+    code, out, err = run(args, "game: random-blackjack\n", capsys, monkeypatch)
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("simulated RTP") and "over 2000 rounds x 1 seat(s)" in lines[0]

@@ -62,7 +62,7 @@ def left(sim: SimProcess) -> int:
     return sim.control.count(3, "left")
 
 
-def credits_of(events) -> list[int]:
+def credits_of(events) -> list[int | None]:
     return [e.value for e in events if isinstance(e, CoinCredit)]
 
 
@@ -238,6 +238,7 @@ def test_a_hopper_power_cut_mid_payout_is_reconciled_after_power_returns(sim):
         timer.join()
         assert not result.resolved
         sim.control.power(3, True)
+        assert ledger.pending is not None
         result = hopper.reconcile(ledger.pending, ledger)
         out = left(sim)
         assert 0 < out < 30

@@ -23,6 +23,8 @@ def test_a_link_that_cannot_be_opened_is_a_transport_error_naming_it():
 
 
 def test_a_bus_that_only_hears_its_own_echo_gets_no_reply():
-    with CctalkBus.open("loop://", link="loop", echo=True, timeout=0.02, retries=1) as bus:
-        with pytest.raises(NoReply, match="^loop: address 2: no reply to header 254 after 2 tries"):
-            bus.request(2, 254)
+    with (
+        CctalkBus.open("loop://", link="loop", echo=True, timeout=0.02, retries=1) as bus,
+        pytest.raises(NoReply, match="^loop: address 2: no reply to header 254 after 2 tries"),
+    ):
+        bus.request(2, 254)

@@ -15,7 +15,10 @@ from machine.operator.menu import PAGES, OperatorMenu, pin_hash
 from .cabinet_helpers import boot
 
 PIN = "2468"
-PIN_BUTTONS = {"1": "+2", "2": "+10", "3": "x2", "4": "repeat", "5": "max", "6": "draw", "7": "stand", "8": "double", "9": "split", "0": "insurance"}
+PIN_BUTTONS = {
+    "1": "+2", "2": "+10", "3": "x2", "4": "repeat", "5": "max",
+    "6": "draw", "7": "stand", "8": "double", "9": "split", "0": "insurance",
+}
 
 
 def menu_for(cab) -> OperatorMenu:
@@ -75,7 +78,7 @@ def test_a_setting_of_the_game_mathematics_waits_for_a_ram_clear(tmp_path):
     cab = boot(tmp_path)
     menu = menu_for(cab)
     goto(menu, "Settings")
-    for _ in range(list(menu.view().lines).index(next(l for l in menu.view().lines if l.startswith("decks")))):
+    for _ in range(list(menu.view().lines).index(next(line for line in menu.view().lines if line.startswith("decks")))):
         menu.press(1, "draw", 0)
     menu.press(1, "start", 0)
     enter_pin(menu, PIN)
@@ -123,7 +126,7 @@ def test_the_pages_show_meters_recall_events_and_identity(tmp_path):
     menu = menu_for(cab)
     goto(menu, "Meters")
     view = menu.view()
-    total_in = next(l for l in view.lines if l.startswith("total_in"))
+    total_in = next(line for line in view.lines if line.startswith("total_in"))
     assert total_in.split("\t")[:4] == ["total_in", "20", "20", "20"]
     goto(menu, "Event log")
     assert any("power_up" in line for line in menu.view().lines)
@@ -151,7 +154,8 @@ def test_without_the_operator_key_no_button_combination_reaches_the_menu(tmp_pat
     app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[-1])
     try:
         rng = random.Random(5)
-        buttons = ["+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect"]
+        buttons = ["+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto",
+                   "collect"]
         end = time.monotonic() + 10
         while not app.panel.link_up and time.monotonic() < end:
             app.frame()

@@ -19,7 +19,6 @@ from hardware.panel.connection import (
     next_seq,
     next_session,
 )
-from hardware.sim.panel_device import PanelDevice
 from hardware.panel.messages import (
     BUTTONS,
     ButtonPressed,
@@ -34,6 +33,7 @@ from hardware.panel.messages import (
     encode_message,
 )
 from hardware.panel.testing import ConnectionPair, FaultyLine
+from hardware.sim.panel_device import PanelDevice
 
 INPUTS = (ButtonPressed, ButtonReleased, KeySwitch, Door)
 
@@ -325,9 +325,9 @@ def test_messages_going_the_wrong_way_are_refused() -> None:
     host.receive_data(encode(Frame(kind, 3, payload)), pair.now)  # a heartbeat with a seq
     assert host.stats["bad_message"] == 1
     with pytest.raises(TypeError):
-        host.send(ButtonPressed(1, "x2"), pair.now)  # type: ignore[arg-type]
+        host.send(ButtonPressed(1, "x2"), pair.now)
     with pytest.raises(TypeError):
-        panel.send(RequestState(), pair.now)  # type: ignore[arg-type]
+        panel.send(RequestState(), pair.now)
 
 
 def test_a_full_queue_refuses_more() -> None:

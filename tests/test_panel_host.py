@@ -9,7 +9,6 @@ import pytest
 from hardware.clock import ManualClock
 from hardware.panel.codec import FrameDecoder
 from hardware.panel.connection import LinkDown, LinkUp
-from hardware.sim.panel_device import PanelDevice
 from hardware.panel.host import PanelHost
 from hardware.panel.messages import (
     BUTTONS,
@@ -26,6 +25,7 @@ from hardware.panel.messages import (
     decode_message,
 )
 from hardware.panel.testing import MemoryTransport
+from hardware.sim.panel_device import PanelDevice
 from hardware.transport import TransportError
 
 

@@ -15,10 +15,10 @@ from typing import Any
 import pytest
 
 from hardware.panel.connection import LinkDown, LinkUp
-from hardware.sim.panel_control import Controller
 from hardware.panel.host import PanelHost
 from hardware.panel.messages import BUTTONS, ButtonPressed, ButtonReleased, Door, KeySwitch
 from hardware.sim.panel import PanelSimulator
+from hardware.sim.panel_control import Controller
 
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = (ButtonPressed, ButtonReleased, KeySwitch, Door)

@@ -52,7 +52,7 @@ def test_stakes_and_returns_balance_and_every_return_follows_the_settlement_tabl
     play_out(rnd, choices)
     res = rnd.result("g")
     bj_pay = rules.blackjack_pays
-    for s, bet in zip(res["seats"], bets):
+    for s, bet in zip(res["seats"], bets, strict=True):
         assert s["staked"] == sum(h["stake"] for h in s["hands"]) + s["insurance"]
         assert s["returned"] == sum(h["returned"] for h in s["hands"]) + s["insurance_returned"] + s["bonus"]
         assert s["net"] == s["returned"] - s["staked"]
@@ -79,7 +79,7 @@ def test_no_card_is_dealt_twice_and_cards_leave_the_shoe_in_order(case):
     dealt = [e.card for e in rnd.events if e.kind in ("card", "dealer_card")]
     assert dealt == shoe[: rnd.cards_used]
     held = [c for s in rnd.seats for h in s.hands for c in h.cards] + rnd.dealer
-    assert sorted(held) == sorted(dealt)
+    assert sorted(held) == sorted(dealt, key=str)
 
 
 @settings(max_examples=300, deadline=None)

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
-from machine.scripts.roundscript import ScriptError
 from machine.money.seatmoney import MoneySettings, SeatMoney
+from machine.scripts.roundscript import ScriptError
 from machine.scripts.session import run_session_script
 
 
 def session(*steps, **machine):
-    script = {"game": "random-blackjack", "steps": list(steps)}
+    script: dict[str, Any] = {"game": "random-blackjack", "steps": list(steps)}
     if machine:
         script["machine"] = machine
     return run_session_script(script)["steps"]

@@ -18,11 +18,11 @@ def chi_square_critical_99(df: int) -> float:
 def test_chi_square_over_positions_is_below_the_99_percent_point():
     n, trials = 10, 20_000
     rng = random.Random(20261130)
-    counts = Counter()
-    items = list(range(n))
+    counts: Counter[tuple[int, int]] = Counter()
+    items = [str(i) for i in range(n)]
     for _ in range(trials):
         for pos, item in enumerate(shuffle(items, rng)):
-            counts[item, pos] += 1
+            counts[int(item), pos] += 1
     expected = trials / n
     chi2 = sum((counts[i, p] - expected) ** 2 / expected for i in range(n) for p in range(n))
     # (n-1)^2 degrees of freedom: each row and each column of the table sums to `trials`.
@@ -33,7 +33,7 @@ def test_a_biased_shuffle_is_caught_by_the_same_test():
     """The naive swap-with-any-position shuffle is biased; the test must see it."""
     n, trials = 10, 20_000
     rng = random.Random(7)
-    counts = Counter()
+    counts: Counter[tuple[int, int]] = Counter()
     for _ in range(trials):
         items = list(range(n))
         for i in range(n):

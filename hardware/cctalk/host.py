@@ -23,8 +23,6 @@ import time
 from dataclasses import dataclass
 from typing import Self, TypedDict, Unpack
 
-from hardware.clock import Clock
-from hardware.transport import Transport, open_transport
 from hardware.cctalk.codec import (
     HOST_ADDRESS,
     INTER_BYTE_GAP,
@@ -36,6 +34,8 @@ from hardware.cctalk.codec import (
     encode,
 )
 from hardware.cctalk.headers import REPLY_LENGTHS, Header, decode_ascii, decode_uint
+from hardware.clock import Clock
+from hardware.transport import Transport, open_transport
 
 
 class CctalkError(Exception):

@@ -20,7 +20,6 @@ from collections import deque
 from collections.abc import Mapping
 
 from hardware.clock import Clock
-from hardware.transport import Transport, TransportError, open_transport
 from hardware.panel.connection import HostConnection, HostEvent, LinkDown, LinkUp
 from hardware.panel.messages import (
     BUTTONS,
@@ -37,6 +36,7 @@ from hardware.panel.messages import (
     check_seat,
     lamp_state,
 )
+from hardware.transport import Transport, TransportError, open_transport
 
 BAUDRATE = 115200
 READ_CHUNK = 4096

@@ -23,8 +23,8 @@ from hardware.cctalk.codec import (
     Received,
     encode,
 )
-from hardware.sim.cctalk_devices import SimDevice
 from hardware.cctalk.headers import REQUEST_LENGTHS
+from hardware.sim.cctalk_devices import SimDevice
 
 
 @dataclass

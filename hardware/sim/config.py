@@ -16,8 +16,8 @@ from typing import Any
 import yaml
 
 from hardware.cctalk.codec import Checksum
-from hardware.sim.cctalk_devices import SimCoinAcceptor, SimDevice, SimHopper
 from hardware.sim.cctalk_bus import SimulatedBus
+from hardware.sim.cctalk_devices import SimCoinAcceptor, SimDevice, SimHopper
 
 DEFAULT_COINS = {1: "EU100A", 2: "EU200A", 3: "EU050A"}
 _ACCEPTOR_KEYS = {"address", "coins", "serial", "manufacturer", "product"}

@@ -8,8 +8,8 @@ restore power, report a device's state. Pure: a line and ``now`` in, ``OK ...`` 
 
 from __future__ import annotations
 
-from hardware.sim.cctalk_devices import SimCoinAcceptor, SimDevice, SimHopper
 from hardware.sim.cctalk_bus import SimulatedBus
+from hardware.sim.cctalk_devices import SimCoinAcceptor, SimDevice, SimHopper
 
 HOPPER_FAULTS = ("empty", "jam", "opto", "extra", "runaway")
 COMMS_FAULTS = ("noreply", "late", "garble")

@@ -21,8 +21,8 @@ import time
 from collections.abc import Callable
 
 from hardware.sim.cctalk_bus import SimulatedBus
-from hardware.sim.link import ControlListener, LinkEnd
 from hardware.sim.control import Controller
+from hardware.sim.link import ControlListener, LinkEnd
 
 TICK = 0.05  # seconds: the longest the loop sleeps with nothing due
 

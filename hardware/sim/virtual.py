@@ -11,8 +11,8 @@ from __future__ import annotations
 import heapq
 import itertools
 
-from hardware.sim.cctalk_bus import SimulatedBus
 from hardware.clock import ManualClock
+from hardware.sim.cctalk_bus import SimulatedBus
 
 
 class VirtualTransport:

@@ -58,6 +58,7 @@ def journal_bench(rounds: int = 300) -> None:
                 cab.press(n, "start", now)
             while cab.round is not None:
                 d = cab.round.pending
+                assert d is not None, "a round with no seat to decide has ended"
                 cab.press(d.seat, rng.choice(["stand", "draw", "auto"]), now)
         dt = time.perf_counter() - t0
         print(f"durable 4-seat rounds: {rounds / dt:.1f} rounds/s ({(cab.inputs - txs) / dt:.0f} transactions/s)")
@@ -111,8 +112,8 @@ def simulate_bench(rounds: int = 40_000) -> None:
     import os
 
     from machine.gamemath.auto import prepare
-    from machine.games.rules import load_profile
     from machine.gamemath.simulate import play_chunk, simulate
+    from machine.games.rules import load_profile
 
     rules = load_profile("random-blackjack").rules
     prepare(rules)
@@ -157,8 +158,8 @@ def frames_bench(frames: int = 300) -> None:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
-    from machine.display.draw import Renderer
     from machine.devtools.scenes import SCENE_TIME, SCENES
+    from machine.display.draw import Renderer
     from machine.display.view import build_view
 
     pygame.display.init()
@@ -204,7 +205,9 @@ def press_bench(presses: int = 200) -> None:
             end = time.monotonic() + 10
             while not app.panel.link_up and time.monotonic() < end:
                 app.frame()
-            app.sims.bus.control.coin(cfg.devices.acceptors[1], "EU200A", 5)
+            bus, panel = app.sims.bus, app.sims.panel
+            assert bus is not None and panel is not None, "the default configuration simulates every device"
+            bus.control.coin(cfg.devices.acceptors[1], "EU200A", 5)
             while app.cab.seats[1].money.credit < 100 and time.monotonic() < end:
                 app.frame()
             lat = []
@@ -212,7 +215,7 @@ def press_bench(presses: int = 200) -> None:
                 button = "+2" if i % 2 == 0 else "collect"  # place a bet, then drop it
                 before = app.cab.journal.last_seq
                 t0 = time.perf_counter()
-                app.sims.panel.tap(1, button)
+                panel.tap(1, button)
                 while app.cab.journal.last_seq == before:
                     app.frame()  # the frame that handles the press also draws it
                 lat.append(time.perf_counter() - t0)

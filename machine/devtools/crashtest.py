@@ -26,11 +26,11 @@ from pathlib import Path
 from typing import Any
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
-from machine.loop.payout import run_payouts
 from machine.games.blackjack import BlackjackGame
 from machine.games.cards import shuffle
 from machine.games.round import Round
 from machine.games.rules import load_profile
+from machine.loop.payout import run_payouts
 from machine.money.seatmoney import MoneySettings
 
 SEATS = 3
@@ -278,7 +278,7 @@ def differences(a: Any, b: Any, path: str = "") -> list[str]:
         return out
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         out = []
-        for i, (x, y) in enumerate(zip(a, b)):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
             out += differences(x, y, f"{path}[{i}]")
         return out
     return [] if a == b else [f"{path}: {a!r} != {b!r}"]

@@ -18,9 +18,9 @@ from pathlib import Path
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
 from machine.games.blackjack import BlackjackGame
 from machine.games.cards import shuffle
-from machine.loop.payout import SeatLedger
 from machine.games.round import Round
 from machine.games.rules import load_profile
+from machine.loop.payout import SeatLedger
 from machine.money.seatmoney import MoneySettings
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -141,7 +141,7 @@ def _menu(tmp: Path, *presses: str):
 
     cab = scene_split(tmp)
     for b in ("stand", "stand"):  # finish the round so recall and meters have a game
-        if cab.round is not None:
+        if cab.round is not None and cab.round.pending is not None:
             cab.press(cab.round.pending.seat, b, 5)
     menu = OperatorMenu(cab, pin_hash("1234"), "c645...b8bb (example)")
     for b in presses:

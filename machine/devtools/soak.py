@@ -27,21 +27,29 @@ BET_BUTTONS = tuple(b.value for b in BUTTONS_TO_BET)
 PLAY_BUTTONS = tuple(b.value for b in (Button.AUTO, Button.AUTO, *PLAY))
 
 
+def _simulators(app: CabinetApp) -> tuple[SimProcess, PanelSimulator]:
+    """The bus and panel simulators the robots play through (soak starts only with both)."""
+    if app.sims.bus is None or app.sims.panel is None:
+        raise RuntimeError("soak needs the simulated bus and panel")
+    return app.sims.bus, app.sims.panel
+
+
 class Robot:
     def __init__(self, app: SimulatedCabinet, rng: random.Random):
         self.app, self.rng = app, rng
+        self.bus, self.panel = _simulators(app)
         self.inserted: dict[int, int] = {n: 0 for n in app.cab.seats}  # points put in
         self.next_act = {n: 0.0 for n in app.cab.seats}
 
     def coin(self, n: int, coin_id: str) -> None:
-        sim = self.app.sims.bus
+        sim = self.bus
         addr = self.app.cfg.devices.acceptors[n]
         reply = sim.control.coin(addr, coin_id)
         if "credited=1" in reply:
             self.inserted[n] += self.app.cfg.coins[coin_id]
 
     def act(self, now: float, wind_down: bool) -> None:
-        lamps = self.app.sims.panel.lamps()
+        lamps = self.panel.lamps()
         for n in self.app.cab.seats:
             if now < self.next_act[n]:
                 continue
@@ -123,11 +131,12 @@ def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float
                 for n, s in app.cab.seats.items():  # the attendant pays handpays and clears tilts
                     if s.lock in ("handpay", "tilt") and not app.cab.is_paying(n):
                         if s.lock == "tilt":
-                            app.sims.bus.control.refill(app.cfg.devices.hoppers[0].address, 500)
+                            robot.bus.control.refill(app.cfg.devices.hoppers[0].address, 500)
                         app.cab.attendant_clear(n)
         if now - last_print > 1.0:
             last_print = now
-            print(f"\rsoak: games per seat {sorted(games.items())}{' (collecting)' if wind_down else ''}", end="", file=sys.stderr, flush=True)
+            state = " (collecting)" if wind_down else ""
+            print(f"\rsoak: games per seat {sorted(games.items())}{state}", end="", file=sys.stderr, flush=True)
         time.sleep(0.005)
     print(file=sys.stderr)
     return _check(app, robot)
@@ -155,7 +164,7 @@ def _check(app: SimulatedCabinet, robot: Robot) -> int:
                   f"credit {s.money.credit}, club {s.money.club}")
     left = 0
     for h in app.cfg.devices.hoppers:
-        left += app.sims.bus.control.count(h.address, "left")
+        left += robot.bus.control.count(h.address, "left")
     if left * app.cfg.hopper_coin != total_hopper:
         problems.append(f"coins out of the hopper {left} x {app.cfg.hopper_coin} != hopper meters {total_hopper}")
     print(f"coins in {total_in} points; hopper paid {left} coins ({total_hopper} points); handpays {total_handpay} points")

@@ -57,7 +57,8 @@ def card_surface(code: str | None, w: int, h: int, font_path: str | None) -> pyg
         pygame.draw.rect(surf, (200, 210, 240), inner, width=max(1, w // 30), border_radius=radius // 2)
         step = max(4, w // 8)
         for x in range(inner.left, inner.right, step):
-            pygame.draw.line(surf, (60, 95, 190), (x, inner.top + 2), (min(inner.right - 2, x + inner.height), inner.bottom - 2), 1)
+            end = (min(inner.right - 2, x + inner.height), inner.bottom - 2)
+            pygame.draw.line(surf, (60, 95, 190), (x, inner.top + 2), end, 1)
         pygame.draw.rect(surf, (10, 20, 60), rect, width=max(1, w // 40), border_radius=radius)
         return surf
     pygame.draw.rect(surf, (252, 252, 248), rect, border_radius=radius)

@@ -15,7 +15,7 @@ import pygame
 
 from machine.display.cardart import card_surface
 from machine.display.lang import translate
-from machine.display.view import BUTTON_ORDER, HandView, SeatView, TableView, money_text
+from machine.display.view import BUTTON_ORDER, SeatView, TableView, money_text
 
 FELT = (12, 92, 52)
 FELT_DARK = (6, 60, 34)
@@ -179,16 +179,18 @@ class Renderer:
         total = sum(widths) + gap * (len(widths) - 1)
         x = W / 2 - total / 2
         y = H * 0.40
-        for i, (hand, wdt) in enumerate(zip(seat.hands, widths)):
+        for i, (hand, wdt) in enumerate(zip(seat.hands, widths, strict=True)):
             if hand.active:
-                pygame.draw.rect(surf, GOLD, pygame.Rect(x - 6 * s, y - 6 * s, wdt + 12 * s, ch + 12 * s), width=max(2, int(3 * s)), border_radius=int(8 * s))
+                frame = pygame.Rect(x - 6 * s, y - 6 * s, wdt + 12 * s, ch + 12 * s)
+                pygame.draw.rect(surf, GOLD, frame, width=max(2, int(3 * s)), border_radius=int(8 * s))
             for j, c in enumerate(hand.cards):
                 self._card(surf, c, x + j * step, y, s, ("seat", seat.number, i, j, c), now)
             info = f"{hand.stake}{'  x2' if hand.doubled else ''}  \u00b7  {hand.total_text}"
             self.text(surf, info, int(15 * s), WHITE, center=(x + wdt / 2, y + ch + 12 * s))
             if hand.result:
                 color = GOLD if hand.result in ("win", "blackjack") else DIM if hand.result == "push" else RED
-                label = {"win": "WIN", "blackjack": "BLACKJACK", "push": "PUSH", "lose": "LOSE", "surrender": "SURRENDER"}[hand.result]
+                label = {"win": "WIN", "blackjack": "BLACKJACK", "push": "PUSH", "lose": "LOSE",
+                         "surrender": "SURRENDER"}[hand.result]
                 self.text(surf, f"{label} {hand.returned}", int(16 * s), color, center=(x + wdt / 2, y + ch + 30 * s))
             x += wdt + gap
         if seat.insurance:
@@ -206,7 +208,9 @@ class Renderer:
             cx, cy, r = W - 40 * s, H * 0.45, 24 * s
             pygame.draw.circle(surf, (0, 0, 0), (cx, cy), r)
             frac = left / 15.0 if left < 15 else 1.0
-            pygame.draw.arc(surf, RED if left < 5 else GOLD, pygame.Rect(cx - r, cy - r, 2 * r, 2 * r), math.pi / 2, math.pi / 2 + 2 * math.pi * frac, max(2, int(4 * s)))
+            ring = pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)
+            sweep = math.pi / 2 + 2 * math.pi * frac
+            pygame.draw.arc(surf, RED if left < 5 else GOLD, ring, math.pi / 2, sweep, max(2, int(4 * s)))
             self.text(surf, str(math.ceil(left)), int(20 * s), WHITE, center=(cx, cy))
 
     def _meters(self, surf, view: TableView, seat: SeatView, s) -> None:
@@ -259,7 +263,8 @@ class Renderer:
         else:
             line = seat.lock_detail
         self.text(surf, line[:60], int(18 * s), WHITE, center=(r.centerx, r.centery + 4 * s))
-        self.text(surf, "Call the attendant" if seat.state != "memory_error" else "Call the operator", int(18 * s), DIM, center=(r.centerx, r.bottom - 28 * s))
+        call = "Call the attendant" if seat.state != "memory_error" else "Call the operator"
+        self.text(surf, call, int(18 * s), DIM, center=(r.centerx, r.bottom - 28 * s))
 
     def _banner(self, surf, text: str, s) -> None:
         W, H = surf.get_size()

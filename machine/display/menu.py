@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import pygame
 
-from machine.operator.menu import MenuView
 from machine.display.cardart import card_surface
 from machine.display.draw import GOLD, WHITE, Renderer
+from machine.operator.menu import MenuView
 
 BG = (18, 22, 34)
 

@@ -9,6 +9,7 @@ card: the engine reads these settings, the analysis prices them.
 from __future__ import annotations
 
 import dataclasses
+import importlib.resources
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -229,10 +230,22 @@ _PARSERS = {
 # -- game profiles ----------------------------------------------------------------------------
 
 
+def shipped_config_dir() -> Path:
+    """The configuration shipped with the program: ``machine/_config``, package data.
+
+    In a checkout and in an editable install ``machine/_config`` is a symbolic link to the
+    repository's ``config/``; in a wheel it is a copy of it. Either way the package finds it.
+    """
+    folder = importlib.resources.files("machine") / "_config"
+    if not isinstance(folder, Path):  # e.g. a zipped install: there is no folder to read
+        raise RulesError("config", [f"the shipped configuration is not a folder on disk ({folder})"])
+    return folder
+
+
 def config_dir() -> Path:
-    """The configuration folder: ``$CABINET_CONFIG``, else ``config/`` of this checkout."""
+    """The configuration folder: ``$CABINET_CONFIG``, else the shipped one."""
     env = os.environ.get("CABINET_CONFIG")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "config"
+    return Path(env) if env else shipped_config_dir()
 
 
 @dataclass(frozen=True)

@@ -85,5 +85,6 @@ def run_payouts(cab: Cabinet, hopper: HopperDevice, lock=None, seats: list[int] 
             if not left:
                 break
             result = hopper.payout(min(MAX_CHUNK, left), ledger)
-            if not getattr(result, "resolved", True) or getattr(result, "unpaid", 0):
+            unpaid: int = getattr(result, "unpaid", 0)
+            if not getattr(result, "resolved", True) or unpaid:
                 break

@@ -39,9 +39,13 @@ def gather(journal_path: Path, seat: int | None = None, games: int = 100) -> dic
                 "period": {**total(meters.values(), period=True), **cabinet_meters.period},
             },
             "games": _games(meters.values()),
-            "recall": {str(n): [r.data | {"seq": r.seq} for r in j.records("game", seat=n, last=games, since=since)] for n in chosen},
+            "recall": {
+                str(n): [r.data | {"seq": r.seq} for r in j.records("game", seat=n, last=games, since=since)] for n in chosen
+            },
             "events": [
-                {"seq": r.seq, "seat": r.seat, **r.data} for r in j.records("event", since=since) if seat is None or r.seat in (seat, None)
+                {"seq": r.seq, "seat": r.seat, **r.data}
+                for r in j.records("event", since=since)
+                if seat is None or r.seat in (seat, None)
             ],
             "problems": j.verify(),
         }
@@ -81,7 +85,8 @@ def as_text(report: dict[str, Any], what: str) -> str:
                 lines += [f"  {game:<22}{name:<14}{m['lifetime'][name]:>12}{m['period'][name]:>12}" for name in GAME_METERS]
         for n, s in report["seats"].items():
             lock = f"  LOCKED: {s['lock']}" if s["lock"] else ""
-            lines += _meter_lines(f"Seat {n}: credit {s['credit']}, club {s['club']}{lock}", s["meters"]["lifetime"], s["meters"]["period"])
+            title = f"Seat {n}: credit {s['credit']}, club {s['club']}{lock}"
+            lines += _meter_lines(title, s["meters"]["lifetime"], s["meters"]["period"])
     if what in ("recall", "all"):
         for n, games in report["recall"].items():
             lines.append(f"Seat {n}: last {len(games)} games")

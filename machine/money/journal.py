@@ -196,7 +196,8 @@ class Journal:
     ) -> list[Record]:
         """Records in order, optionally of one kind and seat, after ``since``, the ``last`` N."""
         sql = "SELECT seq, kind, seat, data, hash FROM journal"
-        cond, args = ["seq > ?"], [since]
+        cond: list[str] = ["seq > ?"]
+        args: list[int | str] = [since]
         if kind is not None:
             cond.append("kind = ?")
             args.append(kind)

@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from machine import yamlio
 from machine.core.cabinet import CabinetSettings
-from machine.games.rules import RulesError, config_dir, load_profile
+from machine.games.rules import Profile, RulesError, config_dir, load_profile
 from machine.money.seatmoney import MoneySettings
 
 
@@ -106,6 +106,9 @@ class MachineConfig(_Model):
         out: list[tuple[tuple[Any, ...], str]] = []
         if self.game not in self.games_enabled:
             out.append((("game",), f"game {self.game!r} is not in games_enabled"))
+        for i, game in enumerate(self.games_enabled):
+            if game in self.games_enabled[:i]:
+                out.append((("games_enabled", i), f"{game!r} is listed twice"))
         for seat in self.devices.acceptors:
             if not 1 <= seat <= self.seats:
                 out.append((("devices", "acceptors", seat), f"names seat {seat}, but the cabinet has {self.seats} seats"))
@@ -193,14 +196,29 @@ def parse_config(text: str, name: str) -> MachineConfig:
             problems.append(f"{name}:{_where(lines, loc)}: {path}: {msg}")
         raise ConfigError(problems) from None
     problems = [f"{name}:{_where(lines, loc)}: {'.'.join(map(str, loc))}: {msg}" for loc, msg in cfg.consistency()]
-    for game in cfg.games_enabled:
+    for game in dict.fromkeys(cfg.games_enabled):
         try:
-            load_profile(game)
+            profile = load_profile(game)
         except (RulesError, yamlio.YamlError) as exc:
             problems.append(f"{name}:{_where(lines, ('games_enabled',))}: games_enabled: {exc}")
+            continue
+        problems += _play_problems(profile)
     if problems:
         raise ConfigError(problems)
     return cfg
+
+
+def _play_problems(profile: Profile) -> list[str]:
+    """What a profile allows that a cabinet cannot deal, named at the profile's own line.
+
+    ``decks: 0`` (an infinite deck) prices a game in ``cabinet rtp`` but deals no shoe.
+    """
+    if profile.rules.decks >= 1:
+        return []
+    path = config_dir() / "games" / f"{profile.game}.yaml"
+    line = _where(_line_map(path.read_text(encoding="utf-8")), ("rules", "decks"))
+    return [f"{path}:{line}: rules.decks: 0 is an infinite deck, which can be priced (cabinet rtp) but not dealt: "
+            "a cabinet plays 1 to 8 decks"]
 
 
 def load_config(path: str | Path | None = None) -> MachineConfig:

@@ -1,7 +1,8 @@
 """The software's identity: a SHA-256 over the program files, and the release manifest.
 
 Owns: which files make up the program (every ``.py`` under ``machine/`` and ``hardware/``, and
-the game profiles under ``config/games/``, in a fixed order), the identity hash over them,
+the shipped game profiles, named ``config/games/<game>.yaml`` as in the repository wherever
+they are installed), the identity hash over them,
 writing the manifest of a release (``MANIFEST.sha256``: one line per file, then the total) and
 checking the installed files against it. Never changes a file it checks.
 """
@@ -11,18 +12,29 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[2]  # holds machine/ and hardware/: the checkout, or site-packages
 MANIFEST = ROOT / "MANIFEST.sha256"
 
 
-def program_files(root: Path = ROOT) -> list[Path]:
-    files = [p for d in ("machine", "hardware") for p in (root / d).rglob("*.py") if "__pycache__" not in p.parts]
-    files += list((root / "config" / "games").glob("*.yaml"))
-    return sorted(files, key=lambda p: p.relative_to(root).as_posix())
+def program_files(root: Path = ROOT) -> dict[str, Path]:
+    """Each program file by its name in the manifest, in order.
+
+    The game profiles are read where the program finds them (``machine/_config/games``: a link to
+    the repository's ``config/games`` in a checkout, package data in a wheel) and named as in the
+    repository, so an installed wheel has the same identity as the checkout it was built from.
+    """
+    files = {
+        p.relative_to(root).as_posix(): p
+        for d in ("machine", "hardware")
+        for p in (root / d).rglob("*.py")
+        if "__pycache__" not in p.parts
+    }
+    files.update({f"config/games/{p.name}": p for p in (root / "machine" / "_config" / "games").glob("*.yaml")})
+    return dict(sorted(files.items()))
 
 
 def file_hashes(root: Path = ROOT) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest() for p in program_files(root)}
+    return {name: hashlib.sha256(p.read_bytes()).hexdigest() for name, p in program_files(root).items()}
 
 
 def identity(hashes: dict[str, str]) -> str:

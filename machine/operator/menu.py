@@ -210,10 +210,12 @@ class OperatorMenu:
     def view(self) -> MenuView:
         footer = "Draw: next   Stand: previous   Start: select   Collect: back"
         if self.mode == "pin":
+            keys = "+2=1 +10=2 x2=3 Repeat=4 Max=5 Draw=6 Stand=7 Double=8 Split=9 Insure=0"
             return MenuView("Enter PIN", ["*" * len(self.pin_entry) or "_"],
-                            footer="+2=1 +10=2 x2=3 Repeat=4 Max=5 Draw=6 Stand=7 Double=8 Split=9 Insure=0  Start: OK  Auto: erase  Collect: cancel")
+                            footer=f"{keys}  Start: OK  Auto: erase  Collect: cancel")
         if self.mode == "confirm":
-            what = {"period": "Reset the period meters?", "ram": "RAM CLEAR: erase every meter, credit and recall?"}[self.after_pin]
+            what = {"period": "Reset the period meters?",
+                    "ram": "RAM CLEAR: erase every meter, credit and recall?"}[self.after_pin]
             return MenuView("Confirm", [what, "", "Start: yes   any other button: no"])
         if self.mode == "edit":
             name = list(EDITABLE)[min(self.cursor, len(EDITABLE) - 1)]
@@ -253,14 +255,17 @@ class OperatorMenu:
         games = [r.data for r in self.cab.journal.records("game", seat=self.recall_seat, last=self.cab.settings.recall_games,
                                                           since=self.cab.journal.last_of("ram_clear"))]
         if not games:
-            return MenuView(f"Game recall - seat {self.recall_seat}", ["no games since the last RAM clear"], footer="+2: next seat   Collect: back")
+            return MenuView(f"Game recall - seat {self.recall_seat}", ["no games since the last RAM clear"],
+                            footer="+2: next seat   Collect: back")
         i = min(self.cursor, len(games) - 1)
         g = games[-1 - i]
         seat = g["seat"]
         lines = [
             f"game {g['round_no']}  ({i + 1} of the last {len(games)})  {g.get('title', '')}",
-            f"bet {seat['bet']}  insurance {seat['insurance']}  staked {seat['staked']}  returned {seat['returned']}  bonus {seat['bonus']}",
-            f"credit/club before {g['before']['credit']}/{g['before']['club']}  after {g['after']['credit']}/{g['after']['club']}",
+            f"bet {seat['bet']}  insurance {seat['insurance']}  staked {seat['staked']}  "
+            f"returned {seat['returned']}  bonus {seat['bonus']}",
+            f"credit/club before {g['before']['credit']}/{g['before']['club']}  "
+            f"after {g['after']['credit']}/{g['after']['club']}",
             "decisions: " + (", ".join(f"{d['action']} ({d['by']})" for d in g["decisions"]) or "none"),
         ]
         return MenuView(f"Game recall - seat {self.recall_seat}", lines, recall=g,
@@ -285,7 +290,8 @@ class OperatorMenu:
                 later = f"   (when no seat has a bet: {self.cab.pending_game})" if self.cab.pending_game else ""
                 lines.append(f"{name:<22}{self.cab.profile.game:>10}{later}")
                 continue
-            lines.append(f"{name:<22}{self._current(name) if name not in self.cab.pending_rules else getattr(self.cab.rules, name)!s:>10}{pending}")
+            value = self._current(name) if name not in self.cab.pending_rules else getattr(self.cab.rules, name)
+            lines.append(f"{name:<22}{value!s:>10}{pending}")
         return MenuView("Settings (Start: change, PIN needed)", lines, min(self.cursor, len(lines) - 1))
 
     def _page_hardware_test(self) -> MenuView:
