@@ -194,11 +194,7 @@ LOADS = {
 }
 
 # layer -> modules it loads today though it must not, reported to be fixed where they are
-KNOWN_LOADS: dict[str, set[str]] = {
-    # hardware/panel/__init__.py imports the panel driver (PanelHost, hence pyserial), so the
-    # games' ``from hardware.panel.buttons import Button`` loads the serial port code.
-    "machine.games": {"serial"},
-}
+KNOWN_LOADS: dict[str, set[str]] = {}
 
 
 @pytest.mark.parametrize("layer", sorted(LOADS))
