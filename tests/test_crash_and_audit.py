@@ -125,4 +125,5 @@ def test_audit_meters_as_json_gives_the_seats_the_cabinet_and_the_games(tmp_path
     assert main(["audit", "meters", "--json", "--data", str(tmp_path)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert set(report) == {"seats", "cabinet", "games", "problems"}
-    assert report["cabinet"]["lifetime"]["total_in"] == sum(s["meters"]["lifetime"].get("total_in", 0) for s in report["seats"].values())
+    seats_in = sum(s["meters"]["lifetime"].get("total_in", 0) for s in report["seats"].values())
+    assert report["cabinet"]["lifetime"]["total_in"] == seats_in

@@ -147,7 +147,7 @@ def test_seat_states_move_only_along_the_table(tmp_path):
         n = rng.randint(1, 3)
         before = {k: cab.seat_state(k) for k in cab.seats}
 
-        def check() -> None:
+        def check(before: dict[int, str] = before) -> None:
             for k in cab.seats:
                 after = cab.seat_state(k)
                 assert after in names

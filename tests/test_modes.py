@@ -10,6 +10,7 @@ import pytest
 
 from hardware.panel import ButtonPressed, Door, KeySwitch, LinkDown, LinkUp
 from hardware.panel.buttons import Button
+
 from machine.display.screens import banner_text
 from machine.loop.modes import (
     BASE_TRANSITIONS,

@@ -33,7 +33,7 @@ def audit(core: Core, seat: SeatState, when: str) -> bool:
     if problem is None:
         lhs = m.credit + m.club
         rhs = life.get("total_in", 0) - life.get("total_out", 0) + life.get("total_won", 0) - life.get("total_bet", 0)
-        if lhs != rhs and not seat.lock == "memory_error":
+        if lhs != rhs and seat.lock != "memory_error":
             problem = f"meters: credit + club = {lhs}, but total in - out + won - bet = {rhs}"
     if problem is None:
         return seat.lock == "memory_error"

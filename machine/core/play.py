@@ -65,7 +65,7 @@ def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
     state.round = core.game.start(shoe, bets, funds, [s.number for s in seats])
     state.round_shoe = shoe
     state.round_meta = {"round_no": row.round_no, "before": before, "decisions": []}
-    stakes = {str(s.number): b for s, b in zip(seats, bets)}
+    stakes = {str(s.number): b for s, b in zip(seats, bets, strict=True)}
     core.store.append("round_start", {"round_no": row.round_no, "shoe": shoe, "bets": stakes})
     _journal_events(core, state.round.events)
     row.betting_since = None

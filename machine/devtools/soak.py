@@ -19,6 +19,9 @@ from pathlib import Path
 from hardware.panel.buttons import BET_BUTTONS as BUTTONS_TO_BET
 from hardware.panel.buttons import PLAY_BUTTONS as PLAY
 from hardware.panel.buttons import Button
+from hardware.sim.launcher import SimProcess
+from hardware.sim.panel import PanelSimulator
+
 from machine.devtools.harness import SimulatedCabinet
 from machine.operator.config import MachineConfig
 
@@ -27,7 +30,7 @@ BET_BUTTONS = tuple(b.value for b in BUTTONS_TO_BET)
 PLAY_BUTTONS = tuple(b.value for b in (Button.AUTO, Button.AUTO, *PLAY))
 
 
-def _simulators(app: CabinetApp) -> tuple[SimProcess, PanelSimulator]:
+def _simulators(app: SimulatedCabinet) -> tuple[SimProcess, PanelSimulator]:
     """The bus and panel simulators the robots play through (soak starts only with both)."""
     if app.sims.bus is None or app.sims.panel is None:
         raise RuntimeError("soak needs the simulated bus and panel")
@@ -59,7 +62,7 @@ class Robot:
                 money = self.app.cab.seats[n].money
                 credit, club, playing = money.credit, money.club, self.app.cab.in_round(n)
                 may_coin = self.app.cab.may_take_coins(n) and not self.app.cab.is_paying()
-            sim = self.app.sims.panel
+            sim = self.panel
             if wind_down:
                 if "collect" in lit:
                     sim.tap(n, "collect")

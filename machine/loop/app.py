@@ -116,9 +116,8 @@ class CabinetApp:
         import pygame
 
         for event in pygame.event.get():
-            if event.type in (pygame.QUIT, pygame.WINDOWCLOSE):
-                self.running = False
-            elif event.type == pygame.KEYDOWN and pygame.key.name(event.key) == "escape":
+            escape = event.type == pygame.KEYDOWN and pygame.key.name(event.key) == "escape"
+            if event.type in (pygame.QUIT, pygame.WINDOWCLOSE) or escape:
                 self.running = False
             else:
                 self.on_input(event)

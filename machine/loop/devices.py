@@ -21,8 +21,8 @@ from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, CctalkError
 
 from machine.core.cabinet import Cabinet
-from machine.operator.config import MachineConfig
 from machine.loop.payout import SeatLedger, run_payouts
+from machine.operator.config import MachineConfig
 
 POLL_INTERVAL = 0.15
 

@@ -11,7 +11,6 @@ Never runs a frame, routes an input or draws.
 from __future__ import annotations
 
 import dataclasses
-
 import secrets
 import threading
 from collections.abc import Callable

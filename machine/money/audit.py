@@ -95,7 +95,8 @@ def as_text(report: dict[str, Any], what: str) -> str:
                 hands = "  ".join(f"{' '.join(h['cards'])} ({h['total']}, {h['result']} {h['returned']})" for h in seat["hands"])
                 acts = ",".join(d["action"] for d in g["decisions"]) or "-"
                 lines.append(
-                    f"  game {g['round_no']} ({g.get('game', '?')}): bet {seat['bet']}  dealer {' '.join(g['dealer']['cards'])} ({g['dealer']['total']})"
+                    f"  game {g['round_no']} ({g.get('game', '?')}): bet {seat['bet']}"
+                    f"  dealer {' '.join(g['dealer']['cards'])} ({g['dealer']['total']})"
                     f"  hands {hands}  decisions {acts}  staked {seat['staked']} returned {seat['returned']}"
                     f"  credit/club {g['before']['credit']}/{g['before']['club']} -> {g['after']['credit']}/{g['after']['club']}"
                 )
