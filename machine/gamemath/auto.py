@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from machine.games import blackjack_rules as bj
 from machine.games.cards import value
 from machine.games.round import Decision, Round
 from machine.games.rules import Rules
@@ -78,7 +79,7 @@ def action_values(
     if options is not None:
         allowed = set(options)
         values = {a: v for a, v in values.items() if a in allowed}
-    if rules.hole_card and up in (1, 10):
+    if bj.dealer_peeks(rules.hole_card, up):
         m = t.mass(hand)
         if m > 0:
             values = {a: v / m for a, v in values.items()}

@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from math import comb
 
 from machine.games.rules import Rules
-from machine.gamemath.game import Analysis, GameReturn, analysis, best_of, first_deals, up_probs
-from machine.gamemath.shoe import ZERO, Comp, hands_up_to, is_natural, plus, score, size, unit
+from machine.gamemath.game import Analysis, FirstChoice, GameReturn, analysis, best_of, first_deals, strategy_return
+from machine.gamemath.shoe import ZERO, Comp, hands_up_to, is_natural, score, size, unit
 from machine.gamemath.split import split_values
-from machine.gamemath.table import ACTION_ORDER, Policy
+from machine.gamemath.table import Policy
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 HARD_ROWS = tuple(range(4, 22))
@@ -228,56 +228,35 @@ def chart_rtp(rules: Rules, chart: Chart | None = None) -> GameReturn:
     chart = chart or basic_strategy(rules)
     # Plays are memoised per policy: the key is the chart's content.
     key = ("chart", tuple(tuple(sorted(rows[t].items())) for rows in chart.tables() for t in sorted(rows)))
-    bonus = float(rules.three_sevens_bonus)
-    parts = dict.fromkeys(("blackjack", *ACTION_ORDER, "three_sevens", "insurance"), 0.0)
-    freq = dict.fromkeys(("blackjack", *ACTION_ORDER, "insurance"), 0.0)
-    by_up: dict[int, float] = {}
-    for up, pu in up_probs(an.shoe):
-        if not pu:
-            continue
+    limit = rules.max_splits_and_doubles
+
+    def first_choice(up: int) -> FirstChoice:
         t = an.table(up)
         policy = chart.policy(up)
         play = t.play(ZERO, policy, key)
         splits = split_values(t, policy, key)
-        limit = rules.max_splits_and_doubles
-        ev_up = 0.0
-        for hand, ph in first_deals(an.shoe, up):
+
+        def choose(hand: Comp) -> tuple[str, float]:
             if is_natural(hand):
-                action, u = "stand", float(rules.blackjack_pays) * (1.0 - t.p_blackjack(hand))
-                kind = "blackjack"
+                return "stand", float(rules.blackjack_pays) * (1.0 - t.p_blackjack(hand))
+            opts = list(t.options(hand, False, limit is None or limit >= 1))
+            p = hand.index(2) + 1 if 2 in hand else 0
+            if p and splits[p] is not None and chart.pairs[p][up] == "P":
+                opts.append("split")
+            if rules.surrender != "none":
+                opts.append("surrender")
+            action = resolve(chart.code(hand, up, True), tuple(opts))
+            if action == "split":
+                w = splits[p]
+            elif action == "surrender":
+                w = an.surrender_value(hand, up)
             else:
-                opts = list(t.options(hand, False, limit is None or limit >= 1))
-                p = hand.index(2) + 1 if 2 in hand else 0
-                if p and splits[p] is not None and chart.pairs[p][up] == "P":
-                    opts.append("split")
-                if rules.surrender != "none":
-                    opts.append("surrender")
-                action = resolve(chart.code(hand, up, True), tuple(opts))
-                if action == "split":
-                    w = splits[p]
-                elif action == "surrender":
-                    w = an.surrender_value(hand, up)
-                else:
-                    w = play.value(hand, False, action)
-                assert w is not None
-                if action == "surrender" and an.early_surrender_first(up):
-                    u = -0.5
-                else:
-                    u = an.unconditional(hand, up, w)
-                kind = action
-            if bonus and hand[6] == 2 and action in ("hit", "double"):
-                b = t.probs(hand)[6] * bonus * t.mass(plus(hand, 7))
-                parts["three_sevens"] += pu * ph * b
-                u -= b
-                ev_up += ph * b
-            parts[kind] += pu * ph * u
-            freq[kind] += pu * ph
-            ev_up += ph * u
-            if up == 1 and not is_natural(hand) and chart.insurance:
-                ins = an.insurance(hand, up)
-                parts["insurance"] += pu * ph * ins
-                freq["insurance"] += pu * ph
-                ev_up += ph * ins
-        by_up[up] = ev_up
-    net = sum(parts.values())
-    return GameReturn(rtp=1.0 + net, house_edge=-net, breakdown=parts, frequency=freq, by_up_card=by_up)
+                w = play.value(hand, False, action)
+            assert w is not None
+            if action == "surrender" and an.early_surrender_first(up):
+                return action, -0.5
+            return action, an.unconditional(hand, up, w)
+
+        return choose
+
+    return strategy_return(an, first_choice, lambda value: chart.insurance)

@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from operator import add, mul
 
+from machine.games import blackjack_rules as bj
 from machine.gamemath.shoe import Comp, Shoe
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -44,10 +45,9 @@ def terminals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], ...]:
     drawn = [0] * 10
 
     def rec(hard: int, ace: bool, n: int) -> None:
-        soft = ace and hard + 10 <= 21
-        total = hard + 10 if soft else hard
-        if total >= 17 and not (total == 17 and soft and hits_soft_17):
-            if n == 1 and total == 21:
+        total, soft = bj.hand_score(hard, ace, False)
+        if not bj.dealer_draws(total, soft, hits_soft_17):
+            if bj.is_natural(n + 1, hard, ace):
                 outcome = BLACKJACK
             elif total > 21:
                 outcome = BUST

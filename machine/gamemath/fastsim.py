@@ -6,7 +6,10 @@ betting the minimum with Auto's choices, and Auto's decision tables for that ker
 strategy of its own: every choice the kernel makes is read from a table filled from
 ``machine.gamemath.auto`` (the same calls ``auto_action`` makes), and the kernel is checked round
 for round against ``machine.games.round.Round`` on the same shoes (``tests/test_fastsim.py``), so the
-engine stays the single source of truth of the rules.
+engine stays the single source of truth of the rules. Nor does it write a rule of its own: the
+hand total, the natural, three sevens, the dealer's draw, the peek and the settlement table are
+the functions of ``machine.games.blackjack_rules``, compiled here (``_rule``) as the engine and the
+analysis call them plain.
 
 Theory of operation
 -------------------
@@ -50,7 +53,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from fractions import Fraction
+from pathlib import Path
 
 try:
     import numba
@@ -61,6 +64,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "the fast simulator needs numba: pip install 'cabinet[fast]' (or pip install numba)"
     ) from exc
 
+from machine.games import blackjack_rules as bj
 from machine.games.cards import new_shoe, value
 from machine.games.round import PLAY_ACTIONS, ShoeExhausted
 from machine.games.rules import Rules
@@ -81,10 +85,10 @@ assert PLAY_ACTIONS == ("hit", "stand", "double", "split", "surrender")
 F_STATE, F_HARD, F_ACE, F_N, F_STAKE, F_FS, F_SA, F_AHARD, F_SURR, F_CHARLIE, F_DONE, F_SEVENS, F_FIRST = range(13)
 NF = 13
 
-# Parameters of the rule set, as an int64 array P.
+# Parameters of the rule set, as an int64 array P (a ratio of the rules as numerator, denominator).
 (P_HOLE, P_H17, P_DAS, P_DMAH, P_LIMIT, P_MAXH, P_SA1, P_RESPLIT, P_SURR, P_CHARLIE, P_BET,
- P_BJRET, P_INSAMT, P_INSRET, P_BONUS, P_DHARD, P_DSOFT) = range(17)
-NP = 17
+ P_BJNUM, P_BJDEN, P_INSAMT, P_INSNUM, P_INSDEN, P_BONUSNUM, P_BONUSDEN, P_DHARD, P_DSOFT) = range(20)
+NP = 20
 SURR_NONE, SURR_LATE, SURR_EARLY = 0, 1, 2
 NO_LIMIT = 1 << 30
 
@@ -109,15 +113,64 @@ class FastSimError(RuntimeError):
     """The fast path cannot play these settings (or met a state it cannot answer)."""
 
 
+# -- the rules, compiled from machine.games.blackjack_rules ---------------------------------------
+
+_RULES_DIGEST = hashlib.sha256(Path(bj.__file__).read_bytes()).hexdigest()
+
+
+def _cache_follows_the_rules() -> None:
+    """Make numba's cached kernels of this file go stale when ``blackjack_rules.py`` changes.
+
+    Numba stamps a cached kernel with the source of the file it is written in only, but these
+    kernels compile the rules of another file into themselves. Each cache locator gets a
+    variant, for this file only, whose stamp adds a digest of the rules' source. (Numba's
+    locator classes are its internals: without them, a rules change needs the cache cleared.)
+    """
+    try:
+        from numba.core import caching
+    except ImportError:  # pragma: no cover
+        return
+    impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
+    classes = getattr(impl, "_locator_classes", None)
+    if not isinstance(classes, list) or any(getattr(c, "follows_rules", False) for c in classes):
+        return
+    here = os.path.abspath(__file__)
+
+    class FollowsRules:
+        follows_rules = True
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if os.path.abspath(py_file) != here:
+                return None
+            return super().from_function(py_func, py_file)  # type: ignore[misc]
+
+        def get_source_stamp(self):
+            return super().get_source_stamp(), _RULES_DIGEST  # type: ignore[misc]
+
+    classes[:0] = [type(f"{c.__name__}FollowingRules", (FollowsRules, c), {}) for c in classes]
+
+
+_cache_follows_the_rules()
+
+
+def _rule(fn):
+    """A rule of ``blackjack_rules``, compiled to be inlined in the kernels."""
+    return njit(cache=True, inline="always", **_NO_NRT)(fn)
+
+
+_score = _rule(bj.hand_score)
+_natural = _rule(bj.is_natural)
+_earns_sevens = _rule(bj.earns_three_sevens)
+_dealer_draws = _rule(bj.dealer_draws)
+_peeks = _rule(bj.dealer_peeks)
+_waits_for_dealer = _rule(bj.waits_for_dealer)
+_settle_hand = _rule(bj.settle_hand)
+_ratio_of = _rule(bj.ratio_of)
+_insurance_return = _rule(bj.insurance_return)
+
+
 # -- the compiled round ---------------------------------------------------------------------------
-
-
-@njit(cache=True, inline="always", **_NO_NRT)
-def _score(hard, ace, ahard):
-    """(total, soft) as machine.games.hand.score: one ace counts 11 when that keeps the total <= 21."""
-    if ace and not ahard and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
 
 
 @njit(cache=True, **_NO_NRT)
@@ -136,7 +189,7 @@ def _options(P, hard, ace, n, fs, sa, sd_used, nhands, pair, up):
     if n == 2 and pair and not (sa and not P[P_RESPLIT]) and nhands < P[P_MAXH] and free:
         mask |= M_SPLIT
     if P[P_SURR] != SURR_NONE and n == 2 and not fs and nhands == 1:
-        if not (P[P_SURR] == SURR_EARLY and P[P_HOLE] and (up == 1 or up == 10)):
+        if not (P[P_SURR] == SURR_EARLY and _peeks(P[P_HOLE], up)):
             mask |= M_SURRENDER
     return mask
 
@@ -148,7 +201,7 @@ def _finished_alone(P, hard, ace, n, fs, sa, mask):
     Round._settle_without_decision for a hand that is not doubled (aces not hard).
     """
     total, soft = _score(hard, ace, False)
-    if (not fs and n == 2 and ace and hard == 11) or total > 21:
+    if (not fs and _natural(n, hard, ace)) or total > 21:
         return 1
     if P[P_CHARLIE] and n >= 5:
         return 2
@@ -169,6 +222,13 @@ def _draw(deck, pos, lazy):
         deck[pos] = c
         return c
     return deck[pos]
+
+
+@njit(cache=True, inline="always", **_NO_NRT)
+def _dealer_takes(deck, pos, lazy, hard, ace):
+    """The dealer's (hard total, holds an ace) once the card at ``pos`` is added."""
+    c = _draw(deck, pos, lazy)
+    return hard + c, ace or c == 1
 
 
 @njit(cache=True, inline="always", **_NO_NRT)
@@ -229,15 +289,13 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
     if P[P_HOLE]:
         if pos >= n:
             return EXHAUSTED
-        c = _draw(deck, pos, lazy)
+        d_hard, d_ace = _dealer_takes(deck, pos, lazy, d_hard, d_ace)
         pos += 1
-        d_hard += c
-        d_ace = d_ace or c == 1
         d_n = 2
     # -- insurance, in seat order
     if up == 1 and P[P_INSAMT] > 0:
         for s in range(nseats):
-            if hs[s, 0, F_ACE] and hs[s, 0, F_HARD] == 11:
+            if _natural(hs[s, 0, F_N], hs[s, 0, F_HARD], hs[s, 0, F_ACE]):
                 continue  # blackjack: not asked
             a = insure[hs[s, 0, F_STATE]]
             if a < 0:
@@ -246,10 +304,10 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
             if a:
                 ins[s] = P[P_INSAMT]
     # -- early surrender, then the peek
-    peek = P[P_HOLE] and (up == 1 or up == 10)
+    peek = _peeks(P[P_HOLE], up)
     if P[P_SURR] == SURR_EARLY and peek:
         for s in range(nseats):
-            if hs[s, 0, F_ACE] and hs[s, 0, F_HARD] == 11:
+            if _natural(hs[s, 0, F_N], hs[s, 0, F_HARD], hs[s, 0, F_ACE]):
                 continue
             a = early[hs[s, 0, F_STATE], up - 1]
             if a < 0:
@@ -258,7 +316,7 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
             if a:
                 hs[s, 0, F_SURR] = 1
                 hs[s, 0, F_DONE] = 1
-    d_natural = d_n == 2 and d_ace and d_hard == 11
+    d_natural = _natural(d_n, d_hard, d_ace)
     if not (peek and d_natural):
         # -- the seats' play, seat by seat, hand by hand
         for s in range(nseats):
@@ -333,28 +391,22 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
             needed = True
         for h in range(nh[s]):
             total, soft = _score(hs[s, h, F_HARD], hs[s, h, F_ACE], hs[s, h, F_AHARD])
-            if total > 21 or hs[s, h, F_CHARLIE]:
-                continue
-            if hs[s, h, F_SURR] and P[P_SURR] == SURR_EARLY:
-                continue
-            needed = True
+            if _waits_for_dealer(total, hs[s, h, F_CHARLIE], hs[s, h, F_SURR], P[P_SURR] == SURR_EARLY):
+                needed = True
     if needed and not (peek and d_natural):
         while True:
             total, soft = _score(d_hard, d_ace, False)
-            if total < 17 or (total == 17 and soft and P[P_H17]):
-                if pos >= n:
-                    return EXHAUSTED
-                c = _draw(deck, pos, lazy)
-                pos += 1
-                d_hard += c
-                d_ace = d_ace or c == 1
-                d_n += 1
-            else:
+            if not _dealer_draws(total, soft, P[P_H17]):
                 break
+            if pos >= n:
+                return EXHAUSTED
+            d_hard, d_ace = _dealer_takes(deck, pos, lazy, d_hard, d_ace)
+            pos += 1
+            d_n += 1
     # -- settlement
     d_total, d_soft = _score(d_hard, d_ace, False)
-    d_bj = d_n == 2 and d_ace and d_hard == 11
-    d_bust = d_total > 21
+    d_bj = _natural(d_n, d_hard, d_ace)
+    late = P[P_SURR] == SURR_LATE
     for s in range(nseats):
         ret = 0
         staked = ins[s]
@@ -363,25 +415,14 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
             staked += stake
             total, soft = _score(hs[s, h, F_HARD], hs[s, h, F_ACE], hs[s, h, F_AHARD])
             fs = hs[s, h, F_FS]
-            if hs[s, h, F_SURR]:
-                if not (P[P_SURR] == SURR_LATE and d_bj):
-                    ret += stake // 2
-            elif total > 21:
-                pass
-            elif hs[s, h, F_CHARLIE]:
-                ret += 2 * stake
-            elif not fs and hs[s, h, F_N] == 2 and hs[s, h, F_ACE] and hs[s, h, F_HARD] == 11:
-                ret += stake if d_bj else P[P_BJRET]
-            elif d_bj:
-                pass
-            elif d_bust or total > d_total:
-                ret += 2 * stake
-            elif total == d_total:
-                ret += stake
-            if not fs and hs[s, h, F_N] == 3 and hs[s, h, F_SEVENS] == 3:
-                ret += P[P_BONUS]
-        if ins[s] > 0 and d_bj:
-            ret += P[P_INSRET]
+            cn = hs[s, h, F_N]
+            natural = not fs and _natural(cn, hs[s, h, F_HARD], hs[s, h, F_ACE])
+            _, returned = _settle_hand(stake, total, natural, hs[s, h, F_SURR], hs[s, h, F_CHARLIE],
+                                       d_total, d_bj, late, P[P_BJNUM], P[P_BJDEN])
+            ret += returned
+            if P[P_BONUSNUM] and _earns_sevens(fs, cn, hs[s, h, F_SEVENS]):
+                ret += _ratio_of(bet, P[P_BONUSNUM], P[P_BONUSDEN])
+        ret += _insurance_return(ins[s], d_bj, P[P_INSNUM], P[P_INSDEN])
         net[s] = ret - staked
     return pos
 
@@ -435,17 +476,20 @@ def _rounds(shoes, lazy, count, nseats, P, nxt, play, insure, early, hs, nh, sd,
 
 
 @njit(cache=True)
+def _scratch(nseats):
+    """The work arrays ``_rounds`` plays in: hands, hand counts, splits and doubles used,
+    insurance, net results and the missed key."""
+    return (np.zeros((nseats, MAX_HANDS, NF), np.int32), np.zeros(nseats, np.int64), np.zeros(nseats, np.int64),
+            np.zeros(nseats, np.int64), np.zeros(nseats, np.int64), np.zeros(4, np.int64))
+
+
+@njit(cache=True)
 def _run_chunk(seed, rounds, base, nseats, P, nxt, play, insure, early, out, misses):
     """Play ``rounds`` lazily shuffled rounds, numba's generator seeded by ``seed``."""
     np.random.seed(seed)
     deck = np.empty((1, base.shape[0]), base.dtype)
     deck[0] = base
-    hs = np.zeros((nseats, MAX_HANDS, NF), np.int32)
-    nh = np.zeros(nseats, np.int64)
-    sd = np.zeros(nseats, np.int64)
-    ins = np.zeros(nseats, np.int64)
-    net = np.zeros(nseats, np.int64)
-    miss = np.zeros(4, np.int64)
+    hs, nh, sd, ins, net, miss = _scratch(nseats)
     nets = np.zeros((1, nseats), np.int64)
     used = np.zeros(1, np.int64)
     _rounds(deck, True, rounds, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss,
@@ -461,12 +505,7 @@ def _run_chunks(seeds, counts, base, nseats, P, nxt, play, insure, early, out, m
 @njit(cache=True)
 def _play_shoes(shoes, nseats, P, nxt, play, insure, early, nets, used, misses):
     """Play one round on each row of ``shoes`` (fully shuffled values); used[i] < 0: MISS/EXHAUSTED."""
-    hs = np.zeros((nseats, MAX_HANDS, NF), np.int32)
-    nh = np.zeros(nseats, np.int64)
-    sd = np.zeros(nseats, np.int64)
-    ins = np.zeros(nseats, np.int64)
-    net = np.zeros(nseats, np.int64)
-    miss = np.zeros(4, np.int64)
+    hs, nh, sd, ins, net, miss = _scratch(nseats)
     out = np.zeros(5, np.int64)
     _rounds(shoes, False, shoes.shape[0], nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss,
             nets, used, misses, out)
@@ -557,10 +596,6 @@ def _totals_mask(allowed: frozenset[int] | None) -> int:
     return m
 
 
-def _floor(x: Fraction) -> int:
-    return x.numerator // x.denominator
-
-
 def rule_params(rules: Rules) -> np.ndarray:
     """The settings as the kernel reads them (seats bet ``min_bet``, funds unlimited)."""
     _check_rules(rules)
@@ -578,10 +613,10 @@ def rule_params(rules: Rules) -> np.ndarray:
     P[P_SURR] = {"none": SURR_NONE, "late": SURR_LATE, "early": SURR_EARLY}[rules.surrender]
     P[P_CHARLIE] = rules.five_card_charlie
     P[P_BET] = bet
-    P[P_BJRET] = bet + _floor(bet * rules.blackjack_pays)
+    P[P_BJNUM], P[P_BJDEN] = rules.blackjack_pays.numerator, rules.blackjack_pays.denominator
     P[P_INSAMT] = ins_amt
-    P[P_INSRET] = _floor(ins_amt * (1 + rules.insurance_pays))
-    P[P_BONUS] = _floor(rules.three_sevens_bonus * bet) if rules.three_sevens_bonus else 0
+    P[P_INSNUM], P[P_INSDEN] = rules.insurance_pays.numerator, rules.insurance_pays.denominator
+    P[P_BONUSNUM], P[P_BONUSDEN] = rules.three_sevens_bonus.numerator, rules.three_sevens_bonus.denominator
     P[P_DHARD] = _totals_mask(rules.double_hard)
     P[P_DSOFT] = _totals_mask(rules.double_soft)
     return P
@@ -675,9 +710,9 @@ class Tables:
     def fill_early(self, st: int, u: int) -> None:
         from machine.gamemath.auto import first_choice
 
-        if self.rules.surrender == "early" and self.rules.hole_card and u + 1 in (1, 10):
+        if self.rules.surrender == "early" and bj.dealer_peeks(self.rules.hole_card, u + 1):
             c = self.cards(st)
-            natural = sorted(c) == [1, 10]
+            natural = bj.is_natural(len(c), sum(c), 1 in c)
             self.early[st, u] = (not natural) and first_choice(self.rules, c, u + 1)[0] == "surrender"
         else:
             self.early[st, u] = 0

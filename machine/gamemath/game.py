@@ -15,9 +15,11 @@ of the joint limit on splits and doubles documented in ``split``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from machine.games import blackjack_rules as bj
 from machine.games.rules import Rules
 from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, unit
 from machine.gamemath.split import split_values
@@ -85,7 +87,7 @@ class Analysis:
 
     def early_surrender_first(self, up: int) -> bool:
         """Whether surrender is decided before the peek, outside the play (hole card, A or ten up)."""
-        return self.rules.surrender == "early" and self.rules.hole_card and up in (1, 10)
+        return self.rules.surrender == "early" and bj.dealer_peeks(self.rules.hole_card, up)
 
     def first_values(self, hand: Comp, up: int) -> dict[str, float]:
         """W-values of the choices the engine offers on a seat's first two cards (not a natural).
@@ -197,42 +199,54 @@ def up_probs(shoe: Shoe) -> list[tuple[int, float]]:
     return [(up, probs[up - 1]) for up in range(1, 11)]
 
 
+FirstChoice = Callable[[Comp], tuple[str, float]]
+"""A strategy's first decision on a two-card hand against one up card, and its plain value."""
+
+
 def game_rtp(rules: Rules) -> GameReturn:
     """The exact RTP of the game for one seat with Auto's (composition-dependent) strategy."""
     an = analysis(rules)
-    bonus = float(rules.three_sevens_bonus)
+    return strategy_return(an, lambda up: lambda hand: an.first_decision(hand, up), lambda value: value > 0)
+
+
+def strategy_return(
+    an: Analysis, first_choice: Callable[[int], FirstChoice], insures: Callable[[float], bool]
+) -> GameReturn:
+    """The exact return of a strategy, averaged over every first deal of the fresh shoe.
+
+    ``first_choice(up)`` answers the first decision of every two-card hand against ``up`` (a
+    natural stands); ``insures(value)`` says whether a hand that is no natural takes insurance
+    against an ace, given insurance's value for it. The three-sevens bonus a hit or a double
+    on two sevens can earn is booked on its own line.
+    """
+    bonus = float(an.rules.three_sevens_bonus)
     parts = dict.fromkeys(("blackjack", *ACTION_ORDER, "three_sevens", "insurance"), 0.0)
     freq = dict.fromkeys(("blackjack", *ACTION_ORDER, "insurance"), 0.0)
     by_up: dict[int, float] = {}
     for up, pu in up_probs(an.shoe):
         if not pu:
             continue
+        choose = first_choice(up)
         ev_up = 0.0
         for hand, ph in first_deals(an.shoe, up):
-            action, u = an.first_decision(hand, up)
-            kind = "blackjack" if is_natural(hand) else action
+            action, u = choose(hand)
+            natural = is_natural(hand)
+            kind = "blackjack" if natural else action
             if bonus and hand[6] == 2 and action in ("hit", "double"):
                 t = an.table(up)
-                sevens = plus(hand, 7)
-                b = t.probs(hand)[6] * bonus * t.mass(sevens)
+                b = t.probs(hand)[6] * bonus * t.mass(plus(hand, 7))
                 parts["three_sevens"] += pu * ph * b
                 u -= b
                 ev_up += ph * b
             parts[kind] += pu * ph * u
             freq[kind] += pu * ph
             ev_up += ph * u
-            if up == 1 and not is_natural(hand):
+            if up == 1 and not natural:
                 ins = an.insurance(hand, up)
-                if ins > 0:
+                if insures(ins):
                     parts["insurance"] += pu * ph * ins
                     freq["insurance"] += pu * ph
                     ev_up += ph * ins
         by_up[up] = ev_up
     net = sum(parts.values())
-    return GameReturn(
-        rtp=1.0 + net,
-        house_edge=-net,
-        breakdown=parts,
-        frequency=freq,
-        by_up_card=by_up,
-    )
+    return GameReturn(rtp=1.0 + net, house_edge=-net, breakdown=parts, frequency=freq, by_up_card=by_up)

@@ -1,7 +1,8 @@
 """Compositions of cards and the shoe they are drawn from, for the exact analysis.
 
 Owns: the composition type (how many cards of each value 1..10 a hand or a removal holds),
-the hand total of a composition as ``machine.games.hand.score`` counts it, and the shoe model: the
+the rules' questions about a composition (its total, a natural, three sevens: answered by
+``machine.games.blackjack_rules``, as for the engine's hands), and the shoe model: the
 probability of the next card given what has been removed, for ``decks`` decks or for an
 infinite deck (``decks == 0``: every draw is 1/13, a ten 4/13, whatever has been seen).
 Never looks at card codes or suits: the analysis only needs values.
@@ -13,11 +14,12 @@ from collections.abc import Iterator
 from functools import lru_cache
 from operator import add
 
+from machine.games import blackjack_rules as bj
+
 Comp = tuple[int, ...]
 """Counts of the values 1 (ace) .. 10 (ten, jack, queen, king); index 0 is the ace."""
 
 ZERO: Comp = (0,) * 10
-VALUES = range(1, 11)
 
 
 def unit(v: int, n: int = 1) -> Comp:
@@ -40,25 +42,18 @@ def size(c: Comp) -> int:
     return sum(c)
 
 
-def hard_total(c: Comp) -> int:
-    return sum(n * v for n, v in zip(c, VALUES))
-
-
 @lru_cache(maxsize=1 << 16)
 def score(c: Comp, aces_hard: bool = False) -> tuple[int, bool]:
-    """(total, soft) exactly as ``machine.games.hand.score``: one ace counts 11 if that stays <= 21."""
-    hard = hard_total(c)
-    if c[0] and not aces_hard and hard + 10 <= 21:
-        return hard + 10, True
-    return hard, False
+    """(total, soft) of a composition, by the rule the engine's hands follow."""
+    return bj.hand_score(bj.counts_hard_total(c), c[0] > 0, aces_hard)
 
 
 def is_natural(c: Comp) -> bool:
-    return size(c) == 2 and c[0] == 1 and c[9] == 1
+    return bj.is_natural(size(c), bj.counts_hard_total(c), c[0] > 0)
 
 
-def is_three_sevens(c: Comp) -> bool:
-    return size(c) == 3 and c[6] == 3
+def earns_three_sevens(c: Comp, from_split: bool) -> bool:
+    return bj.earns_three_sevens(from_split, size(c), c[6])
 
 
 def from_values(values: list[int] | tuple[int, ...]) -> Comp:

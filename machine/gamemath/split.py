@@ -41,10 +41,14 @@ bet in RTP, and the approximation is a small fraction of that.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from machine.gamemath.shoe import ZERO, Comp, plus, unit
 from machine.gamemath.table import Play, Policy, UpTable
+
+Value = Callable[[int, int], float]
+"""A value of the theory above as a function of (b, t)."""
 
 
 def hands_cap(table: UpTable, p: int) -> int:
@@ -122,27 +126,22 @@ class _Pair:
                 v += q * (self.R(t + 1) if i + 1 == self.p else self.hand(i + 1, t))
         return v
 
-    def _a(self, b: int, t: int) -> float:
-        if b == 0:
-            return self.X(t)
-        pi = self.pi(t, b - 1)
-        if pi == 0.0:
-            return self.A(b - 1, t)
-        return (self.A(b - 1, t) - pi * self.A(b - 1, t + 1)) / (1.0 - pi)
-
-    def _b(self, b: int, t: int) -> float:
-        if b == 0:
-            return self.R(t)
-        pi = self.pi(t, b - 1)
-        if pi == 0.0:
-            return self.B(b - 1, t)
-        return (self.B(b - 1, t) - pi * self.B(b - 1, t + 1)) / (1.0 - pi)
-
-    def W(self, b: int, t: int) -> float:
+    def _not_a_pair(self, b: int, t: int, drawn: Value, pair: Value) -> float:
+        """A value from S_t and b non-pair cards out, once one more card is known not to be a
+        pair card: (drawn(b, t) - pi pair(b, t+1)) / (1 - pi), pi = S_t[p] / (|S_t| - b)."""
         pi = self.pi(t, b)
         if pi == 0.0:
-            return self.A(b, t)
-        return (self.A(b, t) - pi * self.B(b, t + 1)) / (1.0 - pi)
+            return drawn(b, t)
+        return (drawn(b, t) - pi * pair(b, t + 1)) / (1.0 - pi)
+
+    def _a(self, b: int, t: int) -> float:
+        return self.X(t) if b == 0 else self._not_a_pair(b - 1, t, self.A, self.A)
+
+    def _b(self, b: int, t: int) -> float:
+        return self.R(t) if b == 0 else self._not_a_pair(b - 1, t, self.B, self.B)
+
+    def W(self, b: int, t: int) -> float:
+        return self._not_a_pair(b, t, self.A, self.B)
 
     # -- the split ----------------------------------------------------------------------------
 

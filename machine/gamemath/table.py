@@ -31,7 +31,7 @@ from operator import mul
 from machine.games.rules import Rules
 from machine.gamemath import dealer
 from machine.gamemath.dealer import BLACKJACK, Dist
-from machine.gamemath.shoe import ZERO, Comp, Shoe, hands_up_to, is_three_sevens, merge, plus, score, size, unit
+from machine.gamemath.shoe import ZERO, Comp, Shoe, earns_three_sevens, hands_up_to, merge, plus, score, size, unit
 
 Policy = Callable[[Comp, bool, tuple[str, ...]], str]
 """A playing policy: (hand, is a split hand, allowed actions among stand/hit/double) -> action."""
@@ -214,7 +214,7 @@ class Play:
                     removed = self.removed(child)
                     total = score(child, hard_aces)[0]
                     w = -2.0 * t.mass(removed) if total > 21 else 2.0 * t.stand_value(removed, total)
-                    if not split and self.bonus and is_three_sevens(child):
+                    if self.bonus and earns_three_sevens(child, split):
                         w += self.bonus * t.mass(removed)
                     v += p * w
             self._double[key] = v

@@ -1,7 +1,9 @@
-"""Hand evaluation for the blackjack family.
+"""Hand evaluation for the blackjack family, over card codes.
 
-Owns: a hand's total, whether it is soft, bust or a blackjack, and the three-sevens pattern.
-Pure functions over card codes; the round decides when each question is asked.
+Owns: reading a hand of card codes into what the rules look at (its hard total, whether it
+holds an ace, its sevens) and asking ``blackjack_rules`` for its total, whether it is soft,
+bust, a natural or three sevens. Writes no rule itself; the round decides when each question
+is asked.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from machine.games import blackjack_rules as bj
 from machine.games.cards import value
 
 
@@ -17,21 +20,24 @@ class Score(NamedTuple):
     soft: bool
 
 
+def _hard(cards: Sequence[str]) -> tuple[int, bool]:
+    """The hard total (every ace 1) and whether the hand holds an ace."""
+    hard = 0
+    ace = False
+    for c in cards:
+        v = value(c)
+        hard += v
+        ace = ace or v == 1
+    return hard, ace
+
+
 def score(cards: Sequence[str], aces_hard: bool = False) -> Score:
     """Total of a hand: one ace counts 11 when that keeps the total at 21 or less.
 
     ``aces_hard`` is the rule after a double in Random Blackjack: every ace counts 1.
     """
-    hard = 0
-    aces = False
-    for c in cards:
-        v = value(c)
-        hard += v
-        if v == 1:
-            aces = True
-    if aces and not aces_hard and hard + 10 <= 21:
-        return Score(hard + 10, True)
-    return Score(hard, False)
+    hard, ace = _hard(cards)
+    return Score(*bj.hand_score(hard, ace, aces_hard))
 
 
 def is_bust(cards: Sequence[str], aces_hard: bool = False) -> bool:
@@ -40,8 +46,10 @@ def is_bust(cards: Sequence[str], aces_hard: bool = False) -> bool:
 
 def is_natural(cards: Sequence[str]) -> bool:
     """An ace and a ten-value card as exactly two cards (the caller rules out split hands)."""
-    return len(cards) == 2 and sorted(value(c) for c in cards) == [1, 10]
+    hard, ace = _hard(cards)
+    return bj.is_natural(len(cards), hard, ace)
 
 
-def is_three_sevens(cards: Sequence[str]) -> bool:
-    return len(cards) == 3 and all(c[0] == "7" for c in cards)
+def earns_three_sevens(cards: Sequence[str], from_split: bool = False) -> bool:
+    """Exactly three sevens, not on a split hand: the hand earns the three-sevens bonus."""
+    return bj.earns_three_sevens(from_split, len(cards), sum(1 for c in cards if value(c) == 7))

@@ -4,7 +4,10 @@ Owns: the order of a round (deal, insurance, early surrender, peek, the seats' p
 dealer, settlement), which choices are allowed at every decision point and why the others are
 refused, the events a display and a journal consume, and the whole state as plain data. Never
 does I/O, reads a clock or draws a random number: the shoe comes in already shuffled (its whole
-order is the round's record), the decisions come in one at a time through ``act``.
+order is the round's record), the decisions come in one at a time through ``act``. The rules
+it applies (totals, naturals, the dealer's draw, the peek, the settlement table) are the
+functions of ``blackjack_rules``, shared with the analysis and the fast simulator; its events
+are the classes of ``round_events``.
 
 Theory of operation
 -------------------
@@ -39,12 +42,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from fractions import Fraction
 from typing import Any
 
+from machine.games import blackjack_rules as bj
 from machine.games.cards import value
-from machine.games.hand import is_bust, is_natural, is_three_sevens, score
+from machine.games.hand import earns_three_sevens, is_bust, is_natural, score
 from machine.games.interface import Decision, SeatSettlement
+from machine.games.round_events import (
+    Action,
+    BonusPaid,
+    Busted,
+    CardDealt,
+    Charlie,
+    DealerCardDealt,
+    EarlySurrendered,
+    Event,
+    HandSettled,
+    HoleCardRevealed,
+    InsuranceDecided,
+    InsuranceSettled,
+    Peeked,
+    RoundEnded,
+    event_from_dict,
+)
 from machine.games.rules import Rules
 
 PLAY_ACTIONS = ("hit", "stand", "double", "split", "surrender")
@@ -67,30 +87,6 @@ class IllegalAction(RoundError):
 
 class ShoeExhausted(RoundError):
     """The (stacked) shoe ran out of cards."""
-
-
-@dataclass(frozen=True)
-class Event:
-    """Something that happened in the round, in order. ``seat`` is 1-based, ``hand`` 0-based."""
-
-    kind: str
-    seat: int | None = None
-    hand: int | None = None
-    card: str | None = None
-    action: str | None = None
-    amount: int | None = None
-    result: str | None = None
-    face_down: bool = False
-
-    def to_dict(self) -> dict[str, Any]:
-        return {k: v for k, v in asdict(self).items() if v is not None and v is not False}
-
-    @property
-    def stake(self) -> int:
-        """Points this event takes from the seat: insurance, or a double's or a split's bet."""
-        if self.kind == "insurance" or (self.kind == "action" and self.action in ("double", "split")):
-            return self.amount or 0
-        return 0
 
 
 @dataclass
@@ -151,10 +147,6 @@ class Seat:
     def take(self, amount: int) -> None:
         if self.funds is not None:
             self.funds -= amount
-
-
-def _floor(x: Fraction) -> int:
-    return x.numerator // x.denominator
 
 
 class Round:
@@ -265,13 +257,13 @@ class Round:
             if action == "insure":
                 seat.insurance = seat.bet // 2
                 seat.take(seat.insurance)
-            self._emit("insurance", seat=seat.number, amount=seat.insurance)
+            self._emit(InsuranceDecided(seat.number, seat.insurance))
         elif self.phase == "surrender":
             seat.surrender_decided = True
             if action == "surrender":
                 hand = seat.hands[0]
                 hand.surrendered = hand.done = True
-                self._emit("surrender", seat=seat.number, hand=0)
+                self._emit(EarlySurrendered(seat.number, 0))
         else:
             self._play(seat, self.hand_i, action)
         self._advance()
@@ -289,13 +281,13 @@ class Round:
     def _give(self, seat: Seat, hand_i: int) -> str:
         card = self._draw()
         seat.hands[hand_i].cards.append(card)
-        self._emit("card", seat=seat.number, hand=hand_i, card=card)
+        self._emit(CardDealt(seat.number, hand_i, card))
         return card
 
     def _give_dealer(self, face_down: bool = False) -> str:
         card = self._draw()
         self.dealer.append(card)
-        self._emit("dealer_card", card=card, face_down=face_down)
+        self._emit(DealerCardDealt(card, face_down))
         return card
 
     def _deal(self) -> None:
@@ -351,7 +343,7 @@ class Round:
         )
 
     def _dealer_may_peek(self) -> bool:
-        return self.rules.hole_card and value(self.dealer[0]) in (1, 10)
+        return bj.dealer_peeks(self.rules.hole_card, value(self.dealer[0]))
 
     def _surrender_asked(self, seat: Seat) -> bool:
         return (
@@ -365,9 +357,9 @@ class Round:
         if not self._dealer_may_peek():
             return False
         self.peeked = True
-        bj = is_natural(self.dealer)
-        self._emit("peek", result="blackjack" if bj else "no_blackjack")
-        return bj
+        natural = is_natural(self.dealer)
+        self._emit(Peeked("blackjack" if natural else "no_blackjack"))
+        return natural
 
     def _next_play_decision(self) -> bool:
         """Move to the next hand that needs a decision, dealing split hands' second cards."""
@@ -392,11 +384,11 @@ class Round:
         if hand.blackjack or hand.bust:
             hand.done = True
             if hand.bust:
-                self._emit("bust", seat=seat.number, hand=seat.hands.index(hand))
+                self._emit(Busted(seat.number, seat.hands.index(hand)))
             return
         if r.five_card_charlie and len(hand.cards) >= 5:
             hand.done = hand.charlie = True
-            self._emit("charlie", seat=seat.number, hand=seat.hands.index(hand))
+            self._emit(Charlie(seat.number, seat.hands.index(hand)))
             return
         if hand.split_aces and r.split_aces_one_card and len(hand.cards) >= 2:
             if self._play_problem(seat, hand, "split") is not None:
@@ -470,8 +462,7 @@ class Round:
 
     def _play(self, seat: Seat, hand_i: int, action: str) -> None:
         hand = seat.hands[hand_i]
-        extra = seat.bet if action in ("double", "split") else None  # the stake the action takes
-        self._emit("action", seat=seat.number, hand=hand_i, action=action, amount=extra)
+        self._emit(Action(seat.number, hand_i, action, seat.bet))
         if action == "hit":
             self._give(seat, hand_i)
         elif action == "stand":
@@ -487,7 +478,7 @@ class Round:
             self._give(seat, hand_i)
             hand.done = True
             if hand.bust:
-                self._emit("bust", seat=seat.number, hand=hand_i)
+                self._emit(Busted(seat.number, hand_i))
         elif action == "split":
             seat.take(seat.bet)
             seat.splits_and_doubles += 1
@@ -500,25 +491,19 @@ class Round:
     # -- dealer and settlement ----------------------------------------------------------------
 
     def _hand_waits_for_dealer(self, hand: Hand) -> bool:
-        if hand.bust or hand.charlie:
-            return False
-        return not (hand.surrendered and self.rules.surrender == "early")
+        return bj.waits_for_dealer(hand.total, hand.charlie, hand.surrendered, self.rules.surrender == "early")
 
     def _finish(self) -> None:
         r = self.rules
         dealer_bj_known = self.peeked and is_natural(self.dealer)
         if self.rules.hole_card:
-            self._emit("dealer_reveal", card=self.dealer[1])
+            self._emit(HoleCardRevealed(self.dealer[1]))
         needed = any(s.insurance for s in self.seats) or any(
             self._hand_waits_for_dealer(h) for s in self.seats for h in s.hands
         )
         if needed and not dealer_bj_known:
-            while True:
-                total, soft = score(self.dealer)
-                if total < 17 or (total == 17 and soft and r.dealer_hits_soft_17):
-                    self._give_dealer()
-                else:
-                    break
+            while bj.dealer_draws(*score(self.dealer), r.dealer_hits_soft_17):
+                self._give_dealer()
         self.phase = "done"
         self._settle()
 
@@ -526,44 +511,28 @@ class Round:
         r = self.rules
         d_total = score(self.dealer).total
         d_bj = is_natural(self.dealer)
-        d_bust = d_total > 21
+        late = r.surrender == "late"
+        pays = r.blackjack_pays
         for seat in self.seats:
             for i, hand in enumerate(seat.hands):
-                result, ret = self._hand_result(hand, d_total, d_bj, d_bust)
-                hand.result, hand.returned = result, ret
-                self._emit("settle", seat=seat.number, hand=i, result=result, amount=ret)
-                if not hand.from_split and is_three_sevens(hand.cards) and r.three_sevens_bonus:
-                    seat.bonus += _floor(r.three_sevens_bonus * seat.bet)
-                    self._emit("bonus", seat=seat.number, hand=i, amount=seat.bonus)
+                code, ret = bj.settle_hand(
+                    hand.stake, hand.total, hand.blackjack, hand.surrendered, hand.charlie,
+                    d_total, d_bj, late, pays.numerator, pays.denominator,
+                )
+                hand.result, hand.returned = bj.RESULTS[code], ret
+                self._emit(HandSettled(seat.number, i, ret, hand.result))
+                if r.three_sevens_bonus and earns_three_sevens(hand.cards, hand.from_split):
+                    bonus = r.three_sevens_bonus
+                    seat.bonus += bj.ratio_of(seat.bet, bonus.numerator, bonus.denominator)
+                    self._emit(BonusPaid(seat.number, i, seat.bonus))
             if seat.insurance:
-                seat.insurance_returned = _floor(seat.insurance * (1 + r.insurance_pays)) if d_bj else 0
-                self._emit("insurance_settle", seat=seat.number, amount=seat.insurance_returned)
-        self._emit("round_end")
+                ins = r.insurance_pays
+                seat.insurance_returned = bj.insurance_return(seat.insurance, d_bj, ins.numerator, ins.denominator)
+                self._emit(InsuranceSettled(seat.number, seat.insurance_returned))
+        self._emit(RoundEnded())
 
-    def _hand_result(self, hand: Hand, d_total: int, d_bj: bool, d_bust: bool) -> tuple[str, int]:
-        r = self.rules
-        stake = hand.stake
-        if hand.surrendered:
-            lost_whole = r.surrender == "late" and d_bj
-            return "surrender", 0 if lost_whole else stake // 2
-        if hand.bust:
-            return "lose", 0
-        if hand.charlie:
-            return "win", 2 * stake
-        if hand.blackjack:
-            if d_bj:
-                return "push", stake
-            return "blackjack", stake + _floor(stake * r.blackjack_pays)
-        if d_bj:
-            return "lose", 0
-        if d_bust or hand.total > d_total:
-            return "win", 2 * stake
-        if hand.total == d_total:
-            return "push", stake
-        return "lose", 0
-
-    def _emit(self, kind: str, **kw: Any) -> None:
-        self.events.append(Event(kind, **kw))
+    def _emit(self, event: Event) -> None:
+        self.events.append(event)
 
     # -- plain data -----------------------------------------------------------------------------
 
@@ -582,7 +551,7 @@ class Round:
                 {**{k: v for k, v in asdict(s).items() if k != "hands"}, "hands": [asdict(h) for h in s.hands]}
                 for s in self.seats
             ],
-            "events": [asdict(e) for e in self.events],
+            "events": [e.snapshot_dict() for e in self.events],
         }
 
     @classmethod
@@ -598,7 +567,8 @@ class Round:
         rnd.phase = data["phase"]
         rnd.seat_i, rnd.hand_i = data["seat_i"], data["hand_i"]
         rnd.peeked = data["peeked"]
-        rnd.events = [Event(**e) for e in data["events"]]
+        bets = {s.number: s.bet for s in seats}
+        rnd.events = [event_from_dict(e, bets) for e in data["events"]]
         return rnd
 
     # -- the result ---------------------------------------------------------------------------

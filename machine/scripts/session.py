@@ -127,10 +127,8 @@ def _play_round(step: Mapping[str, Any], where: str, money: SeatMoney, game: str
 
     def move_stakes(rnd: Round, events: list[Event]) -> None:
         for e in events:
-            if e.kind == "insurance" and e.amount:
-                money.stake("insurance", e.amount)
-            elif e.kind == "action" and e.action in ("double", "split"):
-                money.stake(e.action, bet)
+            if e.stake_kind:
+                money.stake(e.stake_kind, e.stake)
 
     rnd = play_scripted(lambda: Round.start(rules, shoe, [bet], funds=[money.club]), [seat], auto, move_stakes)
     check_all_used([seat])
