@@ -8,11 +8,12 @@ compiles the very same functions, and each compiled rule must answer as the plai
 from __future__ import annotations
 
 import itertools
+
 import pytest
 
+from machine.gamemath import shoe
 from machine.games import blackjack_rules as bj
 from machine.games.hand import earns_three_sevens, is_natural, score
-from machine.gamemath import shoe
 
 
 def test_one_ace_counts_eleven_only_while_the_total_stays_at_21_or_less():
@@ -89,7 +90,7 @@ SETTLEMENTS = [
 
 @pytest.mark.parametrize(("args", "want"), SETTLEMENTS)
 def test_the_settlement_table(args, want):
-    code, returned = bj.settle_hand(*args, 3, 2)
+    code, returned = bj.settle_hand(*args, 3, 2)  # type: ignore[call-arg]  # args: the eight hand and dealer fields
     assert (bj.RESULTS[code], returned) == want
 
 

@@ -48,7 +48,7 @@ def _pair(**faults: float) -> tuple[HostConnection, PanelConnection, ConnectionP
 
 
 def _up(pair: ConnectionPair) -> None:
-    pair.run_until(lambda: pair.host.link_up and pair.panel.link_up, 2.0)  # type: ignore[attr-defined]
+    pair.run_until(lambda: pair.host.link_up and pair.panel.link_up, 2.0)
 
 
 def _inputs(events: Sequence[object]) -> list[object]:

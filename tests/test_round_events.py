@@ -8,6 +8,7 @@ snapshots hold), and ``stake`` says what each event takes from the seat's meters
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -28,7 +29,7 @@ def kinds(rnd: Round) -> list[str]:
 
 
 def test_every_kind_a_round_emits_has_its_own_class_and_plain_data(rb_rules, casino_rules):
-    seen = {}
+    seen: dict[str, Any] = {}
     # Random Blackjack: insurance, a split, a double, three sevens, a bust
     rnd = Round.start(rb_rules, "8S 7C AH 8D 7H 3H TS 5C TC 7D 6S".split(), [10, 10], funds=[100, 100])
     rnd.act(1, "insure")

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from machine.gamemath.game import Analysis, analysis, best_of
+from machine.gamemath.shoe import from_values, is_natural, score, size
 from machine.games import blackjack_rules as bj
 from machine.games.cards import value
 from machine.games.round import Decision, Round
 from machine.games.rules import Rules
-from machine.gamemath.game import Analysis, analysis, best_of
-from machine.gamemath.shoe import from_values, is_natural, score, size
 
 
 def prepare(rules: Rules) -> Analysis:

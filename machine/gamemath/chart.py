@@ -23,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-from machine.games.rules import Rules
 from machine.gamemath.game import Analysis, FirstChoice, GameReturn, analysis, best_of, first_deals, strategy_return
 from machine.gamemath.shoe import ZERO, Comp, hands_up_to, is_natural, score, size, unit
 from machine.gamemath.split import split_values
 from machine.gamemath.table import Policy
+from machine.games.rules import Rules
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 HARD_ROWS = tuple(range(4, 22))

@@ -24,11 +24,11 @@ is a small fraction of the direct sum, and the vectors are handled by C-level ``
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 from operator import add, mul
 
-from machine.games import blackjack_rules as bj
 from machine.gamemath.shoe import Comp, Shoe
+from machine.games import blackjack_rules as bj
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 BUST = 5
@@ -38,7 +38,7 @@ Dist = tuple[float, ...]  # probability of each of OUTCOMES
 _ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)  # value indexes, tens first: it keeps the tables small
 
 
-@lru_cache(maxsize=None)
+@cache
 def terminals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], ...]:
     """Every multiset of cards the dealer can draw after ``up``: (cards, outcome, orderings)."""
     found: dict[tuple[Comp, int], int] = {}
@@ -65,7 +65,7 @@ def terminals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], ...]:
     return tuple((d, o, m) for (d, o), m in found.items())
 
 
-@lru_cache(maxsize=None)
+@cache
 def probs_infinite(up: int, hits_soft_17: bool) -> Dist:
     """The dealer's outcomes from an infinite deck (1/13 per value, 4/13 for a ten)."""
     q = [1 / 13] * 9 + [4 / 13]
@@ -141,9 +141,9 @@ def probs_batch(shoe: Shoe, up: int, hits_soft_17: bool, comps: Sequence[Comp]) 
                 out = list(map(mul, map(vec.__getitem__, par), fac))
             else:
                 out = list(map(vec.__getitem__, par))
-            key = (rest[1:], k + dv, o)
-            old = new.get(key)
-            new[key] = out if old is None else list(map(add, old, out))
+            to = (rest[1:], k + dv, o)
+            old = new.get(to)
+            new[to] = out if old is None else list(map(add, old, out))
         table = new
 
     # Divide by fall(|S|, |D|), |S| the shoe left once the composition is out.

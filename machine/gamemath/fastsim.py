@@ -64,11 +64,11 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "the fast simulator needs numba: pip install 'cabinet[fast]' (or pip install numba)"
     ) from exc
 
+from machine.gamemath.simulate import Tally
 from machine.games import blackjack_rules as bj
 from machine.games.cards import new_shoe, value
 from machine.games.round import PLAY_ACTIONS, ShoeExhausted
 from machine.games.rules import Rules
-from machine.gamemath.simulate import Tally
 
 FAST_CHUNK = 50_000
 """Rounds per chunk: each chunk has its own seed, so a seed gives the same figure on any threads."""
@@ -188,9 +188,9 @@ def _options(P, hard, ace, n, fs, sa, sd_used, nhands, pair, up):
             mask |= M_DOUBLE
     if n == 2 and pair and not (sa and not P[P_RESPLIT]) and nhands < P[P_MAXH] and free:
         mask |= M_SPLIT
-    if P[P_SURR] != SURR_NONE and n == 2 and not fs and nhands == 1:
-        if not (P[P_SURR] == SURR_EARLY and _peeks(P[P_HOLE], up)):
-            mask |= M_SURRENDER
+    early_asked = P[P_SURR] == SURR_EARLY and _peeks(P[P_HOLE], up)  # asked before the peek instead
+    if P[P_SURR] != SURR_NONE and n == 2 and not fs and nhands == 1 and not early_asked:
+        mask |= M_SURRENDER
     return mask
 
 
@@ -797,8 +797,8 @@ def play_shoes(rules: Rules, shoes: np.ndarray, seats: int = 1) -> tuple[np.ndar
         if (sub_used == EXHAUSTED).any():
             raise ShoeExhausted("the shoe ran out of cards")
         missed = sub_used == MISS
-        for key in {tuple(int(x) for x in row) for row in sub_miss[missed]}:
-            t.fill(key)
+        for row in {(int(a), int(b), int(c), int(d)) for a, b, c, d in sub_miss[missed]}:
+            t.fill(row)
         todo = todo[missed]
     return nets, used
 

@@ -19,11 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from machine.games import blackjack_rules as bj
-from machine.games.rules import Rules
 from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, unit
 from machine.gamemath.split import split_values
 from machine.gamemath.table import ACTION_ORDER, Play, Policy, UpTable
+from machine.games import blackjack_rules as bj
+from machine.games.rules import Rules
 
 
 class Analysis:
@@ -131,7 +131,7 @@ class Analysis:
         values = self.first_values(hand, up)
         action = best_of(values)
         u = self.unconditional(hand, up, values[action])
-        if self.early_surrender_first(up) and -0.5 > u:
+        if self.early_surrender_first(up) and u < -0.5:
             return "surrender", -0.5
         return action, u
 

@@ -42,7 +42,7 @@ bet in RTP, and the approximation is a small fraction of that.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from machine.gamemath.shoe import ZERO, Comp, plus, unit
 from machine.gamemath.table import Play, Policy, UpTable
@@ -190,7 +190,7 @@ class _Pair:
         n0 = (t0.shoe.cards - 1 - 2) if finite else 0
 
         def count(cards: list[int]) -> float:
-            if finite:
+            if left0 is not None:
                 return float(sum(left0[c - 1] for c in cards))
             return sum(probs0[c - 1] for c in cards)
 
@@ -204,12 +204,12 @@ class _Pair:
         pairs0 = self.pairs_left(2)
         d0, o0 = count(doubles), count(others)
 
-        @lru_cache(maxsize=None)
+        @cache
         def walk(h: int, used: int, jp: int, nd: int, no: int) -> float:
             k = jp + nd + no
             if k == h:
                 return 0.0
-            if finite:
+            if pairs0 is not None:
                 n = n0 - (h - 2) - k
                 if n <= 0:
                     return 0.0

@@ -28,10 +28,10 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from operator import mul
 
-from machine.games.rules import Rules
 from machine.gamemath import dealer
 from machine.gamemath.dealer import BLACKJACK, Dist
 from machine.gamemath.shoe import ZERO, Comp, Shoe, earns_three_sevens, hands_up_to, merge, plus, score, size, unit
+from machine.games.rules import Rules
 
 Policy = Callable[[Comp, bool, tuple[str, ...]], str]
 """A playing policy: (hand, is a split hand, allowed actions among stand/hit/double) -> action."""

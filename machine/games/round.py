@@ -261,8 +261,8 @@ class Round:
         elif self.phase == "surrender":
             seat.surrender_decided = True
             if action == "surrender":
-                hand = seat.hands[0]
-                hand.surrendered = hand.done = True
+                first = seat.hands[0]
+                first.surrendered = first.done = True
                 self._emit(EarlySurrendered(seat.number, 0))
         else:
             self._play(seat, self.hand_i, action)

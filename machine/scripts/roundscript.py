@@ -50,6 +50,7 @@ def load_game(script: Mapping[str, Any]) -> Profile:
 
 def parse_shoe(raw: object, decks: int) -> list[str]:
     _need(isinstance(raw, list), "shoe: must be a list of card codes, first card drawn first")
+    assert isinstance(raw, list)
     try:
         return check_stacked_shoe(raw, decks if decks > 0 else 10**9)
     except CardError as exc:
@@ -92,7 +93,7 @@ def run_round_script(script: Mapping[str, Any], auto: AutoStrategy | None = None
     _no_unknown_keys(script, ("game", "rules", "shoe", "seats"))
     shoe = parse_shoe(script.get("shoe"), profile.rules.decks)
     raw_seats = script.get("seats")
-    _need(isinstance(raw_seats, list) and raw_seats, "seats: must be a list of 1 to 7 seats")
+    _need(isinstance(raw_seats, list) and bool(raw_seats), "seats: must be a list of 1 to 7 seats")
     assert isinstance(raw_seats, list)
     _need(len(raw_seats) <= MAX_SEATS, f"seats: at most {MAX_SEATS} seats, not {len(raw_seats)}")
     seats = [SeatScript(i + 1, s) for i, s in enumerate(raw_seats)]
@@ -100,7 +101,8 @@ def run_round_script(script: Mapping[str, Any], auto: AutoStrategy | None = None
         problem = profile.rules.bet_problem(s.bet)
         _need(problem is None, f"seat {seats.index(s) + 1}: {problem}")
 
-    rnd = play_scripted(lambda: Round.start(profile.rules, shoe, [s.bet for s in seats]), seats, auto)
+    bets = [int(s.bet or 0) for s in seats]  # each checked above by bet_problem
+    rnd = play_scripted(lambda: Round.start(profile.rules, shoe, bets), seats, auto)
     check_all_used(seats)
     return rnd.result(profile.game)
 

@@ -12,8 +12,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from machine.games.round import Event, Round
-from machine.scripts.roundscript import AutoStrategy, ScriptError, SeatScript, check_all_used, load_game, parse_shoe, play_scripted
 from machine.money.seatmoney import BUTTONS, MoneySettings, SeatMoney
+from machine.scripts.roundscript import (
+    AutoStrategy,
+    ScriptError,
+    SeatScript,
+    check_all_used,
+    load_game,
+    parse_shoe,
+    play_scripted,
+)
 
 MACHINE_KEYS = ("payout", "hopper_coin", "hopper_limit", "remainder")
 
