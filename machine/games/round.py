@@ -48,6 +48,7 @@ from machine.games import blackjack_rules as bj
 from machine.games.cards import value
 from machine.games.hand import earns_three_sevens, is_bust, is_natural, score
 from machine.games.interface import Decision, SeatSettlement
+from machine.games.round_checks import PLAY_ACTIONS, play_problem
 from machine.games.round_events import (
     Action,
     BonusPaid,
@@ -65,9 +66,9 @@ from machine.games.round_events import (
     RoundEnded,
     event_from_dict,
 )
+from machine.games.round_result import round_result, seat_settlements
 from machine.games.rules import Rules
 
-PLAY_ACTIONS = ("hit", "stand", "double", "split", "surrender")
 INSURANCE_ACTIONS = ("insure", "no_insurance")
 SURRENDER_ACTIONS = ("surrender", "continue")
 
@@ -400,65 +401,7 @@ class Round:
     # -- the seats' choices -------------------------------------------------------------------
 
     def _play_problem(self, seat: Seat, hand: Hand, action: str) -> str | None:
-        r = self.rules
-        n = len(hand.cards)
-        total = hand.total
-        one_card_aces = hand.split_aces and r.split_aces_one_card
-        if action in ("hit", "double") and one_card_aces:
-            return "split aces take one card only"
-        if action == "hit":
-            if total >= 21:
-                return f"the hand totals {total}"
-            return None
-        if action == "stand":
-            return None
-        if action == "double":
-            if n != 2:
-                return "only on a hand of exactly two cards"
-            if hand.from_split and not r.double_after_split:
-                return "doubling after a split is not allowed"
-            soft = hand.soft
-            if not r.may_double_total(total, soft):
-                return f"{'soft' if soft else 'hard'} {total} may not be doubled ({self._double_rule_text()})"
-            return self._extra_stake_problem(seat, "double")
-        if action == "split":
-            if n != 2:
-                return "only on a hand of exactly two cards"
-            if value(hand.cards[0]) != value(hand.cards[1]):
-                return "the two cards are not of equal value"
-            if hand.split_aces and not r.resplit_aces:
-                return "split aces may not be split again"
-            if len(seat.hands) >= r.max_hands:
-                return f"a seat may hold at most {r.max_hands} hands"
-            return self._extra_stake_problem(seat, "split")
-        if action == "surrender":
-            if r.surrender == "none":
-                return "surrender is not offered in this game"
-            if r.surrender == "early" and self._dealer_may_peek():
-                return "early surrender was decided before the peek"
-            if hand.from_split or n != 2 or len(seat.hands) != 1:
-                return "only as the first decision on the first two cards"
-            return None
-        return f"unknown action (one of {', '.join(PLAY_ACTIONS)})"
-
-    def _extra_stake_problem(self, seat: Seat, what: str) -> str | None:
-        """The joint limit and the funding, shared by doubles and splits."""
-        limit = self.rules.max_splits_and_doubles
-        if limit is not None and seat.splits_and_doubles >= limit:
-            return f"the seat has used its {limit} doubles and splits"
-        if not seat.can_fund(seat.bet):
-            return f"the club meter cannot pay the {what}'s stake"
-        return None
-
-    def _double_rule_text(self) -> str:
-        r = self.rules
-        parts = []
-        for name, allowed in (("hard", r.double_hard), ("soft", r.double_soft)):
-            if allowed is None:
-                parts.append(f"any {name} total")
-            elif allowed:
-                parts.append(f"{name} {', '.join(map(str, sorted(allowed)))}")
-        return "doubles on " + " or ".join(parts) if parts else "no doubles"
+        return play_problem(self.rules, seat, hand, action, self._dealer_may_peek())
 
     def _play(self, seat: Seat, hand_i: int, action: str) -> None:
         hand = seat.hands[hand_i]
@@ -577,45 +520,7 @@ class Round:
         """The finished round in the format of round-script.md."""
         if not self.finished:
             raise RoundError("the round is not finished")
-        d = score(self.dealer)
-        out_seats = []
-        for s in self.seats:
-            hands = []
-            for h in s.hands:
-                sc = score(h.cards, h.aces_hard)
-                hands.append(
-                    {
-                        "cards": list(h.cards),
-                        "stake": h.stake,
-                        "total": sc.total,
-                        "soft": sc.soft,
-                        "blackjack": h.blackjack,
-                        "bust": sc.total > 21,
-                        "doubled": h.doubled,
-                        "from_split": h.from_split,
-                        "result": h.result,
-                        "returned": h.returned,
-                    }
-                )
-            out_seats.append(
-                {
-                    "seat": s.number,
-                    "bet": s.bet,
-                    "insurance": s.insurance,
-                    "insurance_returned": s.insurance_returned,
-                    "bonus": s.bonus,
-                    "hands": hands,
-                    "staked": s.staked,
-                    "returned": s.returned,
-                    "net": s.returned - s.staked,
-                }
-            )
-        return {
-            "game": game,
-            "dealer": {"cards": list(self.dealer), "total": d.total, "blackjack": is_natural(self.dealer), "bust": d.total > 21},
-            "seats": out_seats,
-            "cards_used": self.cards_used,
-        }
+        return round_result(self.dealer, self.seats, self.cards_used, game)
 
     # -- the game interface (machine/games/interface.py) -------------------------------------------
 
@@ -628,17 +533,4 @@ class Round:
         """Each seat's stakes, returns and counters for the meters, once the round is finished."""
         if not self.finished:
             raise RoundError("the round is not finished")
-        return [
-            SeatSettlement(
-                seat=s.number,
-                staked=s.staked,
-                returned=s.returned,
-                counters={
-                    "blackjacks": sum(1 for h in s.hands if h.blackjack),
-                    "three_sevens": 1 if s.bonus else 0,
-                    "insurance_taken": s.insurance,
-                    "insurance_paid": s.insurance_returned,
-                },
-            )
-            for s in self.seats
-        ]
+        return seat_settlements(self.seats)
