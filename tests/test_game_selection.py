@@ -88,3 +88,11 @@ def test_each_game_has_its_own_meters_and_recall_names_the_game_and_its_rules(tm
     report = gather(tmp_path / "journal.sqlite")
     assert report["games"]["casino-blackjack"]["lifetime"] == {"games_played": 1, "total_bet": 2, "total_won": 4}
     assert report["games"]["random-blackjack"]["period"] == {"games_played": 1, "total_bet": 2, "total_won": 4}
+
+
+def test_the_attract_lines_and_the_game_choice_line_read_in_dutch():
+    from machine.display.lang import translate
+
+    assert translate("Blackjack pays 6 to 5", "nl") == "Blackjack betaalt 6 tegen 5"
+    assert translate("Three sevens pay a bonus!", "nl") == "Drie zevens geven een bonus!"
+    assert translate("Draw / Stand: choose the game", "nl") == "Draw / Stand: kies het spel"

@@ -90,7 +90,7 @@ def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
         points = e.stake
         if points:
             seat = core.state.seats[e.seat]
-            core.store.moves(seat, seat.money.stake(stake_name(e), points))
+            core.store.moves(seat, seat.money.stake(e.stake_kind, points))
             add_bet(core, seat, points)
     core.state.row.decision_since = now
     core.store.mark("round")
@@ -101,12 +101,6 @@ def add_bet(core: Core, seat: SeatState, points: int) -> None:
     """Turnover, on the seat's meters and on the game's own (GLI-11: per game on a multi-game machine)."""
     seat.meters.add("total_bet", points)
     seat.meters.add(f"total_bet:{core.profile.game}", points)
-
-
-def stake_name(event: Any) -> str:
-    """What a stake is called in the money moves: the event's action if it has one, else its kind."""
-    d = event.to_dict()
-    return str(d.get("action") or d["kind"])
 
 
 def _journal_events(core: Core, events: list[Any]) -> None:

@@ -15,7 +15,8 @@ Two objects make a game:
   settlement, and the whole state as plain data at every decision point.
 
 A round asks for money only through its events: an event whose ``stake`` is not zero takes
-that many points from the seat's club meter (a double, a split, insurance). When the round is
+that many points from the seat's club meter, and its ``stake_kind`` names what for (a double, a
+split, insurance). When the round is
 ``finished``, ``settlement()`` gives each seat's stakes, returns and the game's own counters
 (blackjacks, bonuses, ...) for the meters, and ``result()`` the round in the round-script
 format for recall.
