@@ -60,15 +60,13 @@ class Wiring:
             if url == "sim":
                 raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
         profile = load_profile(cfg.game)
+        others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
         if auto is None:
             from machine.gamemath.auto import prepare
 
-            prepare(profile.rules)  # Auto's tables, once (a few seconds), so no decision waits
+            for p in (profile, *others):
+                prepare(p.rules)  # Auto's tables, once (a few seconds a game), so no decision waits
         play_auto = auto or default_auto()
-        others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
-        if auto is None:
-            for other in others:
-                prepare(other.rules)
         cab = open_cabinet(
             cfg.data_path(base) / "journal.sqlite",
             profile,
