@@ -31,7 +31,8 @@ def read_script(path: str) -> Any:
 def _cmd_round(args: argparse.Namespace) -> int:
     from machine.scripts.roundscript import run_round_script
 
-    result = run_round_script(read_script(args.script), auto=_auto_strategy())
+    script = read_script(args.script)
+    result = run_round_script(script, auto=_auto_strategy(script))
     print(json.dumps(result, indent=2))
     return 0
 
@@ -39,7 +40,8 @@ def _cmd_round(args: argparse.Namespace) -> int:
 def _cmd_session(args: argparse.Namespace) -> int:
     from machine.scripts.session import run_session_script
 
-    result = run_session_script(read_script(args.script), auto=_auto_strategy())
+    script = read_script(args.script)
+    result = run_session_script(script, auto=_auto_strategy(script))
     print(json.dumps(result, indent=2))
     return 0
 
@@ -130,11 +132,16 @@ def _cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
-def _auto_strategy():
-    """Auto: the decision with the highest expected return (machine/analysis)."""
-    from machine.gamemath.auto import auto_action
+def _auto_strategy(script: Any):
+    """Auto for the script's game: the decision with the highest expected return (gamemath)."""
+    from machine.gamemath.engines import auto_for
+    from machine.scripts.roundscript import ScriptError, load_game
 
-    return auto_action
+    try:
+        engine = load_game(script).engine
+    except ScriptError:
+        engine = "blackjack"  # the script's own error is reported when it is played
+    return auto_for(engine)
 
 
 def _priced_game(path: str):
@@ -156,6 +163,15 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
     from machine.gamemath import game_rtp
 
     profile = _priced_game(args.script)
+    if profile.engine != "blackjack":
+        from machine.gamemath.engines import math_of
+
+        math = math_of(profile.engine)
+        if args.json:
+            print(json.dumps(math.rtp_report(profile), indent=2))
+        else:
+            print("\n".join(math.rtp_lines(profile)))
+        return 0
     r = profile.rules
     res = game_rtp(r)
     if args.json:
@@ -178,6 +194,11 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
     from machine.gamemath.chart import basic_strategy, chart_rtp
 
     profile = _priced_game(args.script)
+    if profile.engine != "blackjack":
+        from machine.gamemath.engines import math_of
+
+        print("\n".join(math_of(profile.engine).strategy_lines(profile)))
+        return 0
     chart = basic_strategy(profile.rules)
     print(f"Basic strategy (total-dependent) for {profile.title}: H hit, S stand, D double (else hit), "
           "Ds double (else stand), P split, R surrender")
@@ -196,13 +217,23 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
     if args.rounds < 2 or args.seats < 1 or args.seats > 7:
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
-    if args.fast:
+    if profile.engine != "blackjack":
+        from machine.gamemath.engines import math_of
+
+        math = math_of(profile.engine)
+        if args.fast:
+            t = math.fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
+        else:
+            t = math.simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
+        exact = math.exact_rtp(profile.rules)
+    elif args.fast:
         from machine.gamemath.fastsim import fast_simulate
 
         t = fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
+        exact = game_rtp(profile.rules).rtp
     else:
         t = simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
-    exact = game_rtp(profile.rules).rtp
+        exact = game_rtp(profile.rules).rtp
     lo, hi = t.rtp - t.half_width, t.rtp + t.half_width
     inside = "inside" if lo <= exact <= hi else "OUTSIDE"
     print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds x {args.seats} seat(s)")

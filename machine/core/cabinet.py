@@ -155,6 +155,11 @@ class Cabinet:
         return self.core.last_round
 
     @property
+    def carry(self) -> dict[str, Any] | None:
+        """What the game's next round starts from (ochko: the bank); None: the game's opening."""
+        return self.core.state.row.carry.get(self.core.profile.game)
+
+    @property
     def round_no(self) -> int:
         return self.core.state.row.round_no
 
@@ -308,7 +313,13 @@ class Cabinet:
         core = self.core
         with core.tx("press", {"button": b.value}, n):
             seat = self.seats[n]
-            if b in BET_BUTTONS:
+            at_bet = lamps.bet_press(core.state, n, b) if b != Button.AUTO else None
+            if isinstance(at_bet, int):
+                seat.proposal = at_bet
+                core.store.seat_dirty(seat)
+            elif isinstance(at_bet, str):
+                play.decide(core, n, at_bet, now, by="player")
+            elif b in BET_BUTTONS:
                 core.store.moves(seat, seat.money.press_bet(b.value))
                 core.store.seat_dirty(seat)
                 if core.state.row.betting_since is None:

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from machine.core.state import CabinetState, SeatState
-from machine.games.interface import BET_BUTTONS, Button, Game
+from machine.games.interface import BET_BUTTONS, Button, Decision, Game, bet_action, bet_of
 
 
 @dataclass(frozen=True)
@@ -108,11 +108,63 @@ def action_for(state: CabinetState, game: Game, n: int, button: Button) -> str |
     return game.action_for(d, button)
 
 
+def bet_decision(state: CabinetState, n: int) -> Decision | None:
+    """Seat ``n``'s pending ``bet`` decision (a game that bets after the deal), or None."""
+    rnd = state.round
+    d = rnd.pending if rnd is not None else None
+    return d if d is not None and d.seat == n and d.kind == "bet" else None
+
+
+def bets_allowed(state: CabinetState, n: int, d: Decision) -> list[int]:
+    """The bets seat ``n`` may place at its bet decision: the game's options within the
+    quarter-of-club cap (random-blackjack.md section 6; the minimum always)."""
+    options = sorted(b for b in (bet_of(o) for o in d.options) if b is not None)
+    if not options:
+        return []
+    club = state.seats[n].money.club
+    cap = max(options[0], club // 4)
+    return [b for b in options if b <= cap]
+
+
+def proposal(state: CabinetState, n: int, d: Decision) -> int:
+    """The bet seat ``n``'s screen proposes now: what its buttons set, within what is allowed."""
+    allowed = bets_allowed(state, n, d)
+    want = state.seats[n].proposal
+    fits = [b for b in allowed if b <= want]
+    return fits[-1] if fits else allowed[0]
+
+
+def bet_press(state: CabinetState, n: int, button: Button) -> int | str | None:
+    """At seat ``n``'s bet decision: the new proposal a bet button sets, or the action Start
+    takes (``bet:N``); None when the press would change nothing."""
+    d = bet_decision(state, n)
+    if d is None:
+        return None
+    allowed = bets_allowed(state, n, d)
+    if not allowed:
+        return None
+    cur = proposal(state, n, d)
+    if button == Button.START:
+        return bet_action(cur)
+    if button not in BET_BUTTONS:
+        return None
+    previous = state.seats[n].money.previous_bet
+    target = {
+        Button.PLUS_2: cur + 2, Button.PLUS_10: cur + 10, Button.TIMES_2: 2 * cur,
+        Button.MAX: allowed[-1], Button.REPEAT: previous or cur,
+    }[button]
+    fits = [b for b in allowed if b <= target]
+    new = fits[-1] if fits else allowed[0]
+    return new if new != cur else None
+
+
 def is_live(state: CabinetState, game: Game, n: int, button: Button, games: int = 1) -> bool:
     """Whether pressing ``button`` on seat ``n`` now would do something (its lamp)."""
     if state.row.pauses:
         return False
     seat = state.seats[n]
+    if bet_decision(state, n) is not None and button != Button.AUTO:
+        return bet_press(state, n, button) is not None
     group = _group(button)
     if group == "play" and state.round is None:
         return game_step(state, n, button, games) != 0

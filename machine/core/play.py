@@ -50,11 +50,17 @@ def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
     shoe = deal_shoe(core, row.round_no)
     bets, funds = [], []
     before = {}
+    after_deal = core.game.bets_after_deal
     for s in seats:
         before[str(s.number)] = {"credit": s.money.credit, "club": s.money.club}
         bet = s.money.bet
-        core.store.moves(s, s.money.start_round())
-        add_bet(core, s, bet)
+        if after_deal:  # the round asks for the bet after the deal; nothing is staked yet
+            s.money.join_round()
+            s.proposal = bet
+            bet = 0
+        else:
+            core.store.moves(s, s.money.start_round())
+            add_bet(core, s, bet)
         s.ready = False
         bets.append(bet)
         funds.append(s.money.club)
@@ -62,11 +68,12 @@ def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
         if s.ready:
             s.ready = False
             core.store.seat_dirty(s)
-    state.round = core.game.start(shoe, bets, funds, [s.number for s in seats])
+    carry = row.carry.get(core.profile.game)
+    state.round = core.game.start(shoe, bets, funds, [s.number for s in seats], carry)
     state.round_shoe = shoe
     state.round_meta = {"round_no": row.round_no, "before": before, "decisions": []}
     stakes = {str(s.number): b for s, b in zip(seats, bets, strict=True)}
-    core.store.append("round_start", {"round_no": row.round_no, "shoe": shoe, "bets": stakes})
+    core.store.append("round_start", {"round_no": row.round_no, "shoe": shoe, "bets": stakes, "carry": carry})
     _journal_events(core, state.round.events)
     row.betting_since = None
     row.decision_since = now
@@ -143,6 +150,8 @@ def _settle_if_finished(core: Core) -> None:
         }
         core.store.append("game", recall, ss.seat)
         audit(core, seat, "settlement")
+    if rnd.carry:
+        state.row.carry[core.profile.game] = dict(rnd.carry)
     core.last_round = rnd
     state.round, state.round_meta, state.round_shoe = None, {}, []
     state.row.decision_since = None

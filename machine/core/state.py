@@ -33,6 +33,7 @@ class SeatState:
     lock: str | None = None  # "handpay", "tilt", "memory_error"
     lock_detail: str = ""
     handpay_owed: int = 0
+    proposal: int = 0  # at a bet decision (games that bet after the deal): the bet the buttons set
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -42,6 +43,7 @@ class SeatState:
             "lock": self.lock,
             "lock_detail": self.lock_detail,
             "handpay_owed": self.handpay_owed,
+            "proposal": self.proposal,
         }
 
     @classmethod
@@ -54,6 +56,7 @@ class SeatState:
             lock=d["lock"],
             lock_detail=d["lock_detail"],
             handpay_owed=d["handpay_owed"],
+            proposal=d.get("proposal", 0),
         )
 
 
@@ -128,6 +131,7 @@ class CabinetRow:
     game: str | None = None  # the game in force (None: the configured game)
     pending_game: str | None = None  # chosen while a seat had a bet or a hand: in force when none has
     game_rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # other games' rule settings
+    carry: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> what its next round starts from
 
     def to_dict(self, seats: int) -> dict[str, Any]:
         return {
@@ -146,6 +150,7 @@ class CabinetRow:
             "game": self.game,
             "pending_game": self.pending_game,
             "game_rules": {k: dict(v) for k, v in self.game_rules.items()},
+            "carry": {k: dict(v) for k, v in self.carry.items()},
         }
 
     @classmethod
@@ -165,6 +170,7 @@ class CabinetRow:
             game=d.get("game"),
             pending_game=d.get("pending_game"),
             game_rules={k: dict(v) for k, v in d.get("game_rules", {}).items()},
+            carry={k: dict(v) for k, v in d.get("carry", {}).items()},
         )
 
 

@@ -16,6 +16,7 @@ import pygame
 from machine.display.cardart import card_surface
 from machine.display.lang import translate
 from machine.display.view import BUTTON_ORDER, SeatView, TableView, money_text
+from machine.games.interface import FACE_DOWN
 
 FELT = (12, 92, 52)
 FELT_DARK = (6, 60, 34)
@@ -137,7 +138,7 @@ class Renderer:
     def _dealer(self, surf, view: TableView, now, s) -> None:
         W = surf.get_width()
         cw, ch = self.card_size(s)
-        cards: list[str | None] = list(view.dealer_cards) + ([None] if view.dealer_hole else [])
+        cards = [None if c == FACE_DOWN else c for c in view.dealer_cards]
         step = cw * 0.62
         x0 = W / 2 - (cw + step * (len(cards) - 1)) / 2
         self.text(surf, "DEALER", int(16 * s), DIM, center=(W / 2, 14 * s))

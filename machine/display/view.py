@@ -10,20 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from machine.core.cabinet import Cabinet
-from machine.games.hand import is_natural, score
+from machine.games.interface import HandShown, TableShown
 
 BUTTON_ORDER = ("+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect")
 
 
-@dataclass(frozen=True)
-class HandView:
-    cards: tuple[str, ...]
-    stake: int
-    total_text: str  # "17", "soft 17", "bust 24", "blackjack"
-    result: str | None  # win / lose / push / blackjack / surrender once settled
-    returned: int
-    active: bool  # the hand being decided now
-    doubled: bool
+HandView = HandShown  # one hand as its seat sees it (machine/games/interface.py)
 
 
 @dataclass(frozen=True)
@@ -49,8 +41,7 @@ class SeatView:
 class TableView:
     game_title: str
     denomination_cents: int
-    dealer_cards: tuple[str, ...]
-    dealer_hole: bool  # a face-down card is on the table
+    dealer_cards: tuple[str, ...]  # FACE_DOWN for a closed card
     dealer_text: str
     seats: tuple[SeatView, ...]
     turn: int | None  # the seat deciding now
@@ -59,37 +50,13 @@ class TableView:
     banner: str = ""  # cabinet-wide: "Panel offline", "Operator menu", ...
     attract_lines: tuple[str, ...] = ()  # what the game in force pays, from its rules
     game_choice: frozenset[int] = frozenset()  # seats whose Draw/Stand choose the game now
-
-
-def total_text(cards: tuple[str, ...] | list[str], aces_hard: bool = False, from_split: bool = False) -> str:
-    if not cards:
-        return ""
-    if not from_split and is_natural(cards):
-        return "blackjack"
-    s = score(cards, aces_hard)
-    if s.total > 21:
-        return f"bust {s.total}"
-    return f"soft {s.total}" if s.soft else str(s.total)
+    bank: int | None = None  # the banker's bank, where the game has one (ochko)
+    notice: str = ""  # a table-wide line from the game ("Last round of this bank")
 
 
 def money_text(points: int, cents_per_point: int) -> str:
     cents = points * cents_per_point
     return f"\u20ac{cents // 100},{cents % 100:02d}"
-
-
-def _hand_views(rnd, n: int, pending) -> tuple[HandView, ...]:
-    return tuple(
-        HandView(
-            cards=tuple(h.cards),
-            stake=h.stake,
-            total_text=total_text(h.cards, h.aces_hard, h.from_split),
-            result=h.result,
-            returned=h.returned,
-            active=bool(pending and pending.kind == "play" and pending.seat == n and pending.hand == i),
-            doubled=h.doubled,
-        )
-        for i, h in enumerate(rnd.seat(n).hands)
-    )
 
 
 def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
@@ -102,9 +69,8 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
     pending = rnd.pending if rnd else None
     last = cab.last_round if rnd is None else None
     shown_round = rnd or last
-    dealer = tuple(shown_round.dealer) if shown_round else ()
-    hole = bool(rnd and cab.rules.hole_card and not rnd.finished and len(dealer) >= 2)
-    shown = dealer[:1] if hole else dealer
+    table: TableShown = shown_round.shown() if shown_round else cab.game.shown_between(cab.carry)
+    between = cab.game.shown_between(cab.carry) if rnd is None else table
     seats = []
     for n, st in sorted(cab.seats.items()):
         m = st.money
@@ -112,18 +78,21 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         insurance = insurance_returned = 0
         message = ""
         if rnd and cab.in_round(n):
-            insurance = rnd.seat(n).insurance
-            hands = _hand_views(rnd, n, pending)
+            insurance = getattr(rnd.seat(n), "insurance", 0)
+            hands = tuple(table.hands.get(n, ()))
             if pending and pending.seat == n:
-                message = {"insurance": "Insurance?", "surrender": "Surrender?"}.get(pending.kind, "Your turn")
+                message = {"insurance": "Insurance?", "surrender": "Surrender?", "bet": "Place your bet"}.get(
+                    pending.kind, "Your turn"
+                )
             elif pending:
                 message = f"Seat {pending.seat} is deciding"
         elif last and n in last.seat_numbers and not m.bet:
-            hands = _hand_views(last, n, None)
-            insurance, insurance_returned = last.seat(n).insurance, last.seat(n).insurance_returned
+            hands = tuple(table.hands.get(n, ()))
+            ls = last.seat(n)
+            insurance, insurance_returned = getattr(ls, "insurance", 0), getattr(ls, "insurance_returned", 0)
         state = cab.seat_state(n)
         if not message:
-            dealer_bj = bool(shown_round and shown_round.finished and is_natural(shown_round.dealer))
+            dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
             message = _seat_message(state, st, hands, cab, dealer_bj)
         seats.append(
             SeatView(
@@ -148,9 +117,8 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
     return TableView(
         game_title=cab.game.title,
         denomination_cents=10,
-        dealer_cards=shown,
-        dealer_hole=hole,
-        dealer_text=total_text(shown) if shown else "",
+        dealer_cards=tuple(table.dealer_cards),
+        dealer_text=table.dealer_text,
         seats=tuple(seats),
         turn=pending.seat if pending else None,
         countdown=cab.decision_time_left(now),
@@ -158,6 +126,8 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         banner=banner,
         attract_lines=tuple(cab.attract_lines()),
         game_choice=frozenset(n for n in cab.seats if cab.game_choice(n)),
+        bank=between.bank if between.bank is not None else table.bank,
+        notice=table.notice or between.notice,
     )
 
 

@@ -18,7 +18,7 @@ from fractions import Fraction
 from typing import Any
 
 from machine.games.cards import new_shoe
-from machine.games.interface import Button, Decision
+from machine.games.interface import Button, Decision, TableShown
 from machine.games.round import Round
 from machine.games.rules import Profile, Rules
 
@@ -66,6 +66,8 @@ class BlackjackGame:
         self.title = profile.title
         self._auto = auto
 
+    bets_after_deal = False
+
     @property
     def min_bet(self) -> int:
         return self.rules.min_bet
@@ -73,8 +75,18 @@ class BlackjackGame:
     def new_shoe(self) -> list[str]:
         return new_shoe(self.rules.decks)
 
-    def start(self, shoe: list[str], bets: Sequence[int], funds: Sequence[int], seat_numbers: Sequence[int]) -> Round:
+    def start(
+        self,
+        shoe: list[str],
+        bets: Sequence[int],
+        funds: Sequence[int],
+        seat_numbers: Sequence[int],
+        carry: Mapping[str, Any] | None = None,
+    ) -> Round:
         return Round.start(self.rules, shoe, list(bets), funds=list(funds), seat_numbers=list(seat_numbers))
+
+    def shown_between(self, carry: Mapping[str, Any] | None) -> TableShown:
+        return TableShown()
 
     def restore(self, data: Mapping[str, Any]) -> Round:
         return Round.from_dict(dict(data))

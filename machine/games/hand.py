@@ -53,3 +53,15 @@ def is_natural(cards: Sequence[str]) -> bool:
 def earns_three_sevens(cards: Sequence[str], from_split: bool = False) -> bool:
     """Exactly three sevens, not on a split hand: the hand earns the three-sevens bonus."""
     return bj.earns_three_sevens(from_split, len(cards), sum(1 for c in cards if value(c) == 7))
+
+
+def total_text(cards: Sequence[str], aces_hard: bool = False, from_split: bool = False) -> str:
+    """A hand's total as the screen writes it: "17", "soft 17", "bust 24", "blackjack"."""
+    if not cards:
+        return ""
+    if not from_split and is_natural(cards):
+        return "blackjack"
+    s = score(cards, aces_hard)
+    if s.total > 21:
+        return f"bust {s.total}"
+    return f"soft {s.total}" if s.soft else str(s.total)

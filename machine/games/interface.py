@@ -30,7 +30,25 @@ from typing import Any, Protocol, runtime_checkable
 
 from hardware.panel.buttons import BET_BUTTONS, MONEY_BUTTONS, PLAY_BUTTONS, Button
 
-__all__ = ["BET_BUTTONS", "MONEY_BUTTONS", "PLAY_BUTTONS", "Button", "Decision", "Game", "GameRound", "SeatSettlement"]
+__all__ = [
+    "BET_BUTTONS", "MONEY_BUTTONS", "PLAY_BUTTONS", "Button", "Decision", "Game", "GameRound", "HandShown",
+    "SeatSettlement", "TableShown", "bet_action", "bet_of",
+]
+
+FACE_DOWN = "??"  # a card the viewer may not see, in ``HandShown.cards`` and ``TableShown.dealer_cards``
+
+
+def bet_action(points: int) -> str:
+    """The action that places a bet of ``points`` at a ``bet`` decision: ``"bet:6"``."""
+    return f"bet:{points}"
+
+
+def bet_of(action: str) -> int | None:
+    """The points a ``bet:N`` action places, or None when ``action`` is not one."""
+    if not action.startswith("bet:"):
+        return None
+    digits = action[4:]
+    return int(digits) if digits.isdigit() else None
 
 
 @dataclass(frozen=True)
@@ -58,6 +76,31 @@ class SeatSettlement:
         return self.returned - self.staked
 
 
+@dataclass(frozen=True)
+class HandShown:
+    """One hand as its own seat's screen shows it now (``FACE_DOWN`` for a closed card)."""
+
+    cards: tuple[str, ...]
+    stake: int
+    total_text: str  # as the game counts: "17", "soft 17", "20.5", "bust 24", "blackjack"; "" when hidden
+    result: str | None = None  # once settled: win / lose / push / blackjack / surrender
+    returned: int = 0
+    active: bool = False  # the hand being decided now
+    doubled: bool = False
+
+
+@dataclass(frozen=True)
+class TableShown:
+    """What the screens show of a round (or of the table between rounds): the dealer's or the
+    bank's cards, each seat's hands as that seat sees them, and the bank where the game has one."""
+
+    dealer_cards: tuple[str, ...] = ()
+    dealer_text: str = ""
+    hands: Mapping[int, tuple[HandShown, ...]] = field(default_factory=dict)
+    bank: int | None = None  # ochko: the banker's bank now
+    notice: str = ""  # a line for every screen ("Last round of this bank")
+
+
 @runtime_checkable
 class GameRound(Protocol):
     """One round in play (blackjack's ``Round`` is one)."""
@@ -83,12 +126,25 @@ class GameRound(Protocol):
 
     def to_dict(self) -> dict[str, Any]: ...
 
+    def shown(self) -> TableShown:
+        """The table now, each seat's hands as that seat may see them."""
+        ...
+
+    @property
+    def carry(self) -> dict[str, Any]:
+        """Plain data the next round starts from (ochko: the bank); ``{}`` when nothing carries."""
+        ...
+
 
 class Game(Protocol):
     """A game as the cabinet hosts it: one per profile and rules in force."""
 
     name: str
     title: str
+    bets_after_deal: bool
+    """True where the bets are decisions of the round (``bet`` decisions whose options are
+    ``bet:N`` actions), taken after cards are dealt; the cabinet then starts the round with
+    the seats that pressed Start holding the minimum, and takes nothing before the deal."""
 
     @property
     def min_bet(self) -> int: ...
@@ -97,7 +153,22 @@ class Game(Protocol):
         """The cards of a fresh (unshuffled) shoe under the rules in force."""
         ...
 
-    def start(self, shoe: list[str], bets: Sequence[int], funds: Sequence[int], seat_numbers: Sequence[int]) -> GameRound: ...
+    def start(
+        self,
+        shoe: list[str],
+        bets: Sequence[int],
+        funds: Sequence[int],
+        seat_numbers: Sequence[int],
+        carry: Mapping[str, Any] | None = None,
+    ) -> GameRound:
+        """Deal a round and run it to its first decision. ``bets`` are the stakes taken before
+        the deal (ignored where ``bets_after_deal``); ``funds`` what each seat can stake
+        beyond them; ``carry`` the previous round's ``carry`` (None: the game's opening)."""
+        ...
+
+    def shown_between(self, carry: Mapping[str, Any] | None) -> TableShown:
+        """The table between rounds: no cards; the bank and the notice where the game has them."""
+        ...
 
     def restore(self, data: Mapping[str, Any]) -> GameRound: ...
 

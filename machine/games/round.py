@@ -46,8 +46,8 @@ from typing import Any
 
 from machine.games import blackjack_rules as bj
 from machine.games.cards import value
-from machine.games.hand import earns_three_sevens, is_bust, is_natural, score
-from machine.games.interface import Decision, SeatSettlement
+from machine.games.hand import earns_three_sevens, is_bust, is_natural, score, total_text
+from machine.games.interface import FACE_DOWN, Decision, HandShown, SeatSettlement, TableShown
 from machine.games.round_checks import PLAY_ACTIONS, play_problem
 from machine.games.round_events import (
     Action,
@@ -528,6 +528,36 @@ class Round:
     def seat_numbers(self) -> list[int]:
         """The seats in this round, in playing order."""
         return [s.number for s in self.seats]
+
+    @property
+    def carry(self) -> dict[str, Any]:
+        """Nothing carries from one blackjack round to the next."""
+        return {}
+
+    def shown(self) -> TableShown:
+        """The table now: the hole card closed until the dealer plays, every hand open."""
+        dealer = list(self.dealer)
+        closed = self.rules.hole_card and not self.finished and len(dealer) >= 2
+        if closed:
+            dealer[1] = FACE_DOWN
+        open_cards = [c for c in dealer if c != FACE_DOWN]
+        d = self.pending
+        hands = {
+            s.number: tuple(
+                HandShown(
+                    cards=tuple(h.cards),
+                    stake=h.stake,
+                    total_text=total_text(h.cards, h.aces_hard, h.from_split),
+                    result=h.result,
+                    returned=h.returned,
+                    active=bool(d and d.kind == "play" and d.seat == s.number and d.hand == i),
+                    doubled=h.doubled,
+                )
+                for i, h in enumerate(s.hands)
+            )
+            for s in self.seats
+        }
+        return TableShown(tuple(dealer), total_text(open_cards), hands)
 
     def settlement(self) -> list[SeatSettlement]:
         """Each seat's stakes, returns and counters for the meters, once the round is finished."""

@@ -11,11 +11,11 @@ from __future__ import annotations
 import dataclasses
 import importlib.resources
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Self
 
 from machine import yamlio
 
@@ -31,8 +31,92 @@ class RulesError(ValueError):
         super().__init__("; ".join(f"{where}: {p}" for p in problems))
 
 
+class TableRules:
+    """What every game's settings share: the table limits, plain data and validation.
+
+    A game's settings are a frozen dataclass deriving from this, with ``PARSERS`` naming a
+    parser for each of its fields (a parser returns the typed value or raises ValueError with
+    the reason). Every game has ``decks``, ``min_bet``, ``max_bet`` and ``bet_step``.
+    """
+
+    PARSERS: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
+    decks: int
+    min_bet: int
+    max_bet: int
+    bet_step: int
+
+    def bet_problem(self, bet: object) -> str | None:
+        """Why ``bet`` breaks the table limits, or None when it keeps them."""
+        if isinstance(bet, bool) or not isinstance(bet, int):
+            return f"bet {bet!r} is not a whole number of points"
+        if bet < self.min_bet:
+            return f"bet {bet} is below the minimum of {self.min_bet}"
+        if bet > self.max_bet:
+            return f"bet {bet} is above the maximum of {self.max_bet}"
+        if bet % self.bet_step:
+            return f"bet {bet} is not a multiple of {self.bet_step}"
+        return None
+
+    def bets(self, top: int | None = None) -> list[int]:
+        """Every bet the table allows, up to ``top`` when given (in steps of ``bet_step``)."""
+        hi = self.max_bet if top is None else min(self.max_bet, top)
+        return list(range(self.min_bet, hi + 1, self.bet_step))
+
+    # -- plain data ---------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as plain data, in the form a profile file writes them."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            v = getattr(self, f.name)
+            if isinstance(v, Fraction):
+                v = _ratio_text(v)
+            elif isinstance(v, frozenset):
+                v = sorted(v)
+            elif v is None and f.name in ("double_hard", "double_soft"):
+                v = "any"
+            out[f.name] = v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], where: str = "rules") -> Self:
+        """Build from plain data; unknown names and bad values are reported all at once."""
+        return cls().with_overrides(data, where)
+
+    def with_overrides(self, data: Mapping[str, Any] | None, where: str = "rules") -> Self:
+        if data is None:
+            return self
+        if not isinstance(data, Mapping):
+            raise RulesError(where, [f"must be a mapping of setting names to values, not {data!r}"])
+        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        problems: list[str] = []
+        changes: dict[str, Any] = {}
+        for key, raw in data.items():
+            if key not in names:
+                problems.append(f"{key}: unknown setting (known: {', '.join(sorted(names))})")
+                continue
+            try:
+                changes[key] = self.PARSERS[key](raw)
+            except ValueError as exc:
+                problems.append(f"{key}: {exc}")
+        if not problems:
+            candidate = dataclasses.replace(self, **changes)  # type: ignore[type-var]
+            problems = candidate._consistency_problems()
+            if not problems:
+                return candidate
+        raise RulesError(where, problems)
+
+    def _consistency_problems(self) -> list[str]:
+        out = []
+        if self.min_bet > self.max_bet:
+            out.append(f"min_bet: {self.min_bet} is above max_bet {self.max_bet}")
+        if self.min_bet % self.bet_step:
+            out.append(f"min_bet: {self.min_bet} is not a multiple of bet_step {self.bet_step}")
+        return out
+
+
 @dataclass(frozen=True)
-class Rules:
+class Rules(TableRules):
     """Every rule setting of a blackjack-family game. Defaults are Random Blackjack's."""
 
     decks: int = 6
@@ -60,70 +144,6 @@ class Rules:
     def may_double_total(self, total: int, soft: bool) -> bool:
         allowed = self.double_soft if soft else self.double_hard
         return allowed is None or total in allowed
-
-    def bet_problem(self, bet: object) -> str | None:
-        """Why ``bet`` breaks the table limits, or None when it keeps them."""
-        if isinstance(bet, bool) or not isinstance(bet, int):
-            return f"bet {bet!r} is not a whole number of points"
-        if bet < self.min_bet:
-            return f"bet {bet} is below the minimum of {self.min_bet}"
-        if bet > self.max_bet:
-            return f"bet {bet} is above the maximum of {self.max_bet}"
-        if bet % self.bet_step:
-            return f"bet {bet} is not a multiple of {self.bet_step}"
-        return None
-
-    # -- plain data ---------------------------------------------------------------------------
-
-    def to_dict(self) -> dict[str, Any]:
-        """The settings as plain data, in the form a profile file writes them."""
-        out: dict[str, Any] = {}
-        for f in dataclasses.fields(self):
-            v = getattr(self, f.name)
-            if isinstance(v, Fraction):
-                v = _ratio_text(v)
-            elif isinstance(v, frozenset):
-                v = sorted(v)
-            elif v is None and f.name in ("double_hard", "double_soft"):
-                v = "any"
-            out[f.name] = v
-        return out
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any], where: str = "rules") -> Rules:
-        """Build from plain data; unknown names and bad values are reported all at once."""
-        return cls().with_overrides(data, where)
-
-    def with_overrides(self, data: Mapping[str, Any] | None, where: str = "rules") -> Rules:
-        if data is None:
-            return self
-        if not isinstance(data, Mapping):
-            raise RulesError(where, [f"must be a mapping of setting names to values, not {data!r}"])
-        names = {f.name for f in dataclasses.fields(self)}
-        problems: list[str] = []
-        changes: dict[str, Any] = {}
-        for key, raw in data.items():
-            if key not in names:
-                problems.append(f"{key}: unknown setting (known: {', '.join(sorted(names))})")
-                continue
-            try:
-                changes[key] = _PARSERS[key](raw)
-            except ValueError as exc:
-                problems.append(f"{key}: {exc}")
-        if not problems:
-            candidate = dataclasses.replace(self, **changes)
-            problems = candidate._consistency_problems()
-            if not problems:
-                return candidate
-        raise RulesError(where, problems)
-
-    def _consistency_problems(self) -> list[str]:
-        out = []
-        if self.min_bet > self.max_bet:
-            out.append(f"min_bet: {self.min_bet} is above max_bet {self.max_bet}")
-        if self.min_bet % self.bet_step:
-            out.append(f"min_bet: {self.min_bet} is not a multiple of bet_step {self.bet_step}")
-        return out
 
 
 # -- value parsers: each returns the typed value or raises ValueError with the reason ---------
@@ -225,6 +245,10 @@ _PARSERS = {
     "max_bet": _int_range(1, None),
     "bet_step": _int_range(1, None),
 }
+Rules.PARSERS = _PARSERS
+
+# the settings every game shares, for the other games' parser tables
+TABLE_PARSERS = {k: _PARSERS[k] for k in ("min_bet", "max_bet", "bet_step")}
 
 
 # -- game profiles ----------------------------------------------------------------------------
@@ -255,7 +279,7 @@ class Profile:
     game: str
     engine: str
     title: str
-    rules: Rules
+    rules: Any  # the engine's settings class (a TableRules; blackjack: Rules)
 
 
 def load_profile(game: str, overrides: Mapping[str, Any] | None = None) -> Profile:
@@ -274,6 +298,13 @@ def load_profile(game: str, overrides: Mapping[str, Any] | None = None) -> Profi
         raise RulesError(str(path), [f"{k}: unknown key (known: game, engine, title, rules)" for k in sorted(extra)])
     if data.get("game") != game:
         raise RulesError(str(path), [f"game: says {data.get('game')!r}, but the file is named for {game!r}"])
-    rules = Rules().with_overrides(data.get("rules") or {}, f"{path}: rules")
+    from machine.games.catalog import rules_class  # the catalog imports every game, which import this
+
+    engine = str(data.get("engine", "blackjack"))
+    try:
+        cls = rules_class(engine)
+    except RulesError as exc:
+        raise RulesError(str(path), exc.problems) from None
+    rules = cls().with_overrides(data.get("rules") or {}, f"{path}: rules")
     rules = rules.with_overrides(overrides, "rules")
-    return Profile(game=game, engine=str(data.get("engine", "blackjack")), title=str(data.get("title", game)), rules=rules)
+    return Profile(game=game, engine=engine, title=str(data.get("title", game)), rules=rules)

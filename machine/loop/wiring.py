@@ -21,17 +21,17 @@ from typing import Any
 from hardware.panel import PanelHost
 
 from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, random_shuffle, stacked_shuffle
-from machine.games.blackjack import BlackjackGame
+from machine.games.catalog import make_game
 from machine.games.rules import load_profile
 from machine.loop.devices import BusDevices, BusWorker
 from machine.operator.config import MachineConfig
 from machine.operator.identity import check_manifest, software_id
 
 
-def default_auto() -> Callable[[Any], str]:
-    from machine.gamemath.auto import auto_action
+def default_auto(engine: str = "blackjack") -> Callable[[Any], str]:
+    from machine.gamemath.engines import auto_for
 
-    return auto_action
+    return auto_for(engine)
 
 
 @dataclass
@@ -62,16 +62,15 @@ class Wiring:
         profile = load_profile(cfg.game)
         others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
         if auto is None:
-            from machine.gamemath.auto import prepare
+            from machine.gamemath.engines import prepare
 
             for p in (profile, *others):
-                prepare(p.rules)  # Auto's tables, once (a few seconds a game), so no decision waits
-        play_auto = auto or default_auto()
+                prepare(p)  # Auto's tables, once (a few seconds a game), so no decision waits
         cab = open_cabinet(
             cfg.data_path(base) / "journal.sqlite",
             profile,
             dataclasses.replace(cfg.cabinet_settings(), games=others),
-            lambda p: BlackjackGame(p, play_auto),
+            lambda p: make_game(p, auto or default_auto(p.engine)),
             random_shuffle(secrets.SystemRandom()) if shoes is None else stacked_shuffle(shoes),
         )
         lock = threading.Lock()

@@ -202,6 +202,15 @@ class SeatMoney:
         self.in_round = True
         return [self._move("bet", bet)]
 
+    def join_round(self) -> None:
+        """Start pressed in a game that takes its bets after the deal: the seat is dealt in and
+        its bet stays on the club meter (the round's ``bet`` decision stakes it)."""
+        if self.bet < self.rules.min_bet or self.in_round:
+            raise MoneyError("no bet to start a round with")
+        self.previous_bet, self.bet = self.bet, 0
+        self.game_open = False
+        self.in_round = True
+
     def stake(self, kind: str, amount: int) -> list[Move]:
         """An extra stake during the round: insurance, a double or a split."""
         if not self.in_round or amount > self.club:

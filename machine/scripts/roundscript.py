@@ -44,7 +44,7 @@ def load_game(script: Mapping[str, Any]) -> Profile:
         profile = load_profile(script["game"], script.get("rules"))
     except RulesError as exc:
         raise ScriptError(str(exc)) from None
-    _need(profile.engine == "blackjack", f"game {profile.game!r} is not played by cabinet round yet")
+    _need(profile.engine in RUNNERS, f"game {profile.game!r} is not played by cabinet round yet")
     return profile
 
 
@@ -88,8 +88,16 @@ class SeatScript:
 
 
 def run_round_script(script: Mapping[str, Any], auto: AutoStrategy | None = None) -> dict[str, Any]:
-    """Play a round script and return its result (round-script.md); raise ``ScriptError``."""
+    """Play a round script and return its result (round-script.md); raise ``ScriptError``.
+
+    ``auto`` is Auto's strategy for the script's game (the caller picks it by the engine).
+    """
     profile = load_game(script)
+    return RUNNERS[profile.engine](script, profile, auto)
+
+
+def _run_blackjack(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
+    """A blackjack-family round script (round-script.md)."""
     _no_unknown_keys(script, ("game", "rules", "shoe", "seats"))
     shoe = parse_shoe(script.get("shoe"), profile.rules.decks)
     raw_seats = script.get("seats")
@@ -173,3 +181,10 @@ def _answer(rnd: Round, seat: SeatScript, kind: str, auto: AutoStrategy | None) 
     if action == "auto":
         return _auto(rnd, auto)
     return action
+
+
+# engine -> its script runner: (script, profile, auto) -> the result. Each game's page in
+# other-games.md gives its script keys; a game's runner lives beside this one.
+RUNNERS: dict[str, Callable[[Mapping[str, Any], Profile, AutoStrategy | None], dict[str, Any]]] = {
+    "blackjack": _run_blackjack,
+}
