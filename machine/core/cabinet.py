@@ -248,7 +248,16 @@ class Cabinet:
         """What the screen writes beside seat ``n``'s live play buttons (empty: not its turn)."""
         rnd = self.core.state.round
         d = rnd.pending if rnd is not None else None
-        return {} if d is None or d.seat != n else dict(self.core.game.button_labels(d))
+        if d is None or d.seat != n:
+            return {}
+        if d.kind == "bet":
+            return {Button.START: "Place bet", Button.AUTO: "Minimum"}
+        return dict(self.core.game.button_labels(d))
+
+    def proposal(self, n: int) -> int | None:
+        """At seat ``n``'s bet decision, the bet its buttons set now; else None."""
+        d = lamps.bet_decision(self.core.state, n)
+        return None if d is None else lamps.proposal(self.core.state, n, d)
 
     def attract_lines(self) -> list[str]:
         return self.core.game.attract_lines()

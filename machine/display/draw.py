@@ -141,7 +141,11 @@ class Renderer:
         cards = [None if c == FACE_DOWN else c for c in view.dealer_cards]
         step = cw * 0.62
         x0 = W / 2 - (cw + step * (len(cards) - 1)) / 2
-        self.text(surf, "DEALER", int(16 * s), DIM, center=(W / 2, 14 * s))
+        self.text(surf, self.tr(view.dealer_title), int(16 * s), DIM, center=(W / 2, 14 * s))
+        if view.bank is not None:
+            self.text(surf, f"{self.tr('BANK')} {view.bank}", int(22 * s), GOLD, topright=(W - int(124 * s), int(12 * s)))
+        if view.notice:
+            self.text(surf, self.tr(view.notice), int(17 * s), GOLD, center=(W / 2, 26 * s + ch + 36 * s))
         for i, c in enumerate(cards):
             self._card(surf, c, x0 + i * step, 26 * s, s, ("dealer", i, c), now)
         if view.dealer_text:
@@ -239,7 +243,7 @@ class Renderer:
             r = pygame.Rect(int(8 * s + col * bw + 2 * s), int(H - 70 * s + row * (bh + 4 * s)), int(bw - 4 * s), int(bh))
             lit = b in seat.lamps
             pygame.draw.rect(surf, LAMP_ON if lit else LAMP_OFF, r, border_radius=int(6 * s))
-            label = BUTTON_LABELS[b]
+            label = self.tr(seat.labels[b]) if b in seat.labels else BUTTON_LABELS[b]
             hint = self.key_hints.get(b)
             color = (30, 20, 0) if lit else (130, 140, 134)
             self.text(surf, label, int(14 * s), color, center=(r.centerx, r.centery - (5 * s if hint else 0)))

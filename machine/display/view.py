@@ -7,7 +7,8 @@ Never changes the cabinet and never draws.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.games.interface import HandShown, TableShown
@@ -35,6 +36,7 @@ class SeatView:
     lock_detail: str = ""
     handpay: int = 0
     owed_coins: int = 0
+    labels: Mapping[str, str] = field(default_factory=dict)  # button -> what it means now, where the game says
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class TableView:
     game_choice: frozenset[int] = frozenset()  # seats whose Draw/Stand choose the game now
     bank: int | None = None  # the banker's bank, where the game has one (ochko)
     notice: str = ""  # a table-wide line from the game ("Last round of this bank")
+    dealer_title: str = "DEALER"
 
 
 def money_text(points: int, cents_per_point: int) -> str:
@@ -100,7 +103,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
                 state=state,
                 credit=m.credit,
                 club=m.club,
-                bet=m.bet if not (rnd and cab.in_round(n)) else rnd.seat(n).bet,
+                bet=_bet_shown(cab, rnd, n),
                 min_bet=cab.rules.min_bet,
                 max_bet=m.max_bet() if st.lock is None else 0,
                 hands=hands,
@@ -111,6 +114,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
                 lock_detail=st.lock_detail,
                 handpay=st.handpay_owed,
                 owed_coins=cab.payouts_owed().get(n, 0),
+                labels={b.value: text for b, text in cab.button_labels(n).items()},
             )
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)
@@ -128,7 +132,16 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         game_choice=frozenset(n for n in cab.seats if cab.game_choice(n)),
         bank=between.bank if between.bank is not None else table.bank,
         notice=table.notice or between.notice,
+        dealer_title=table.dealer_title,
     )
+
+
+def _bet_shown(cab: Cabinet, rnd, n: int) -> int:
+    """The bet a seat's meters show: being placed, proposed at its bet decision, or in play."""
+    if not (rnd and cab.in_round(n)):
+        return cab.seats[n].money.bet
+    proposed = cab.proposal(n)
+    return proposed if proposed is not None else rnd.seat(n).bet
 
 
 def _seat_message(state: str, st, hands, cab: Cabinet, dealer_blackjack: bool) -> str:

@@ -99,6 +99,7 @@ class TableShown:
     hands: Mapping[int, tuple[HandShown, ...]] = field(default_factory=dict)
     bank: int | None = None  # ochko: the banker's bank now
     notice: str = ""  # a line for every screen ("Last round of this bank")
+    dealer_title: str = "DEALER"  # what the screens call the house's hand ("BANK", "BANKER")
 
 
 @runtime_checkable
