@@ -141,6 +141,7 @@ def _settle_if_finished(core: Core) -> None:
             "game": core.profile.game,
             "title": core.profile.title,
             "rules": core.rules.to_dict(),
+            "dealer_title": rnd.shown().dealer_title,
             "shoe": state.round_shoe[: result["cards_used"]],
             **shared,
             "seat": by_seat[ss.seat],

@@ -70,8 +70,9 @@ class Robot:
                 elif playing and lit & set(PLAY_BUTTONS):
                     sim.tap(n, "auto" if "auto" in lit else sorted(lit & set(PLAY_BUTTONS))[0])
                 continue
-            if playing and lit & set(PLAY_BUTTONS):  # (at an idle cabinet Draw/Stand choose the game)
-                choices = [b for b in PLAY_BUTTONS if b in lit]
+            in_play = set(PLAY_BUTTONS) | (set(BET_BUTTONS) | {"start"} if playing else set())
+            if playing and lit & in_play:  # (at an idle cabinet Draw/Stand choose the game)
+                choices = [b for b in (*PLAY_BUTTONS, *BET_BUTTONS, "start") if b in lit]  # bets: a bet decision
                 sim.tap(n, self.rng.choice(choices))
                 self.next_act[n] = now + 0.05
             elif not playing and credit < 10 and not lit & set(BET_BUTTONS) and club >= 30 and "collect" in lit:

@@ -45,12 +45,13 @@ def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
 def _recall_cards(surf, game, r: Renderer, s: float, y: float) -> None:
     cw, ch = int(56 * s), int(80 * s)
     x = 20 * s
-    r.text(surf, f"Dealer ({game['dealer']['total']})", int(15 * s), GOLD, topleft=(int(x), int(y)))
+    title = str(game.get("dealer_title", "DEALER")).capitalize()
+    r.text(surf, f"{title} ({game['dealer']['total']})", int(15 * s), GOLD, topleft=(int(x), int(y)))
     for i, c in enumerate(game["dealer"]["cards"]):
         surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 20 * s)))
     x = 20 * s + max(4, len(game["dealer"]["cards"]) + 2) * cw * 0.7
     for hand in game["seat"]["hands"]:
-        label = f"{hand['total']}  stake {hand['stake']}  {hand['result']} {hand['returned']}"
+        label = f"{hand['total']}  stake {hand.get('stake', game['seat'].get('bet', 0))}  {hand['result']} {hand['returned']}"
         r.text(surf, label, int(15 * s), GOLD, topleft=(int(x), int(y)))
         for i, c in enumerate(hand["cards"]):
             surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 20 * s)))

@@ -260,10 +260,12 @@ class OperatorMenu:
         i = min(self.cursor, len(games) - 1)
         g = games[-1 - i]
         seat = g["seat"]
+        extras = "".join(f"  {k} {seat[k]}" for k in ("insurance", "bonus") if seat.get(k))
+        bank = (f"  bank {g['bank_before']} -> {g['bank_after']}" + ("  (stuk)" if g.get("stuk") else "")
+                if "bank_before" in g else "")
         lines = [
             f"game {g['round_no']}  ({i + 1} of the last {len(games)})  {g.get('title', '')}",
-            f"bet {seat['bet']}  insurance {seat['insurance']}  staked {seat['staked']}  "
-            f"returned {seat['returned']}  bonus {seat['bonus']}",
+            f"bet {seat['bet']}  staked {seat['staked']}  returned {seat['returned']}{extras}{bank}",
             f"credit/club before {g['before']['credit']}/{g['before']['club']}  "
             f"after {g['after']['credit']}/{g['after']['club']}",
             "decisions: " + (", ".join(f"{d['action']} ({d['by']})" for d in g["decisions"]) or "none"),
