@@ -12,11 +12,14 @@ from typing import Any
 
 from machine.games.blackjack import BlackjackGame
 from machine.games.interface import Game
+from machine.games.ochko.game import OchkoGame
+from machine.games.ochko.rules import OchkoRules
 from machine.games.rules import Rules, RulesError, TableRules
 
 # engine -> (settings class, Game class: built as GameClass(profile, auto))
 ENGINES: dict[str, tuple[type[TableRules], Callable[..., Game]]] = {
     "blackjack": (Rules, BlackjackGame),
+    "ochko": (OchkoRules, OchkoGame),
 }
 
 

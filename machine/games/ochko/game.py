@@ -1,0 +1,100 @@
+"""Ochko as a ``Game``: what the cabinet needs to host an ochko profile.
+
+Owns: the 36-card shoe under the rules in force, starting a round from the previous round's
+``carry`` (the bank) and restoring one, the table between rounds (the bank the next round
+opens with, and a line when it is a stuk round or a new bank), which panel button stands for
+which choice (Draw: draw, Stand: enough, Double: the dark card, where the table plays it) and
+the words beside each, Auto's choice (injected: the analysis stays out of the game) and the
+attract lines. The stake is the round's ``bet`` decision: the cabinet's bet buttons and Start
+answer it, so no play button does. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from machine.games.cards import new_shoe
+from machine.games.interface import Button, Decision, TableShown
+from machine.games.ochko.round import OchkoRound, next_bank
+from machine.games.ochko.rules import RANKS, OchkoRules, is_stuk
+from machine.games.rules import Profile
+
+AutoStrategy = Callable[[OchkoRound], str]
+
+# button -> the round's action at a ``play`` decision (live only when the action is offered)
+ACTIONS: dict[Button, str] = {Button.DRAW: "hit", Button.STAND: "stand", Button.DOUBLE: "dark"}
+
+# the round's action -> what the screen writes beside its button (English; the display translates)
+LABELS: dict[str, str] = {"hit": "Draw", "stand": "Enough", "dark": "Dark card", "auto": "Auto"}
+
+
+class OchkoGame:
+    """One ochko profile with its rules in force, as the cabinet hosts it."""
+
+    bets_after_deal = True
+
+    def __init__(self, profile: Profile, auto: AutoStrategy):
+        self.profile = profile
+        self.rules: OchkoRules = profile.rules
+        self.name = profile.game
+        self.title = profile.title
+        self._auto = auto
+
+    @property
+    def min_bet(self) -> int:
+        return self.rules.min_bet
+
+    def new_shoe(self) -> list[str]:
+        return new_shoe(self.rules.decks, RANKS)
+
+    def start(
+        self,
+        shoe: list[str],
+        bets: Sequence[int],
+        funds: Sequence[int],
+        seat_numbers: Sequence[int],
+        carry: Mapping[str, Any] | None = None,
+    ) -> OchkoRound:
+        """Deal a round; ``bets`` are ignored (each seat stakes at its ``bet`` decision)."""
+        return OchkoRound.start(self.rules, shoe, list(seat_numbers), funds=list(funds), carry=carry)
+
+    def shown_between(self, carry: Mapping[str, Any] | None) -> TableShown:
+        bank, opened = next_bank(self.rules, carry)
+        if is_stuk(bank, self.rules.opening_bank):
+            notice = "Stuk: the next round is the last of this bank"
+        elif opened and carry is not None:
+            notice = f"The bank closed: a new bank of {bank} opens"
+        else:
+            notice = ""
+        return TableShown(bank=bank, notice=notice)
+
+    def restore(self, data: Mapping[str, Any]) -> OchkoRound:
+        return OchkoRound.from_dict(data)
+
+    def action_for(self, decision: Decision, button: Button) -> str | None:
+        if button == Button.AUTO:
+            return "auto"
+        if decision.kind != "play":
+            return None  # the stake: the cabinet's bet buttons and Start
+        action = ACTIONS.get(button)
+        return action if action in decision.options else None
+
+    def button_labels(self, decision: Decision) -> dict[Button, str]:
+        out = {}
+        for button in Button:
+            action = self.action_for(decision, button)
+            if action is not None:
+                out[button] = LABELS[action]
+        return out
+
+    def auto(self, rnd: Any) -> str:
+        return self._auto(rnd)
+
+    def attract_lines(self) -> list[str]:
+        r = self.rules
+        lines = ["Exactly 21 is paid at once: 1 to 1", "Beat the banker: 1 to 1"]
+        if r.two_aces_21:
+            lines.append("Two aces make 21!")
+        lines.append(f"Stake up to the bank: it opens at {r.opening_bank}")
+        return lines
