@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from machine.games.cards import CardError, check_stacked_shoe
+from machine.games.cards import RANKS, CardError, check_stacked_shoe
 from machine.games.round import Event, Round, RoundError
 from machine.games.rules import Profile, RulesError, load_profile
 
@@ -48,33 +48,40 @@ def load_game(script: Mapping[str, Any]) -> Profile:
     return profile
 
 
-def parse_shoe(raw: object, decks: int) -> list[str]:
+def parse_shoe(raw: object, decks: int, ranks: str = RANKS) -> list[str]:
+    """A script's stacked shoe, each card checked against the game's deck (``ranks``)."""
     _need(isinstance(raw, list), "shoe: must be a list of card codes, first card drawn first")
     assert isinstance(raw, list)
     try:
-        return check_stacked_shoe(raw, decks if decks > 0 else 10**9)
+        return check_stacked_shoe(raw, decks if decks > 0 else 10**9, ranks)
     except CardError as exc:
         raise ScriptError(f"shoe: {exc}") from None
 
 
 class SeatScript:
-    def __init__(self, number: int, raw: object, where: str | None = None, need_bet: bool = True):
+    """One seat of a script: its bet, insurance answer and written actions (``actions`` and
+    ``keys``: another game's script actions and seat keys)."""
+
+    def __init__(
+        self, number: int, raw: object, where: str | None = None, need_bet: bool = True,
+        actions: tuple[str, ...] = SCRIPT_ACTIONS, keys: tuple[str, ...] = ("bet", "insurance", "actions"),
+    ):
         self.number = number
         where = where or f"seats[{number - 1}]"
         _need(isinstance(raw, Mapping), f"{where}: must be a mapping with bet: and actions:")
         assert isinstance(raw, Mapping)
         if need_bet:
-            _no_unknown_keys(raw, ("bet", "insurance", "actions"), f"{where}: ")
+            _no_unknown_keys(raw, keys, f"{where}: ")
             _need("bet" in raw, f"{where}: no bet")
         self.bet = raw.get("bet")
         ins = raw.get("insurance", False)
         _need(ins is True or ins is False or ins == "auto", f"{where}: insurance must be true, false or auto, not {ins!r}")
         self.insurance = ins
-        actions = raw.get("actions", [])
-        _need(isinstance(actions, list), f"{where}: actions must be a list")
-        for a in actions:
-            _need(a in SCRIPT_ACTIONS, f"{where}: unknown action {a!r} (one of {', '.join(SCRIPT_ACTIONS)})")
-        self.actions: list[str] = list(actions)
+        written = raw.get("actions", [])
+        _need(isinstance(written, list), f"{where}: actions must be a list")
+        for a in written:
+            _need(a in actions, f"{where}: unknown action {a!r} (one of {', '.join(actions)})")
+        self.actions: list[str] = list(written)
         self.used = 0
 
     def peek(self) -> str | None:
@@ -116,20 +123,24 @@ def _run_blackjack(script: Mapping[str, Any], profile: Profile, auto: AutoStrate
 
 
 def play_scripted(
-    start: Callable[[], Round],
+    start: Callable[[], Any],
     seats: list[SeatScript],
     auto: AutoStrategy | None,
-    after_act: Callable[[Round, list[Event]], None] | None = None,
-) -> Round:
-    """Start a round and answer its every decision from the seats' scripts.
+    after_act: Callable[[Any, list[Event]], None] | None = None,
+    answer: Callable[[Any, SeatScript, str, AutoStrategy | None], str] | None = None,
+) -> Any:
+    """Start a round (any game's ``GameRound``) and answer its every decision from the seats'
+    scripts, in the seats' order in the round.
 
-    ``after_act`` sees each decision's new events (the session uses it to move stakes).
+    ``after_act`` sees each decision's new events (the session uses it to move stakes);
+    ``answer`` is another game's reading of a seat's script (default: blackjack's).
     """
+    answer = answer or _answer
     try:
         rnd = start()
         while (decision := rnd.pending) is not None:
-            seat = seats[rnd.seats.index(rnd.seat(decision.seat))]
-            action = _answer(rnd, seat, decision.kind, auto)
+            seat = seats[rnd.seat_numbers.index(decision.seat)]
+            action = answer(rnd, seat, decision.kind, auto)
             new = rnd.act(decision.seat, action)
             if after_act is not None:
                 after_act(rnd, new)
@@ -183,8 +194,15 @@ def _answer(rnd: Round, seat: SeatScript, kind: str, auto: AutoStrategy | None) 
     return action
 
 
+def _run_ochko(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
+    from machine.scripts.ochkoscript import run_ochko  # it builds on this module's helpers
+
+    return run_ochko(script, profile, auto)
+
+
 # engine -> its script runner: (script, profile, auto) -> the result. Each game's page in
 # other-games.md gives its script keys; a game's runner lives beside this one.
 RUNNERS: dict[str, Callable[[Mapping[str, Any], Profile, AutoStrategy | None], dict[str, Any]]] = {
     "blackjack": _run_blackjack,
+    "ochko": _run_ochko,
 }
