@@ -19,14 +19,22 @@ Each module is imported only when its game is asked for (numba and the tables ar
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+# engine -> its math module (every engine but blackjack, whose math is this package's own)
+MODULES = {
+    "ochko": "machine.gamemath.ochko",
+}
+
 
 def math_of(engine: str) -> ModuleType:
     """The math module of a game engine other than blackjack."""
-    raise ValueError(f"no game math for engine {engine!r}")
+    if engine not in MODULES:
+        raise ValueError(f"no game math for engine {engine!r}")
+    return importlib.import_module(MODULES[engine])
 
 
 def auto_for(engine: str) -> Callable[[Any], str]:

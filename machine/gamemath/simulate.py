@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from machine.games.cards import new_shoe, shuffle
 from machine.games.round import Round
@@ -76,19 +77,24 @@ def play_chunk(rules: Rules, rounds: int, seats: int, seed: int, chunk: int) -> 
     return t
 
 
-def _chunk_job(args: tuple[Rules, int, int, int, int]) -> Tally:
-    return play_chunk(*args)
+PlayChunk = Callable[[Any, int, int, int, int], Tally]
+
+
+def _chunk_job(args: tuple[PlayChunk, Any, int, int, int, int]) -> Tally:
+    return args[0](*args[1:])
 
 
 def simulate(
-    rules: Rules, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    rules: Any, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None, play: PlayChunk = play_chunk,
 ) -> Tally:
+    """``rounds`` rounds in chunks of ``CHUNK`` on ``workers`` processes; ``play`` plays a
+    chunk (``play_chunk``: blackjack's; another game passes its own, a module-level function)."""
     jobs = []
     left, chunk = rounds, 0
     while left > 0:
         n = min(CHUNK, left)
-        jobs.append((rules, n, seats, seed, chunk))
+        jobs.append((play, rules, n, seats, seed, chunk))
         left -= n
         chunk += 1
     total = Tally()
