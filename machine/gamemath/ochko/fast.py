@@ -232,6 +232,7 @@ class Tables:
                 row.append(index[c])
             nxt.append(row)
             i += 1
+        self.states = states
         self.nxt = np.array(nxt, np.int64)
         self.act = np.full((len(states), NV), -1, np.int64)
         for s, hand in enumerate(states):
