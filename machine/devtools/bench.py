@@ -149,6 +149,37 @@ def fastsim_bench(rounds: int = 20_000_000) -> None:
           f"RTP {every.tally.rtp * 100:.4f} % +/- {every.tally.half_width * 100:.4f} % over {rounds:,} rounds")
 
 
+@bench("ochko")
+def ochko_bench(rounds: int = 10_000_000) -> None:
+    """Ochko's math: the exact return's time, Auto's latency, the engine simulator and the fast
+    path (10 M rounds on one thread) against the exact return."""
+    from machine.gamemath import ochko
+    from machine.gamemath.ochko.sim import play_chunk
+    from machine.games.rules import load_profile
+
+    rules = load_profile("ochko").rules
+    t = time.perf_counter()
+    exact = ochko.exact_rtp(rules)
+    print(f"ochko exact RTP {exact * 100:.5f} % in {time.perf_counter() - t:.2f} s (Auto's tables with it)")
+    t = time.perf_counter()
+    tally = play_chunk(rules, 20_000, 1, 1, 0)
+    dt = time.perf_counter() - t
+    print(f"ochko simulator, one core: {20_000 / dt:,.0f} rounds/s; RTP {tally.rtp * 100:.2f} % "
+          f"+/- {tally.half_width * 100:.2f} % over 20 000 rounds")
+    try:
+        ochko.fast_simulate(rules, 100_000, 1, 1)  # compile (or load numba's cache) and fill the tables
+    except ValueError as exc:
+        print(f"fast path not installed: {exc}")
+        return
+    t = time.perf_counter()
+    fast = ochko.fast_simulate(rules, rounds, 1, 1)
+    dt = time.perf_counter() - t
+    lo, hi = fast.rtp - fast.half_width, fast.rtp + fast.half_width
+    print(f"ochko fast path, one thread: {rounds / dt / 1e6:.2f} M rounds/s; RTP {fast.rtp * 100:.5f} % "
+          f"+/- {fast.half_width * 100:.5f} % over {rounds:,} rounds: the exact return is "
+          f"{'inside' if lo <= exact <= hi else 'OUTSIDE'} the interval")
+
+
 @bench("frames")
 def frames_bench(frames: int = 300) -> None:
     """Frame time of the four player screens at 1920x1080 (headless), mid-round."""

@@ -126,20 +126,24 @@ class Analysis:
     def banker(self, points: int, n: int, aces: int, removed: Comp) -> tuple[float, ...]:
         """The chances of the banker's final totals ``BANKER_TOTALS`` from a hand of ``points``
         (``n`` cards, ``aces`` of them aces), drawing from the deck less ``removed``."""
-        key = (points, n, aces, self._key(removed))
+        total = hand_total(points, n, aces, self.two)
+        if not bj.dealer_draws(total, False, False):
+            return tuple(1.0 if min(total, 22) == t else 0.0 for t in BANKER_TOTALS)
+        key = (points, n, aces if n < 2 else 0, self._key(removed))  # aces count only for the second card
         got = self._banker.get(key)
         if got is not None:
             return got
-        total = hand_total(points, n, aces, self.two)
-        if not bj.dealer_draws(total, False, False):
-            out = tuple(1.0 if min(total, 22) == t else 0.0 for t in BANKER_TOTALS)
-        else:
-            acc = [0.0] * len(BANKER_TOTALS)
-            for i, p in self.draws(removed):
-                sub = self.banker(points + VALUES[i], n + 1, aces + (i == ACE_I), plus(removed, i))
-                for k, q in enumerate(sub):
-                    acc[k] += p * q
-            out = tuple(acc)
+        acc = [0.0] * len(BANKER_TOTALS)
+        for i, p in self.draws(removed):
+            more, ace = points + VALUES[i], aces + (i == ACE_I)
+            after = hand_total(more, n + 1, ace, self.two)
+            if bj.dealer_draws(after, False, False):
+                sub = self.banker(more, n + 1, ace, plus(removed, i))
+                for k in range(len(acc)):
+                    acc[k] += p * sub[k]
+            else:  # the banker stops here: no need to ask (or remember) that hand
+                acc[min(after, 22) - BANKER_TOTALS[0]] += p
+        out = tuple(acc)
         self._banker[key] = out
         return out
 
