@@ -7,7 +7,8 @@ package under ``machine/games`` and a profile file. Pure: imports games only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from machine.games.blackjack import BlackjackGame
@@ -37,3 +38,13 @@ def rules_class(engine: str) -> type[TableRules]:
 def make_game(profile: Any, auto: Callable[[Any], str]) -> Game:
     """The ``Game`` that hosts ``profile`` on the cabinet, with Auto's strategy injected."""
     return _entry(profile.engine)[1](profile, auto)
+
+
+def settings_from_dict(data: Mapping[str, Any]) -> TableRules:
+    """Settings kept as plain data (``to_dict``) rebuilt by the first game's settings class that
+    has every setting they name (a seat's money keeps the rules of whichever game is in force)."""
+    names = set(data)
+    for cls, _game in ENGINES.values():
+        if names <= {f.name for f in dataclasses.fields(cls)}:  # type: ignore[arg-type]
+            return cls.from_dict(data)
+    raise RulesError("rules", [f"no game has the settings {', '.join(sorted(names))}"])

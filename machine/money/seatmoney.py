@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from machine.games.catalog import settings_from_dict
 from machine.games.rules import Rules
 
 BET_BUTTONS = ("+2", "+10", "x2", "repeat", "max")
@@ -295,6 +296,6 @@ class SeatMoney:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SeatMoney:
         d = dict(data)
-        d["rules"] = Rules.from_dict(d["rules"])
+        d["rules"] = settings_from_dict(d["rules"])  # the settings class of the game in force
         d["settings"] = MoneySettings(**d["settings"])
         return cls(**d)
