@@ -16,7 +16,7 @@ from typing import Any
 
 from machine.games.cards import new_shoe
 from machine.games.interface import Button, Decision, TableShown
-from machine.games.ochko.round import OchkoRound, next_bank
+from machine.games.ochko.round import BANKER, OchkoRound, next_bank
 from machine.games.ochko.rules import RANKS, OchkoRules, is_stuk
 from machine.games.rules import Profile
 
@@ -67,7 +67,7 @@ class OchkoGame:
             notice = f"The bank closed: a new bank of {bank} opens"
         else:
             notice = ""
-        return TableShown(bank=bank, notice=notice)
+        return TableShown(bank=bank, notice=notice, dealer_title=BANKER)
 
     def restore(self, data: Mapping[str, Any]) -> OchkoRound:
         return OchkoRound.from_dict(data)

@@ -63,6 +63,7 @@ from machine.games.round import IllegalAction, RoundError, ShoeExhausted
 
 PLAY_ACTIONS = ("hit", "stand", "dark")
 STUK_NOTICE = "Stuk: the last round of this bank"
+BANKER = "BANKER"  # what the screens call the house's hand
 
 
 @dataclass
@@ -391,7 +392,7 @@ class OchkoRound:
             hands[s.number] = (shown,)
         return TableShown(
             tuple(self.banker), total_text(self.total(self.banker)) if self.banker else "", hands,
-            bank=self.bank, notice=STUK_NOTICE if self.stuk else "",
+            bank=self.bank, notice=STUK_NOTICE if self.stuk else "", dealer_title=BANKER,
         )
 
     @property
