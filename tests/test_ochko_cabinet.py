@@ -32,7 +32,8 @@ def test_a_round_of_ochko_on_the_cabinet_with_a_power_cut_in_the_middle(tmp_path
     rnd = cab.round
     assert rnd is not None and rnd.bank == 100 and rnd.pending.kind == "bet"
     assert {n: cab.seats[n].money.club for n in (1, 2)} == clubs  # dealt in, nothing staked yet
-    assert set(cab.live(1)) == {Button.START, Button.AUTO} and cab.button_labels(1) == {Button.START: "Place bet", Button.AUTO: "Minimum"}
+    assert set(cab.live(1)) == {Button.START, Button.AUTO}
+    assert cab.button_labels(1) == {Button.START: "Place bet", Button.AUTO: "Minimum"}
     cab.press(1, "start", 2)  # the stake the screen proposes: the minimum
     assert cab.seats[1].money.club == clubs[1] - 2
     assert set(cab.live(1)) == {Button.DRAW, Button.STAND, Button.AUTO}  # no dark draw at this table

@@ -203,3 +203,13 @@ def test_the_fast_path_agrees_with_the_exact_return():
 
     t = fast.fast_simulate(RULES, 1_000_000, seed=2, workers=1)
     assert t.rounds == 1_000_000 and abs(t.rtp - exact_rtp(RULES)) < t.half_width
+
+
+def test_without_numba_the_fast_path_is_refused_with_one_line(capsys, monkeypatch):
+    import machine.gamemath.ochko as package
+
+    monkeypatch.delattr(package, "fast", raising=False)
+    monkeypatch.setitem(sys.modules, "machine.gamemath.ochko.fast", None)  # as when numba is missing
+    code, out, err = run_cli("simulate", "-", "--fast", "--rounds", "100", capsys=capsys, monkeypatch=monkeypatch)
+    assert code == 2 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("cabinet simulate: --fast needs numba: pip install 'cabinet[fast]'")
