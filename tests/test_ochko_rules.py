@@ -302,6 +302,9 @@ def test_the_attract_lines_say_what_the_rules_in_force_pay():
     other = load_profile("ochko", {"two_aces_21": False, "opening_bank": 200})
     lines = OchkoGame(other, AUTO).attract_lines()
     assert "Two aces make 21!" not in lines and "Stake up to the bank: it opens at 200" in lines
+    small = OchkoGame(load_profile("ochko", {"dark_draw": True, "max_bet": 50}), AUTO).attract_lines()
+    assert small == ["An open 21 is paid at once: 1 to 1", "Beat the banker: 1 to 1", "Two aces make 21!",
+                     "Stakes 2 to 50, up to the bank: it opens at 100"]
 
 
 def test_a_whole_round_through_the_game_interface_only():

@@ -93,8 +93,12 @@ class OchkoGame:
 
     def attract_lines(self) -> list[str]:
         r = self.rules
-        lines = ["Exactly 21 is paid at once: 1 to 1", "Beat the banker: 1 to 1"]
+        lines = ["An open 21 is paid at once: 1 to 1" if r.dark_draw else "Exactly 21 is paid at once: 1 to 1",
+                 "Beat the banker: 1 to 1"]
         if r.two_aces_21:
             lines.append("Two aces make 21!")
-        lines.append(f"Stake up to the bank: it opens at {r.opening_bank}")
+        if r.max_bet >= r.opening_bank:
+            lines.append(f"Stake up to the bank: it opens at {r.opening_bank}")
+        else:
+            lines.append(f"Stakes {r.min_bet} to {r.max_bet}, up to the bank: it opens at {r.opening_bank}")
         return lines
