@@ -213,3 +213,18 @@ def test_without_numba_the_fast_path_is_refused_with_one_line(capsys, monkeypatc
     code, out, err = run_cli("simulate", "-", "--fast", "--rounds", "100", capsys=capsys, monkeypatch=monkeypatch)
     assert code == 2 and out == "" and len(err.splitlines()) == 1
     assert err.startswith("cabinet simulate: --fast needs numba: pip install 'cabinet[fast]'")
+
+
+def test_the_fast_path_compiles_the_games_rules_and_its_cache_follows_their_source():
+    pytest.importorskip("numba")
+    from machine.gamemath.ochko import fast
+    from machine.games import blackjack_rules as bj
+    from machine.games.ochko import rules as ok
+
+    assert fast._hand_total.py_func is ok.hand_total and fast._at_once.py_func is ok.at_once
+    assert fast._settle_hand.py_func is bj.settle_hand and fast._dealer_draws.py_func is bj.dealer_draws
+    try:
+        locator = fast._play_shoes._cache._impl._locator  # numba's internals
+    except AttributeError:
+        pytest.skip("this numba keeps its cache locator elsewhere")
+    assert fast.RULES_DIGEST in locator.get_source_stamp()

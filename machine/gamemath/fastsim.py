@@ -115,43 +115,54 @@ class FastSimError(RuntimeError):
 
 # -- the rules, compiled from machine.games.blackjack_rules ---------------------------------------
 
-_RULES_DIGEST = hashlib.sha256(Path(bj.__file__).read_bytes()).hexdigest()
+_FOLLOWED: dict[str, str] = {}  # a kernels' file -> the digest of the rule files compiled into it
 
 
-def _cache_follows_the_rules() -> None:
-    """Make numba's cached kernels of this file go stale when ``blackjack_rules.py`` changes.
+def cache_follows(kernel_file: str, *rule_files: str) -> str:
+    """Make numba's cached kernels of ``kernel_file`` go stale when a file of ``rule_files``
+    changes; returns the digest of those files.
 
     Numba stamps a cached kernel with the source of the file it is written in only, but these
-    kernels compile the rules of another file into themselves. Each cache locator gets a
-    variant, for this file only, whose stamp adds a digest of the rules' source. (Numba's
-    locator classes are its internals: without them, a rules change needs the cache cleared.)
+    kernels compile the rules of other files into themselves. Each cache locator gets a
+    variant, for the files named here only, whose stamp adds a digest of the rules' source.
+    (Numba's locator classes are its internals: without them, a rules change needs the cache
+    cleared.) Ochko's fast path (``gamemath.ochko.fast``) uses it too.
     """
+    h = hashlib.sha256()
+    for f in rule_files:
+        h.update(Path(f).read_bytes())
+    digest = h.hexdigest()
+    _FOLLOWED[os.path.abspath(kernel_file)] = digest
     try:
         from numba.core import caching
     except ImportError:  # pragma: no cover
-        return
+        return digest
     impl = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl", None)
     classes = getattr(impl, "_locator_classes", None)
     if not isinstance(classes, list) or any(getattr(c, "follows_rules", False) for c in classes):
-        return
-    here = os.path.abspath(__file__)
+        return digest
 
     class FollowsRules:
         follows_rules = True
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if os.path.abspath(py_file) != here:
+            digest = _FOLLOWED.get(os.path.abspath(py_file))
+            if digest is None:
                 return None
-            return super().from_function(py_func, py_file)  # type: ignore[misc]
+            self = super().from_function(py_func, py_file)  # type: ignore[misc]
+            if self is not None:
+                self.rules_digest = digest
+            return self
 
         def get_source_stamp(self):
-            return super().get_source_stamp(), _RULES_DIGEST  # type: ignore[misc]
+            return super().get_source_stamp(), self.rules_digest  # type: ignore[misc,attr-defined]
 
     classes[:0] = [type(f"{c.__name__}FollowingRules", (FollowsRules, c), {}) for c in classes]
+    return digest
 
 
-_cache_follows_the_rules()
+_RULES_DIGEST = cache_follows(__file__, bj.__file__)
 
 
 def _rule(fn):

@@ -28,7 +28,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from machine.gamemath.fastsim import _NO_NRT, FAST_CHUNK, FastSimError, _draw, _seed32, _shuffled
+from machine.gamemath import fastsim
+from machine.gamemath.fastsim import _NO_NRT, FAST_CHUNK, FastSimError, _draw, _seed32, _shuffled, cache_follows
 from machine.gamemath.ochko.exact import ACE_I, NV, PER_DECK, VALUES, ZERO, Comp, best, comp_total, of, plus
 from machine.gamemath.simulate import Tally
 from machine.games import blackjack_rules as bj
@@ -43,6 +44,10 @@ ACT_CODES = {"hit": HIT, "stand": STAND, "dark": DARK}
 S_PTS, S_N, S_ACES, S_ST, S_STAKE, S_WAIT = range(6)  # rows of the seats array
 EXHAUSTED, NO_ENTRY = -2, -3
 V = np.array(VALUES, np.int64)
+
+
+# the kernels compile ochko's rules, blackjack's and the fast path's lazy draw into themselves
+RULES_DIGEST = cache_follows(__file__, ok.__file__, bj.__file__, fastsim.__file__)
 
 
 def _rule(fn):
