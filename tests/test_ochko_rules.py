@@ -342,3 +342,13 @@ def test_the_command_plays_a_round_with_the_bank_keys():
     res = json.loads(proc.stdout)
     assert (res["bank_before"], res["bank_after"], res["stuk"], res["bank_closed"]) == (150, 160, False, False)
     assert hand(res)["cards"] == ["TS", "8S"]  # Auto stands on 18 against a 9
+
+
+def test_the_example_script_breaks_the_bank():
+    from pathlib import Path
+
+    from machine import yamlio
+
+    res = run_round_script(yamlio.load(Path(__file__).resolve().parents[1] / "examples" / "ochko.yaml"), AUTO)
+    assert [s["returned"] for s in res["seats"]] == [120, 80] and res["dealer"]["total"] == 23
+    assert (res["bank_before"], res["bank_after"], res["bank_closed"], res["stuk"]) == (100, 0, True, False)
