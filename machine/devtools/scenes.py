@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
-from machine.games.blackjack import BlackjackGame
+from machine.games.catalog import make_game
 from machine.games.cards import shuffle
 from machine.games.round import Round
 from machine.games.rules import load_profile
@@ -45,10 +45,19 @@ def _stand(rnd: Round) -> str:
     return {"insurance": "no_insurance", "surrender": "continue"}.get(d.kind, "stand")
 
 
-def _cabinet(tmp: Path, *tops: str, seats: int = 4, money: MoneySettings | None = None) -> Cabinet:
+def _first_option(rnd) -> str:
+    d = rnd.pending
+    assert d is not None
+    return str(d.options[0])
+
+
+def _cabinet(
+    tmp: Path, *tops: str, seats: int = 4, money: MoneySettings | None = None, game: str = "random-blackjack"
+) -> Cabinet:
     settings = CabinetSettings(seats=seats, money=money or MoneySettings())
-    return open_cabinet(tmp / "journal.sqlite", load_profile("random-blackjack"), settings,
-                        lambda profile: BlackjackGame(profile, _stand), _stacked(*tops))
+    auto = _stand if game == "random-blackjack" else _first_option
+    return open_cabinet(tmp / "journal.sqlite", load_profile(game), settings,
+                        lambda profile: make_game(profile, auto), _stacked(*tops))
 
 
 def _coins(cab: Cabinet, n: int, *ids: str) -> None:
@@ -70,9 +79,9 @@ def scene_betting(tmp: Path) -> Cabinet:
     return cab
 
 
-def _two_seat_round(tmp: Path, shoe: str, coins1: int) -> Cabinet:
+def _two_seat_round(tmp: Path, shoe: str, coins1: int, game: str = "random-blackjack") -> Cabinet:
     """Seats 1 and 2 put in 2-euro coins, bet 2 and start a round dealt from ``shoe``."""
-    cab = _cabinet(tmp, shoe)
+    cab = _cabinet(tmp, shoe, game=game)
     _coins(cab, 1, *["EU200A"] * coins1)
     _coins(cab, 2, "EU200A", "EU200A")
     for n in (1, 2):
@@ -124,6 +133,26 @@ def scene_handpay(tmp: Path) -> Cabinet:
     return cab
 
 
+# -- ochko: the bank on every screen ------------------------------------------------------------
+# seat 1 T, seat 2 9, the banker's up card 7; seat 1 stakes and draws A: 21, paid at once;
+# seat 2 stakes, draws 8 (17) and says enough; the banker 7 K(4) 8 = 19 takes seat 2's stake.
+OCHKO_SHOE = "TS 9H 7D AC 8S KD 8H"
+
+
+def scene_ochko_stake(tmp: Path) -> Cabinet:
+    cab = _two_seat_round(tmp, OCHKO_SHOE, 5, game="ochko")
+    _coins(cab, 1, "EU200A", "EU200A")
+    return cab
+
+
+def scene_ochko_settled(tmp: Path) -> Cabinet:
+    cab = _two_seat_round(tmp, OCHKO_SHOE, 5, game="ochko")
+    cab.press(1, "start", 3)  # stakes the 2 proposed: T + A = 21
+    cab.press(2, "start", 3)
+    cab.press(2, "stand", 4)
+    return cab
+
+
 SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "attract": scene_attract,
     "betting": scene_betting,
@@ -132,6 +161,8 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "dealer-blackjack": scene_dealer_blackjack,
     "tilt": scene_tilt,
     "handpay": scene_handpay,
+    "ochko-stake": scene_ochko_stake,
+    "ochko-settled": scene_ochko_settled,
 }
 
 

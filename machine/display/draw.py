@@ -190,7 +190,8 @@ class Renderer:
                 pygame.draw.rect(surf, GOLD, frame, width=max(2, int(3 * s)), border_radius=int(8 * s))
             for j, c in enumerate(hand.cards):
                 self._card(surf, c, x + j * step, y, s, ("seat", seat.number, i, j, c), now)
-            info = f"{hand.stake}{'  x2' if hand.doubled else ''}  \u00b7  {hand.total_text}"
+            stake = f"{hand.stake}{'  x2' if hand.doubled else ''}  \u00b7  " if hand.stake else ""
+            info = f"{stake}{hand.total_text}"
             self.text(surf, info, int(15 * s), WHITE, center=(x + wdt / 2, y + ch + 12 * s))
             if hand.result:
                 color = GOLD if hand.result in ("win", "blackjack") else DIM if hand.result == "push" else RED

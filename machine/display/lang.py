@@ -16,7 +16,7 @@ NL = {
     "Tilt: call the attendant": "Storing: roep de bediening",
     "Memory error: call the operator": "Geheugenfout: roep de exploitant",
     "Paying out": "Uitbetalen", "You win": "Gewonnen", "Push": "Gelijkspel",
-    "Dealer wins": "Dealer wint", "Press Start": "Druk op Start",
+    "Dealer wins": "Dealer wint", "Bank wins": "Bank wint", "Banker wins": "Bankier wint", "Press Start": "Druk op Start",
     "Waiting for the other seats": "Wachten op de andere spelers", "Place your bet": "Plaats uw inzet",
     "Insert coins": "Werp munten in", "INSERT COINS": "WERP MUNTEN IN",
     "Insure": "Verzeker", "Double": "Verdubbel", "Split": "Splits", "BET": "INZET",

@@ -96,7 +96,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         state = cab.seat_state(n)
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
-            message = _seat_message(state, st, hands, cab, dealer_bj)
+            message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title)
         seats.append(
             SeatView(
                 number=n,
@@ -144,7 +144,7 @@ def _bet_shown(cab: Cabinet, rnd, n: int) -> int:
     return proposed if proposed is not None else rnd.seat(n).bet
 
 
-def _seat_message(state: str, st, hands, cab: Cabinet, dealer_blackjack: bool) -> str:
+def _seat_message(state: str, st, hands, cab: Cabinet, dealer_blackjack: bool, house: str = "DEALER") -> str:
     if state == "handpay":
         return "Handpay: call the attendant"
     if state == "tilt":
@@ -163,7 +163,9 @@ def _seat_message(state: str, st, hands, cab: Cabinet, dealer_blackjack: bool) -
             return "You win"
         if results == {"push"}:
             return "Push"
-        return "Dealer blackjack" if dealer_blackjack else "Dealer wins"
+        if dealer_blackjack:
+            return "Dealer blackjack"
+        return f"{house.capitalize()} wins"
     if state == "betting":
         return "Press Start" if not st.ready else "Waiting for the other seats"
     if st.money.credit >= cab.settings.money.game_fee or st.money.club:
