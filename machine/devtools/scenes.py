@@ -16,8 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
-from machine.games.catalog import make_game
 from machine.games.cards import shuffle
+from machine.games.catalog import make_game
 from machine.games.round import Round
 from machine.games.rules import load_profile
 from machine.loop.payout import SeatLedger
