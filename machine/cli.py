@@ -129,7 +129,26 @@ def _cmd_config(args: argparse.Namespace) -> int:
 
     cfg = load_config(args.file)
     print(f"{args.file}: OK ({cfg.seats} seats, game {cfg.game}, data in {cfg.data_dir})")
+    for line in _return_warnings(cfg.games_enabled):
+        print(f"{args.file}: warning: {line}")
     return 0
+
+
+def _return_warnings(games: Sequence[str]) -> list[str]:
+    """A line for every enabled game whose exact return is 100 % or more (a seed's home rules
+    can favour the player), at a flat bet or with the best bet rule where the bet follows the cards."""
+    from machine.gamemath.engines import returns
+    from machine.games.rules import load_profile
+
+    out = []
+    for name in games:
+        flat, rule = returns(load_profile(name))
+        if flat >= 1:
+            out.append(f"{name} returns {_pct(flat)} at a flat bet with Auto's play: the players win in the long run")
+        if rule is not None and rule >= 1:
+            out.append(f"{name}: a player who stakes the most only when the cards seen favour them gets "
+                       f"{_pct(rule)} back (cabinet rtp shows the bet rule); a lower max_bet limits it")
+    return out
 
 
 def _auto_strategy(script: Any):
@@ -326,3 +345,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.
         print(f"cabinet {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # the reader stopped early (| head): not an error of ours
+        sys.stderr.close()
+        return 0

@@ -88,7 +88,27 @@ def test_duplicate_keys_and_broken_yaml_are_named():
         parse_config("seats: 2\ncoins: {EU100A: 10\n", "m.yaml")
 
 
-def test_the_shipped_configuration_passes_and_no_bad_file_starts_the_machine(tmp_path, capsys):
+def test_config_check_warns_of_a_game_a_player_can_beat(tmp_path, capsys, monkeypatch):
+    # ochko lets the stake follow the first card: staking the most only on the cards that
+    # favour the seat returns more than 100 % (its flat-bet return is below 100 %)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = tmp_path / "m.yaml"
+    lines = [line for line in BASE.splitlines() if not line.startswith("games_enabled:")]
+    path.write_text("\n".join(lines).replace("game: random-blackjack", "game: ochko\ngames_enabled: [ochko]") + "\n")
+    assert main(["config", "check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"{path}: OK")
+    assert out[1].startswith(f"{path}: warning: ochko: a player who stakes the most only when the cards seen favour them gets 111.79")
+    assert len(out) == 2  # no flat-bet warning: 95.46 %
+    assert (tmp_path / "cache" / "cabinet" / "returns.json").is_file()
+    assert main(["config", "check", str(path)]) == 0  # the second time from the cache, the same lines
+    assert capsys.readouterr().out.splitlines() == out
+
+
+def test_the_shipped_configuration_passes_and_no_bad_file_starts_the_machine(tmp_path, capsys, monkeypatch):
+    import machine.gamemath.engines as engines
+
+    monkeypatch.setattr(engines, "returns", lambda profile: (0.99, None))  # the figures: tests of their own
     cfg = load_config()
     assert cfg.seats == 4 and cfg.devices.acceptors == {1: 2, 2: 11, 3: 12, 4: 13}
     bad = tmp_path / "bad.yaml"

@@ -19,8 +19,12 @@ Each module is imported only when its game is asked for (numba and the tables ar
 
 from __future__ import annotations
 
+import hashlib
 import importlib
+import json
+import os
 from collections.abc import Callable
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -54,3 +58,68 @@ def prepare(profile: Any) -> None:
         prepare_blackjack(profile.rules)
     else:
         math_of(profile.engine).prepare(profile.rules)
+
+
+def returns(profile: Any) -> tuple[float, float | None]:
+    """The exact return at a flat bet with Auto's play, and where the bet may follow the cards,
+    the return of the best bet rule (None where it may not).
+
+    Remembered in a small file in the user's cache folder, keyed by a digest of the engine, the
+    rules and the games' and the game math's source: a changed program or rule computes afresh;
+    a file that cannot be read is ignored. Only ``config check``'s advice reads it, never play."""
+    key = _returns_key(profile)
+    cached = _read_returns(key)
+    if cached is not None:
+        return cached
+    if profile.engine == "blackjack":
+        from machine.gamemath.game import game_rtp
+
+        got: tuple[float, float | None] = (game_rtp(profile.rules).rtp, None)
+    else:
+        report = math_of(profile.engine).rtp_report(profile)
+        got = (float(report["rtp"]), report.get("bet_rule_rtp"))
+    _write_returns(key, got)
+    return got
+
+
+def _cache_file() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "cabinet" / "returns.json"
+
+
+def _returns_key(profile: Any) -> str:
+    h = hashlib.sha256()
+    h.update(json.dumps([profile.engine, profile.rules.to_dict()], sort_keys=True).encode())
+    for f in sorted(Path(__file__).parent.rglob("*.py")):
+        h.update(f.read_bytes())
+    for f in sorted((Path(__file__).parents[1] / "games").rglob("*.py")):
+        h.update(f.read_bytes())
+    return h.hexdigest()
+
+
+def _read_returns(key: str) -> tuple[float, float | None] | None:
+    try:
+        entry = json.loads(_cache_file().read_text()).get(key)
+        flat, rule = entry
+        if isinstance(flat, float) and (rule is None or isinstance(rule, float)):
+            return flat, rule
+    except (OSError, ValueError, TypeError, AttributeError):
+        pass
+    return None
+
+
+def _write_returns(key: str, value: tuple[float, float | None]) -> None:
+    path = _cache_file()
+    try:
+        try:
+            data = json.loads(path.read_text())
+            data = data if isinstance(data, dict) else {}
+        except (OSError, ValueError):
+            data = {}
+        data[key] = list(value)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data))
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a read-only home: the figures are computed again next time
