@@ -16,6 +16,7 @@ import pytest
 from machine.devtools.harness import SimulatedCabinet
 from machine.games.cards import new_shoe, shuffle
 from machine.operator.config import parse_config
+from tests.e2e_helpers import lamps, press, ready, run_until
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -52,43 +53,6 @@ def app(tmp_path):
     a = SimulatedCabinet(cfg, tmp_path, headless=True, shoes=shoes)
     yield a
     a.close()
-
-
-def run_until(app: SimulatedCabinet, cond, timeout: float = 20.0, what: str = "") -> None:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        app.frame()
-        with app.lock:
-            if cond():
-                return
-        time.sleep(0.005)
-    raise AssertionError(f"timed out waiting for {what or cond}")
-
-
-def ready(app: SimulatedCabinet, bus=None) -> None:
-    """The panel link is up and every simulated acceptor has been told to take coins."""
-    control = (bus or app.sims.bus).control
-    run_until(app, lambda: app.panel.link_up and all(
-        control.status(a.address)["master"] == "1" for a in app.devices.acceptors.values()
-    ), what="the panel link and the acceptors")
-
-
-def lamps(app: SimulatedCabinet, seat: int) -> set[str]:
-    """The lamps lit on the simulated panel, once they have caught up with the cabinet."""
-
-    def lit() -> set[str]:
-        return {b for b, s in app.sims.panel.lamps()[str(seat)].items() if s != "off"}
-
-    run_until(app, lambda: lit() == set(app.cab.live(seat)), what=f"seat {seat}'s lamps")
-    return lit()
-
-
-def press(app: SimulatedCabinet, seat: int, button: str, then=None, what: str = "") -> None:
-    """Press on the simulated panel and run frames until the cabinet shows the effect."""
-    before = app.cab.journal.last_seq
-    app.sims.panel.tap(seat, button)
-    run_until(app, then or (lambda: app.cab.journal.last_seq > before), what=what or f"seat {seat} {button}")
-    run_until(app, lambda: True)  # one more frame: lamps follow
 
 
 def test_two_seats_coins_bets_every_decision_timeouts_collect_and_payout(app):

@@ -1,0 +1,113 @@
+"""Each game of the family end to end, headless, through the real serial links.
+
+The bus simulator runs as its own process on a pty and the panel simulator on another; the
+tests insert coins and press buttons only through them and read the lamps from the simulated
+panel. Each game's round is dealt from a stacked shoe whose first cards are written here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+from machine.devtools.harness import SimulatedCabinet
+from machine.games.cards import shuffle
+from machine.games.catalog import make_game
+from machine.games.rules import load_profile
+from machine.operator.config import parse_config
+from tests.e2e_helpers import lamps, press, ready, run_until
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def config(game: str, data_dir) -> str:
+    return f"""
+seats: 2
+game: {game}
+games_enabled: [{game}]
+coins: {{EU050A: 5, EU100A: 10, EU200A: 20}}
+decision_timeout: 1.5
+betting_time: 30
+data_dir: {data_dir}
+devices:
+  panel: sim
+  bus: sim
+  acceptors: {{1: 2, 2: 11}}
+  hoppers: [{{address: 3, seats: [1, 2]}}]
+"""
+
+
+def stacked(game: str, *tops: str):
+    """Round n is dealt from ``tops[n - 1]`` and then the rest of the game's own shoe, shuffled."""
+    cards = make_game(load_profile(game), lambda rnd: "").new_shoe()
+
+    def shoes(round_no: int) -> list[str]:
+        top = tops[round_no - 1].split() if round_no <= len(tops) else []
+        rest = Counter(cards)
+        rest.subtract(top)
+        return top + shuffle(sorted(rest.elements()), random.Random(round_no))
+
+    return shoes
+
+
+def open_app(game: str, tmp_path, *tops: str) -> SimulatedCabinet:
+    cfg = parse_config(config(game, tmp_path), "e2e.yaml")
+    return SimulatedCabinet(cfg, tmp_path, headless=True, shoes=stacked(game, *tops))
+
+
+def coins_and_bets(app: SimulatedCabinet) -> None:
+    """Seat 1 puts in 60 points, seat 2 40; each sets the minimum bet of 2 and presses Start."""
+    cab, sims = app.cab, app.sims
+    ready(app)
+    for _ in range(3):
+        sims.bus.control.coin(2, "EU200A")
+    for _ in range(2):
+        sims.bus.control.coin(11, "EU200A")
+    run_until(app, lambda: cab.seats[1].money.credit == 60 and cab.seats[2].money.credit == 40, what="coins")
+    for n in (1, 2):
+        press(app, n, "+2", lambda n=n: cab.seats[n].money.bet == 2)
+    press(app, 1, "start", lambda: cab.seats[1].ready)
+    press(app, 2, "start", lambda: cab.round is not None, what="the round to start")
+
+
+# -- ochko: seat 1 T, seat 2 9, the banker's up card 7; seat 1 stakes 2 and draws A: 21, paid at
+# once from the bank; seat 2's stake is left to the clock (Auto: the minimum), it draws 8 (17)
+# and says enough; the banker 7 K(4) 8 = 19 takes seat 2's stake. The bank ends where it began.
+OCHKO_ROUND = "TS 9H 7D AC 8S KD 8H"
+
+
+def test_ochko_end_to_end_the_bank_moves_at_once_and_carries_across_a_restart(tmp_path):
+    app = open_app("ochko", tmp_path, OCHKO_ROUND)
+    try:
+        cab = app.cab
+        coins_and_bets(app)
+        rnd = cab.round
+        assert rnd.pending.seat == 1 and rnd.pending.kind == "bet"
+        assert (cab.seats[1].money.club, cab.seats[2].money.club) == (10, 10)  # nothing staked at the deal
+        assert lamps(app, 1) == {"start", "auto"}  # the quarter-of-club cap leaves only the minimum
+        assert lamps(app, 2) == set()
+        assert rnd.shown().bank == 100 and rnd.shown().hands[1][0].cards == ("TS",)
+        press(app, 1, "start", lambda: cab.round.pending.seat == 2, what="seat 1's stake and its 21")
+        assert cab.round.bank == 98  # seat 1's 21 paid from the bank at once
+        assert lamps(app, 2) == {"start", "auto"}
+        run_until(app, lambda: cab.round.pending.kind == "play", what="seat 2's stake by the clock")
+        assert lamps(app, 2) == {"draw", "stand", "auto"}  # no dark card: the table does not play it
+        press(app, 2, "stand", lambda: cab.round is None, what="the banker's turn and the settlement")
+        g1, g2 = (cab.journal.records("game", seat=n)[-1].data for n in (1, 2))
+        assert g1["dealer"]["cards"] == ["7D", "KD", "8H"] and g1["bank_before"] == 100 and g1["bank_after"] == 100
+        assert g1["seat"]["staked"] == 2 and g1["seat"]["returned"] == 4
+        assert g2["seat"]["staked"] == 2 and g2["seat"]["returned"] == 0
+        assert [d["by"] for d in g2["decisions"]] == ["timeout", "player"]
+        assert (cab.seats[1].money.club, cab.seats[2].money.club) == (12, 8)
+        assert cab.carry == {"bank": 100, "closed": False}
+        assert cab.journal.verify() == []
+    finally:
+        app.close()
+    again = open_app("ochko", tmp_path)
+    try:
+        assert again.cab.carry == {"bank": 100, "closed": False}
+        assert (again.cab.seats[1].money.club, again.cab.seats[2].money.club) == (12, 8)
+    finally:
+        again.close()
