@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from machine.games.cards import new_shoe, shuffle
 from machine.games.round import Round
@@ -31,6 +32,15 @@ class Tally:
     net: int = 0  # sum of returns minus stakes
     sum_x: float = 0.0  # per round: net / initial bets of that round
     sum_xx: float = 0.0
+
+    def record(self, net: int, bets: int) -> None:
+        """One round: its net (returns minus stakes) against the bets placed in it."""
+        x = net / bets
+        self.rounds += 1
+        self.bet += bets
+        self.net += net
+        self.sum_x += x
+        self.sum_xx += x * x
 
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds
@@ -66,13 +76,7 @@ def play_chunk(rules: Rules, rounds: int, seats: int, seed: int, chunk: int) -> 
         rnd = Round.start(rules, shuffle(base, rng), [bet] * seats)
         while (d := rnd.pending) is not None:
             rnd.act(d.seat, auto_action(rnd))
-        net = sum(s.returned - s.staked for s in rnd.seats)
-        x = net / (bet * seats)
-        t.rounds += 1
-        t.bet += bet * seats
-        t.net += net
-        t.sum_x += x
-        t.sum_xx += x * x
+        t.record(sum(s.returned - s.staked for s in rnd.seats), bet * seats)
     return t
 
 
@@ -81,9 +85,12 @@ def _chunk_job(args: tuple[Rules, int, int, int, int]) -> Tally:
 
 
 def simulate(
-    rules: Rules, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    rules: Any, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None, job: Callable[[tuple[Any, int, int, int, int]], Tally] = _chunk_job,
 ) -> Tally:
+    """Play ``rounds`` rounds in chunks of ``CHUNK`` on ``workers`` processes; ``job`` plays one
+    chunk, (rules, rounds, seats, seed, chunk) -> Tally (a module-level function: it is pickled
+    for the workers; another game passes its own)."""
     jobs = []
     left, chunk = rounds, 0
     while left > 0:
@@ -94,14 +101,14 @@ def simulate(
     total = Tally()
     workers = workers or os.cpu_count() or 1
     if workers == 1:
-        results = map(_chunk_job, jobs)
+        results = map(job, jobs)
         for t in results:
             total.add(t)
             if progress:
                 progress(total.rounds, rounds)
         return total
     with ProcessPoolExecutor(max_workers=workers) as pool:
-        for t in pool.map(_chunk_job, jobs):
+        for t in pool.map(job, jobs):
             total.add(t)
             if progress:
                 progress(total.rounds, rounds)

@@ -11,12 +11,15 @@ from collections.abc import Callable
 from typing import Any
 
 from machine.games.blackjack import BlackjackGame
+from machine.games.eenentwintig.game import EenentwintigGame
+from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.interface import Game
 from machine.games.rules import Rules, RulesError, TableRules
 
 # engine -> (settings class, Game class: built as GameClass(profile, auto))
 ENGINES: dict[str, tuple[type[TableRules], Callable[..., Game]]] = {
     "blackjack": (Rules, BlackjackGame),
+    "eenentwintig": (EenentwintigRules, EenentwintigGame),
 }
 
 

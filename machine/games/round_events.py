@@ -212,16 +212,19 @@ class EventDataError(ValueError):
     """Plain data that is no event of a round."""
 
 
-def event_from_dict(data: Mapping[str, Any], bets: Mapping[int, int] | None = None) -> Event:
+def event_from_dict(
+    data: Mapping[str, Any], bets: Mapping[int, int] | None = None, by_kind: Mapping[str, type[Event]] = BY_KIND
+) -> Event:
     """The event that ``data`` (its ``to_dict`` or ``snapshot_dict``) describes.
 
     ``bets`` (seat number -> bet) gives an ``Action`` the seat's bet that plain data does not
     carry; without it (or without the seat) the action carries a bet of 0, so takes no stake.
+    ``by_kind`` names the event classes of the game (another game passes its own table).
     """
     kind = data.get("kind")
-    cls = BY_KIND.get(kind) if isinstance(kind, str) else None
+    cls = by_kind.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise EventDataError(f"unknown round event kind {kind!r} (known: {', '.join(BY_KIND)})")
+        raise EventDataError(f"unknown round event kind {kind!r} (known: {', '.join(by_kind)})")
     own = {f.name for f in fields(cls)}  # type: ignore[arg-type]
     stray = [k for k, v in data.items() if k != "kind" and k not in own and v is not None and v is not False]
     if stray:

@@ -8,9 +8,10 @@ hardware or display. Auto decisions come from a strategy the caller passes in.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, TypeVar
 
-from machine.games.cards import CardError, check_stacked_shoe
+from machine.games.cards import RANKS, CardError, check_stacked_shoe
+from machine.games.interface import GameRound, bet_action
 from machine.games.round import Event, Round, RoundError
 from machine.games.rules import Profile, RulesError, load_profile
 
@@ -18,7 +19,8 @@ MAX_SEATS = 7
 SCRIPT_ACTIONS = ("hit", "stand", "double", "split", "surrender", "auto")
 
 # An Auto strategy: given the round waiting on a decision, the action to take.
-AutoStrategy = Callable[[Round], str]
+AutoStrategy = Callable[[Any], str]
+R = TypeVar("R", bound=GameRound)
 
 
 class ScriptError(ValueError):
@@ -48,17 +50,24 @@ def load_game(script: Mapping[str, Any]) -> Profile:
     return profile
 
 
-def parse_shoe(raw: object, decks: int) -> list[str]:
+def parse_shoe(raw: object, decks: int, ranks: str = RANKS) -> list[str]:
+    """The script's shoe, checked against ``decks`` decks of the game's ``ranks``."""
     _need(isinstance(raw, list), "shoe: must be a list of card codes, first card drawn first")
     assert isinstance(raw, list)
     try:
-        return check_stacked_shoe(raw, decks if decks > 0 else 10**9)
+        return check_stacked_shoe(raw, decks if decks > 0 else 10**9, ranks)
     except CardError as exc:
         raise ScriptError(f"shoe: {exc}") from None
 
 
 class SeatScript:
-    def __init__(self, number: int, raw: object, where: str | None = None, need_bet: bool = True):
+    """One seat of a script: its bet, insurance answer and written actions (``allowed``: the
+    game's script actions)."""
+
+    def __init__(
+        self, number: int, raw: object, where: str | None = None, need_bet: bool = True,
+        allowed: tuple[str, ...] = SCRIPT_ACTIONS,
+    ):
         self.number = number
         where = where or f"seats[{number - 1}]"
         _need(isinstance(raw, Mapping), f"{where}: must be a mapping with bet: and actions:")
@@ -73,7 +82,7 @@ class SeatScript:
         actions = raw.get("actions", [])
         _need(isinstance(actions, list), f"{where}: actions must be a list")
         for a in actions:
-            _need(a in SCRIPT_ACTIONS, f"{where}: unknown action {a!r} (one of {', '.join(SCRIPT_ACTIONS)})")
+            _need(a in allowed, f"{where}: unknown action {a!r} (one of {', '.join(allowed)})")
         self.actions: list[str] = list(actions)
         self.used = 0
 
@@ -116,19 +125,19 @@ def _run_blackjack(script: Mapping[str, Any], profile: Profile, auto: AutoStrate
 
 
 def play_scripted(
-    start: Callable[[], Round],
+    start: Callable[[], R],
     seats: list[SeatScript],
     auto: AutoStrategy | None,
-    after_act: Callable[[Round, list[Event]], None] | None = None,
-) -> Round:
-    """Start a round and answer its every decision from the seats' scripts.
+    after_act: Callable[[R, list[Event]], None] | None = None,
+) -> R:
+    """Start a round (of any game) and answer its every decision from the seats' scripts.
 
     ``after_act`` sees each decision's new events (the session uses it to move stakes).
     """
     try:
         rnd = start()
         while (decision := rnd.pending) is not None:
-            seat = seats[rnd.seats.index(rnd.seat(decision.seat))]
+            seat = seats[rnd.seat_numbers.index(decision.seat)]
             action = _answer(rnd, seat, decision.kind, auto)
             new = rnd.act(decision.seat, action)
             if after_act is not None:
@@ -146,7 +155,7 @@ def check_all_used(seats: list[SeatScript]) -> None:
             raise ScriptError(f"seat {s.number}: {len(left)} action{plural} left over when the round ended: {', '.join(left)}")
 
 
-def _auto(rnd: Round, auto: AutoStrategy | None) -> str:
+def _auto(rnd: GameRound, auto: AutoStrategy | None) -> str:
     if auto is None:
         d = rnd.pending
         assert d is not None
@@ -155,9 +164,11 @@ def _auto(rnd: Round, auto: AutoStrategy | None) -> str:
     return auto(rnd)
 
 
-def _answer(rnd: Round, seat: SeatScript, kind: str, auto: AutoStrategy | None) -> str:
+def _answer(rnd: GameRound, seat: SeatScript, kind: str, auto: AutoStrategy | None) -> str:
     d = rnd.pending
     assert d is not None
+    if kind == "bet":  # a game that bets after the deal: the script's bet answers it
+        return bet_action(int(seat.bet or 0))
     if kind == "insurance":
         if seat.insurance == "auto":
             return _auto(rnd, auto)
@@ -185,6 +196,13 @@ def _answer(rnd: Round, seat: SeatScript, kind: str, auto: AutoStrategy | None) 
 
 # engine -> its script runner: (script, profile, auto) -> the result. Each game's page in
 # other-games.md gives its script keys; a game's runner lives beside this one.
+def _run_eenentwintig(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
+    from machine.scripts.eenentwintigscript import run_eenentwintig  # it imports this module's helpers
+
+    return run_eenentwintig(script, profile, auto)
+
+
 RUNNERS: dict[str, Callable[[Mapping[str, Any], Profile, AutoStrategy | None], dict[str, Any]]] = {
     "blackjack": _run_blackjack,
+    "eenentwintig": _run_eenentwintig,
 }
