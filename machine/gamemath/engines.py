@@ -26,6 +26,10 @@ from typing import Any
 
 def math_of(engine: str) -> ModuleType:
     """The math module of a game engine other than blackjack."""
+    if engine == "eenentwintig":
+        from machine.gamemath import eenentwintig
+
+        return eenentwintig
     raise ValueError(f"no game math for engine {engine!r}")
 
 

@@ -115,17 +115,28 @@ class FastSimError(RuntimeError):
 
 # -- the rules, compiled from machine.games.blackjack_rules ---------------------------------------
 
-_RULES_DIGEST = hashlib.sha256(Path(bj.__file__).read_bytes()).hexdigest()
+def rules_digest(*files: str) -> str:
+    """A digest of the source of the rule files a kernel compiles into itself."""
+    h = hashlib.sha256()
+    for f in files:
+        h.update(Path(f).read_bytes())
+    return h.hexdigest()
 
 
-def _cache_follows_the_rules() -> None:
-    """Make numba's cached kernels of this file go stale when ``blackjack_rules.py`` changes.
+_RULES_DIGEST = rules_digest(bj.__file__)
+_FOLLOWED: dict[str, str] = {}  # a kernel file -> the digest of the rules compiled into its kernels
+
+
+def cache_follows_rules(kernel_file: str, digest: str) -> None:
+    """Make numba's cached kernels of ``kernel_file`` go stale when ``digest`` changes.
 
     Numba stamps a cached kernel with the source of the file it is written in only, but these
-    kernels compile the rules of another file into themselves. Each cache locator gets a
-    variant, for this file only, whose stamp adds a digest of the rules' source. (Numba's
-    locator classes are its internals: without them, a rules change needs the cache cleared.)
+    kernels compile the rules of other files into themselves (this file's: ``blackjack_rules.py``).
+    Each cache locator gets a variant, for the registered files only, whose stamp adds the digest
+    of those rules' source. (Numba's locator classes are its internals: without them, a rules
+    change needs the cache cleared.)
     """
+    _FOLLOWED[os.path.abspath(kernel_file)] = digest
     try:
         from numba.core import caching
     except ImportError:  # pragma: no cover
@@ -134,24 +145,28 @@ def _cache_follows_the_rules() -> None:
     classes = getattr(impl, "_locator_classes", None)
     if not isinstance(classes, list) or any(getattr(c, "follows_rules", False) for c in classes):
         return
-    here = os.path.abspath(__file__)
 
     class FollowsRules:
         follows_rules = True
+        _rules_digest = ""
 
         @classmethod
         def from_function(cls, py_func, py_file):
-            if os.path.abspath(py_file) != here:
+            digest = _FOLLOWED.get(os.path.abspath(py_file))
+            if digest is None:
                 return None
-            return super().from_function(py_func, py_file)  # type: ignore[misc]
+            locator = super().from_function(py_func, py_file)  # type: ignore[misc]
+            if locator is not None:
+                locator._rules_digest = digest
+            return locator
 
         def get_source_stamp(self):
-            return super().get_source_stamp(), _RULES_DIGEST  # type: ignore[misc]
+            return super().get_source_stamp(), self._rules_digest  # type: ignore[misc]
 
     classes[:0] = [type(f"{c.__name__}FollowingRules", (FollowsRules, c), {}) for c in classes]
 
 
-_cache_follows_the_rules()
+cache_follows_rules(__file__, _RULES_DIGEST)
 
 
 def _rule(fn):
