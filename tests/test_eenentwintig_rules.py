@@ -337,3 +337,14 @@ def test_the_command_refuses_an_action_with_one_line_and_exit_2():
     assert proc.stderr == (
         "cabinet round: seat 1, hand 1: wash is not allowed: only a first hand of exactly a 7 and an 8 is washed\n"
     )
+
+
+def test_the_example_script_plays():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "eenentwintig.yaml"
+    proc = subprocess.run([sys.executable, "-m", "machine", "round", str(path)], capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    res = json.loads(proc.stdout)
+    assert res["dealer"]["cards"] == ["TH", "QC", "KD"] and [s["net"] for s in res["seats"]] == [4, 10]
+    assert res["seats"][0]["hands"][0]["washed"] == ["7S", "8H"]

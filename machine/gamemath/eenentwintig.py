@@ -6,7 +6,7 @@ exact value), ``prepare``, ``exact_rtp``, ``rtp_report`` / ``rtp_lines`` (``cabi
 ``strategy_lines`` (``cabinet strategy``), ``simulate`` (the engine's own rounds, Auto's play)
 and ``fast_simulate`` (the compiled fast path, ``eenentwintig_fast``). The values themselves
 come from ``eenentwintig_exact``; this module reads a round's state into the analysis's terms
-and writes the reports.
+and writes the reports. Never changes a round (it only reads one) and never writes a rule.
 
 Auto's information (``eenentwintig_exact`` says why its values are exact for it): the seat's
 own hand, the 7 and 8 it washed, and on a split hand the other hand's pair card; not the
