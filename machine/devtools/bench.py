@@ -259,6 +259,47 @@ def press_bench(presses: int = 200) -> None:
           f"p99 {percentile(lat, 99) * 1e3:.1f} ms ({presses} presses over a real pty)")
 
 
+@bench("eenentwintig")
+def eenentwintig_bench(rounds: int = 10_000_000) -> None:
+    """Eenentwintig: the exact analysis, Auto's decision, the engine and the fast path against the exact return."""
+    from machine.gamemath import eenentwintig as een
+    from machine.gamemath.eenentwintig_exact import Exact
+    from machine.games.cards import new_shoe
+    from machine.games.eenentwintig.round import EenentwintigRound
+    from machine.games.eenentwintig.scoring import RANKS
+    from machine.games.rules import load_profile
+
+    rules = load_profile("eenentwintig").rules
+    t = time.perf_counter()
+    Exact(rules).prepare()
+    print(f"exact analysis (every value, 2 decks): {time.perf_counter() - t:.2f} s")
+    exact = een.exact_rtp(rules)
+    rng = random.Random(1)
+    base = new_shoe(rules.decks, RANKS)
+    lat = []
+    t = time.perf_counter()
+    for _ in range(2000):
+        rnd = EenentwintigRound.start(rules, rng.sample(base, len(base)), [1, 2, 3, 4])
+        while (d := rnd.pending) is not None:
+            t0 = time.perf_counter()
+            a = een.auto_action(rnd)
+            lat.append(time.perf_counter() - t0)
+            rnd.act(d.seat, a)
+    print(f"engine with Auto: {2000 / (time.perf_counter() - t):.0f} four-seat rounds/s; Auto's decision median "
+          f"{statistics.median(lat) * 1e6:.0f} us, p99 {percentile(lat, 99) * 1e6:.0f} us")
+    try:
+        een.fast_simulate(rules, 1000, seed=1, workers=1)  # compile (or load) the kernels first
+    except ValueError as exc:
+        print(f"fast path: {exc}")
+        return
+    t = time.perf_counter()
+    tally = een.fast_simulate(rules, rounds, seed=1, workers=1)
+    dt = time.perf_counter() - t
+    inside = "inside" if abs(tally.rtp - exact) <= tally.half_width else "OUTSIDE"
+    print(f"fast path, 1 thread: {rounds} rounds in {dt:.1f} s ({rounds / dt / 1e6:.2f} M rounds/s): RTP "
+          f"{tally.rtp * 100:.5f} % +/- {tally.half_width * 100:.5f} %, exact {exact * 100:.5f} %: {inside}")
+
+
 def run(names: list[str], **options: int) -> int:
     for name in names or list(BENCHES):
         print(f"== {name}")

@@ -144,6 +144,7 @@ def cache_follows(kernel_file: str, *rule_files: str) -> str:
 
     class FollowsRules:
         follows_rules = True
+        _rules_digest = ""
 
         @classmethod
         def from_function(cls, py_func, py_file):

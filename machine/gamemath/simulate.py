@@ -33,6 +33,15 @@ class Tally:
     sum_x: float = 0.0  # per round: net / initial bets of that round
     sum_xx: float = 0.0
 
+    def record(self, net: int, bets: int) -> None:
+        """One round: its net (returns minus stakes) against the bets placed in it."""
+        x = net / bets
+        self.rounds += 1
+        self.bet += bets
+        self.net += net
+        self.sum_x += x
+        self.sum_xx += x * x
+
     def add(self, other: Tally) -> None:
         self.rounds += other.rounds
         self.bet += other.bet
@@ -67,13 +76,7 @@ def play_chunk(rules: Rules, rounds: int, seats: int, seed: int, chunk: int) -> 
         rnd = Round.start(rules, shuffle(base, rng), [bet] * seats)
         while (d := rnd.pending) is not None:
             rnd.act(d.seat, auto_action(rnd))
-        net = sum(s.returned - s.staked for s in rnd.seats)
-        x = net / (bet * seats)
-        t.rounds += 1
-        t.bet += bet * seats
-        t.net += net
-        t.sum_x += x
-        t.sum_xx += x * x
+        t.record(sum(s.returned - s.staked for s in rnd.seats), bet * seats)
     return t
 
 

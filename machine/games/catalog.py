@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from machine.games.blackjack import BlackjackGame
+from machine.games.eenentwintig.game import EenentwintigGame
+from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.interface import Game
 from machine.games.ochko.game import OchkoGame
 from machine.games.ochko.rules import OchkoRules
@@ -21,6 +23,7 @@ from machine.games.rules import Rules, RulesError, TableRules
 ENGINES: dict[str, tuple[type[TableRules], Callable[..., Game]]] = {
     "blackjack": (Rules, BlackjackGame),
     "ochko": (OchkoRules, OchkoGame),
+    "eenentwintig": (EenentwintigRules, EenentwintigGame),
 }
 
 

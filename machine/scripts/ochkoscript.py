@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from machine.games.interface import bet_action
 from machine.games.ochko.round import OchkoRound
 from machine.games.ochko.rules import RANKS
 from machine.games.rules import Profile
@@ -22,8 +21,6 @@ from machine.scripts.roundscript import (
     AutoStrategy,
     ScriptError,
     SeatScript,
-    _answer,
-    _auto,
     _need,
     _no_unknown_keys,
     check_all_used,
@@ -32,15 +29,6 @@ from machine.scripts.roundscript import (
 )
 
 ACTIONS = ("hit", "stand", "dark", "auto")
-
-
-def _bet(rnd: Any, seat: SeatScript, kind: str, auto: AutoStrategy | None) -> str:
-    """A seat's answer: its written stake at the ``bet`` decision, its actions after."""
-    if kind != "bet":
-        return _answer(rnd, seat, kind, auto)
-    if seat.bet == "auto":
-        return _auto(rnd, auto)
-    return bet_action(int(seat.bet or 0))
 
 
 def run_ochko(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
@@ -64,7 +52,7 @@ def run_ochko(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | 
             _need(problem is None, f"seat {s.number}: {problem} (bet: 0 for a seat that sits out)")
     carry = {"bank": bank, "closed": False} if "bank" in script else None
     numbers = [s.number for s in seats]
-    rnd = play_scripted(lambda: OchkoRound.start(rules, shoe, numbers, carry=carry), seats, auto, answer=_bet)
+    rnd = play_scripted(lambda: OchkoRound.start(rules, shoe, numbers, carry=carry), seats, auto)
     for s in seats:
         if rnd.seat(s.number).state == "out" and s.bet not in (0, "auto"):
             raise ScriptError(

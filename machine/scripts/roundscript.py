@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from machine.games.cards import RANKS, CardError, check_stacked_shoe
+from machine.games.interface import GameRound, bet_action
 from machine.games.round import Event, Round, RoundError
 from machine.games.rules import Profile, RulesError, load_profile
 
@@ -18,7 +19,7 @@ MAX_SEATS = 7
 SCRIPT_ACTIONS = ("hit", "stand", "double", "split", "surrender", "auto")
 
 # An Auto strategy: given the round waiting on a decision, the action to take.
-AutoStrategy = Callable[[Round], str]
+AutoStrategy = Callable[[Any], str]
 
 
 class ScriptError(ValueError):
@@ -127,20 +128,17 @@ def play_scripted(
     seats: list[SeatScript],
     auto: AutoStrategy | None,
     after_act: Callable[[Any, list[Event]], None] | None = None,
-    answer: Callable[[Any, SeatScript, str, AutoStrategy | None], str] | None = None,
 ) -> Any:
     """Start a round (any game's ``GameRound``) and answer its every decision from the seats'
     scripts, in the seats' order in the round.
 
-    ``after_act`` sees each decision's new events (the session uses it to move stakes);
-    ``answer`` is another game's reading of a seat's script (default: blackjack's).
+    ``after_act`` sees each decision's new events (the session uses it to move stakes).
     """
-    answer = answer or _answer
     try:
         rnd = start()
         while (decision := rnd.pending) is not None:
             seat = seats[rnd.seat_numbers.index(decision.seat)]
-            action = answer(rnd, seat, decision.kind, auto)
+            action = _answer(rnd, seat, decision.kind, auto)
             new = rnd.act(decision.seat, action)
             if after_act is not None:
                 after_act(rnd, new)
@@ -157,7 +155,7 @@ def check_all_used(seats: list[SeatScript]) -> None:
             raise ScriptError(f"seat {s.number}: {len(left)} action{plural} left over when the round ended: {', '.join(left)}")
 
 
-def _auto(rnd: Round, auto: AutoStrategy | None) -> str:
+def _auto(rnd: GameRound, auto: AutoStrategy | None) -> str:
     if auto is None:
         d = rnd.pending
         assert d is not None
@@ -166,9 +164,13 @@ def _auto(rnd: Round, auto: AutoStrategy | None) -> str:
     return auto(rnd)
 
 
-def _answer(rnd: Round, seat: SeatScript, kind: str, auto: AutoStrategy | None) -> str:
+def _answer(rnd: GameRound, seat: SeatScript, kind: str, auto: AutoStrategy | None) -> str:
     d = rnd.pending
     assert d is not None
+    if kind == "bet":  # a game that bets after the deal: the script's bet answers it
+        if seat.bet == "auto":
+            return _auto(rnd, auto)
+        return bet_action(int(seat.bet or 0))
     if kind == "insurance":
         if seat.insurance == "auto":
             return _auto(rnd, auto)
@@ -202,7 +204,14 @@ def _run_ochko(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy |
 
 # engine -> its script runner: (script, profile, auto) -> the result. Each game's page in
 # other-games.md gives its script keys; a game's runner lives beside this one.
+def _run_eenentwintig(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
+    from machine.scripts.eenentwintigscript import run_eenentwintig  # it imports this module's helpers
+
+    return run_eenentwintig(script, profile, auto)
+
+
 RUNNERS: dict[str, Callable[[Mapping[str, Any], Profile, AutoStrategy | None], dict[str, Any]]] = {
     "blackjack": _run_blackjack,
     "ochko": _run_ochko,
+    "eenentwintig": _run_eenentwintig,
 }

@@ -52,6 +52,8 @@ class _Tally:
 def run_session_script(script: Mapping[str, Any], auto: AutoStrategy | None = None) -> dict[str, Any]:
     """Play a session script and return ``{"steps": [...]}``; raise ``ScriptError``."""
     profile = load_game(script)
+    if profile.engine != "blackjack":  # a game that bets after the deal needs its bet decision played here
+        raise ScriptError(f"game {profile.game!r} is not played by cabinet session yet")
     unknown = sorted(str(k) for k in script if k not in ("game", "rules", "machine", "steps"))
     if unknown:
         raise ScriptError(f"unknown key {unknown[0]!r} (known: game, rules, machine, steps)")

@@ -34,12 +34,7 @@ def play_chunk(rules: OchkoRules, rounds: int, seats: int, seed: int, chunk: int
         carry = rnd.carry
         staked = sum(s.staked for s in rnd.seats)  # the first seat always stakes: never 0
         net = sum(s.returned for s in rnd.seats) - staked
-        x = net / staked
-        t.rounds += 1
-        t.bet += staked
-        t.net += net
-        t.sum_x += x
-        t.sum_xx += x * x
+        t.record(net, staked)
     return t
 
 

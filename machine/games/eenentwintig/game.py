@@ -1,0 +1,98 @@
+"""Eenentwintig as a ``Game``: what the cabinet needs to host an eenentwintig profile.
+
+Owns: the 32-card shoe under the rules in force, starting and restoring a round (the bets are
+decisions of the round, taken after the deal: ``bets_after_deal``), which panel button stands
+for which choice and the words the screen writes beside it, Auto's choice (injected: a function
+of the round, so the analysis stays out of the game) and what the attract screen may truthfully
+say. Pure: never imports the game math, the cabinet, the money, a screen or a device.
+
+The panel has no Wash button: Double, which this game has no use for, stands for it (the
+screen writes "Wash" beside it). Draw buys a card ("Buy"), Stand passes ("Pass").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from machine.games.cards import new_shoe
+from machine.games.eenentwintig.round import EenentwintigRound
+from machine.games.eenentwintig.rules import EenentwintigRules
+from machine.games.eenentwintig.scoring import RANKS
+from machine.games.interface import Button, Decision, TableShown
+from machine.games.rules import Profile
+
+AutoStrategy = Callable[[EenentwintigRound], str]
+
+# button -> the round's action at a play decision (offered only when the action is in the options)
+ACTIONS: dict[Button, str] = {Button.DRAW: "hit", Button.STAND: "stand", Button.SPLIT: "split", Button.DOUBLE: "wash"}
+
+# the round's action -> what the screen writes beside its button (English; the display translates)
+LABELS: dict[str, str] = {"hit": "Buy", "stand": "Pass", "split": "Split", "wash": "Wash", "auto": "Auto"}
+
+
+class EenentwintigGame:
+    """One eenentwintig profile with its rules in force, as the cabinet hosts it."""
+
+    bets_after_deal = True
+
+    def __init__(self, profile: Profile, auto: AutoStrategy):
+        self.profile = profile
+        self.rules: EenentwintigRules = profile.rules
+        self.name = profile.game
+        self.title = profile.title
+        self._auto = auto
+
+    @property
+    def min_bet(self) -> int:
+        return self.rules.min_bet
+
+    def new_shoe(self) -> list[str]:
+        return new_shoe(self.rules.decks, RANKS)
+
+    def start(
+        self,
+        shoe: list[str],
+        bets: Sequence[int],
+        funds: Sequence[int],
+        seat_numbers: Sequence[int],
+        carry: Mapping[str, Any] | None = None,
+    ) -> EenentwintigRound:
+        """Deal to the seats; ``bets`` (nothing staked before the deal) are not used."""
+        return EenentwintigRound.start(self.rules, shoe, list(seat_numbers), funds=list(funds))
+
+    def shown_between(self, carry: Mapping[str, Any] | None) -> TableShown:
+        return TableShown()
+
+    def restore(self, data: Mapping[str, Any]) -> EenentwintigRound:
+        return EenentwintigRound.from_dict(dict(data))
+
+    def action_for(self, decision: Decision, button: Button) -> str | None:
+        """Auto at every decision; at a bet decision the bet buttons and Start are the core's."""
+        if button == Button.AUTO:
+            return "auto"
+        if decision.kind != "play":
+            return None
+        action = ACTIONS.get(button)
+        return action if action in decision.options else None
+
+    def button_labels(self, decision: Decision) -> dict[Button, str]:
+        out = {}
+        for button in Button:
+            action = self.action_for(decision, button)
+            if action is not None:
+                out[button] = LABELS[action]
+        return out
+
+    def auto(self, rnd: Any) -> str:
+        return self._auto(rnd)
+
+    def attract_lines(self) -> list[str]:
+        r = self.rules
+        lines = [f"Bet {r.min_bet} to {r.max_bet} after seeing your open card", "Beat the bank: wins pay 1 to 1"]
+        if r.two_aces_twenty_and_a_half:
+            lines.append("Two aces count 20.5")
+        if r.three_sevens_beat_21:
+            lines.append("Three sevens beat every 21")
+        lines.append("A 7 and an 8? Wash them for two new cards")
+        return lines
