@@ -181,11 +181,3 @@ def test_refusals_change_nothing_and_say_why():
         rnd.act(1, "wash")
     with pytest.raises(RoundError, match="cannot fund the minimum bet of 2"):
         EenentwintigRound.start(RULES, "9S TS 8D 9H 7C 9C".split(), [1], funds=[1])
-
-
-def test_cabinet_session_refuses_the_game_with_one_line():
-    from machine.scripts.roundscript import ScriptError
-    from machine.scripts.session import run_session_script
-
-    with pytest.raises(ScriptError, match="^game 'eenentwintig' is not played by cabinet session yet$"):
-        run_session_script({"game": "eenentwintig", "steps": [{"coin": 100}]})

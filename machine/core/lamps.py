@@ -121,8 +121,7 @@ def bets_allowed(state: CabinetState, n: int, d: Decision) -> list[int]:
     options = sorted(b for b in (bet_of(o) for o in d.options) if b is not None)
     if not options:
         return []
-    club = state.seats[n].money.club
-    cap = max(options[0], club // 4)
+    cap = state.seats[n].money.bet_cap()
     return [b for b in options if b <= cap]
 
 

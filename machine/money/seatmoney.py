@@ -101,9 +101,17 @@ class SeatMoney:
             club = min(self.club + self.settings.game_fee, self.settings.club_cap)
         else:
             return 0
+        return min(self._quarter(club), self.rules.max_bet)
+
+    def _quarter(self, club: int) -> int:
+        """A quarter of ``club``, down to a whole bet step: the most a bet may be."""
         step = self.rules.bet_step
-        quarter = (club // 4) // step * step
-        return min(quarter, self.rules.max_bet)
+        return (club // 4) // step * step
+
+    def bet_cap(self) -> int:
+        """In a game that bets after the deal, the most the seat's bet decision may place: a
+        quarter of the club meter (the minimum bet is always allowed)."""
+        return max(self.rules.min_bet, self._quarter(self.club))
 
     def _bet_after(self, button: str) -> int | None:
         """The bet a bet button would make, or None where the button is dead by definition."""

@@ -202,6 +202,19 @@ def _run_ochko(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy |
     return run_ochko(script, profile, auto)
 
 
+def script_actions(engine: str) -> tuple[str, ...]:
+    """The actions a script of ``engine``'s game may write."""
+    if engine == "ochko":
+        from machine.scripts.ochkoscript import ACTIONS
+
+        return ACTIONS
+    if engine == "eenentwintig":
+        from machine.scripts.eenentwintigscript import SCRIPT_ACTIONS as EEN_ACTIONS
+
+        return EEN_ACTIONS
+    return SCRIPT_ACTIONS
+
+
 # engine -> its script runner: (script, profile, auto) -> the result. Each game's page in
 # other-games.md gives its script keys; a game's runner lives beside this one.
 def _run_eenentwintig(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:

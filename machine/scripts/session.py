@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from machine.games.round import Event, Round
+from machine.games.catalog import make_game
+from machine.games.round_events import Event
+from machine.games.rules import Profile
 from machine.money.seatmoney import BUTTONS, MoneySettings, SeatMoney
 from machine.scripts.roundscript import (
     AutoStrategy,
@@ -21,6 +23,7 @@ from machine.scripts.roundscript import (
     load_game,
     parse_shoe,
     play_scripted,
+    script_actions,
 )
 
 MACHINE_KEYS = ("payout", "hopper_coin", "hopper_limit", "remainder")
@@ -52,8 +55,6 @@ class _Tally:
 def run_session_script(script: Mapping[str, Any], auto: AutoStrategy | None = None) -> dict[str, Any]:
     """Play a session script and return ``{"steps": [...]}``; raise ``ScriptError``."""
     profile = load_game(script)
-    if profile.engine != "blackjack":  # a game that bets after the deal needs its bet decision played here
-        raise ScriptError(f"game {profile.game!r} is not played by cabinet session yet")
     unknown = sorted(str(k) for k in script if k not in ("game", "rules", "machine", "steps"))
     if unknown:
         raise ScriptError(f"unknown key {unknown[0]!r} (known: game, rules, machine, steps)")
@@ -62,13 +63,14 @@ def run_session_script(script: Mapping[str, Any], auto: AutoStrategy | None = No
     if not isinstance(steps, list):
         raise ScriptError("steps: must be a list of steps (coin: or press:)")
     tally = _Tally()
+    table = _Table(profile, auto)
     out = []
     for i, step in enumerate(steps, start=1):
         where = f"steps[{i - 1}]"
         if not isinstance(step, Mapping):
             raise ScriptError(f"{where}: must be a mapping with coin: or press:")
         record: dict[str, Any] = {"step": i}
-        ignored, round_result = _step(step, where, money, tally, profile.game, auto)
+        ignored, round_result = _step(step, where, money, tally, table)
         record["ignored"] = ignored
         record.update(
             credit=money.credit,
@@ -88,7 +90,7 @@ def run_session_script(script: Mapping[str, Any], auto: AutoStrategy | None = No
 
 
 def _step(
-    step: Mapping[str, Any], where: str, money: SeatMoney, tally: _Tally, game: str, auto: AutoStrategy | None
+    step: Mapping[str, Any], where: str, money: SeatMoney, tally: _Tally, table: _Table
 ) -> tuple[bool, dict[str, Any] | None]:
     if "coin" in step:
         extra = sorted(str(k) for k in step if k != "coin")
@@ -104,7 +106,7 @@ def _step(
     button = step["press"]
     if button not in BUTTONS:
         raise ScriptError(f"{where}: unknown button {button!r} (one of {', '.join(BUTTONS)})")
-    round_keys = ("shoe", "insurance", "actions")
+    round_keys = ("shoe", "insurance", "actions", "bet")
     extra = sorted(str(k) for k in step if k != "press" and (button != "start" or k not in round_keys))
     if extra:
         raise ScriptError(f"{where}: unknown key {extra[0]!r} beside press: {button}")
@@ -123,24 +125,59 @@ def _step(
     if button != "start":
         money.press_bet(button)
         return False, None
-    return False, _play_round(step, where, money, game, auto)
+    return False, _play_round(step, where, money, table)
 
 
-def _play_round(step: Mapping[str, Any], where: str, money: SeatMoney, game: str, auto: AutoStrategy | None) -> dict[str, Any]:
+class _Table:
+    """The game being played, its script vocabulary, and what carries from round to round."""
+
+    def __init__(self, profile: Profile, auto: AutoStrategy | None):
+        self.profile = profile
+        self.game = make_game(profile, auto or _no_auto)
+        self.actions = script_actions(profile.engine)
+        self.ranks = "".join(dict.fromkeys(c[0] for c in self.game.new_shoe())) if profile.rules.decks else ""
+        self.auto = auto
+        self.carry: dict[str, Any] | None = None
+
+
+def _no_auto(rnd: Any) -> str:
+    raise ScriptError("auto is not available: no Auto strategy is installed")  # play_scripted asks first
+
+
+def _play_round(step: Mapping[str, Any], where: str, money: SeatMoney, table: _Table) -> dict[str, Any]:
+    """The round a Start press begins. In a game that bets after the deal the seat is dealt in
+    with nothing staked and its bet decision takes ``bet:`` (default: the bet set on the
+    buttons), within the table's options and the quarter-of-club cap."""
     if "shoe" not in step:
         raise ScriptError(f"{where}: a press that starts a round carries its shoe:")
+    game = table.game
     rules = money.rules
-    shoe = parse_shoe(step["shoe"], rules.decks)
-    seat = SeatScript(1, {k: step[k] for k in ("insurance", "actions") if k in step}, where=where, need_bet=False)
-    bet = money.bet
-    money.start_round()
+    shoe = parse_shoe(step["shoe"], rules.decks, table.ranks)
+    written = {k: step[k] for k in ("insurance", "actions") if k in step}
+    if game.bets_after_deal:
+        written["bet"] = step.get("bet", money.bet)
+        problem = rules.bet_problem(written["bet"])
+        if problem:
+            raise ScriptError(f"{where}: {problem}")
+        money.join_round()
+        bets = [0]
+    else:
+        if "bet" in step:
+            raise ScriptError(f"{where}: bet: is set with the bet buttons before Start in {table.profile.game}")
+        bets = [money.bet]
+        money.start_round()
+    seat = SeatScript(1, written, where=where, need_bet=False, actions=table.actions)
 
-    def move_stakes(rnd: Round, events: list[Event]) -> None:
+    def move_stakes(rnd: Any, events: list[Event]) -> None:
         for e in events:
             if e.stake_kind:
+                if e.stake_kind == "bet" and e.stake > money.bet_cap():
+                    raise ScriptError(f"{where}: bet {e.stake} is above a quarter of the club meter ({money.club})")
                 money.stake(e.stake_kind, e.stake)
 
-    rnd = play_scripted(lambda: Round.start(rules, shoe, [bet], funds=[money.club]), [seat], auto, move_stakes)
+    rnd = play_scripted(lambda: game.start(shoe, bets, [money.club], [1], table.carry), [seat], table.auto, move_stakes)
     check_all_used([seat])
-    money.settle(rnd.seat(1).returned)
-    return rnd.result(game)
+    money.settle(rnd.settlement()[0].returned)
+    table.carry = dict(rnd.carry) or None
+    return rnd.result(table.profile.game)
+

@@ -1,0 +1,55 @@
+"""`cabinet session` for the games that bet after the deal: Start deals the seat in with
+nothing staked, the bet decision takes the step's `bet:` (or the bet set on the buttons) within
+the quarter-of-club cap, and ochko's bank carries from one round of the session to the next."""
+
+from __future__ import annotations
+
+import pytest
+
+from machine.gamemath.engines import auto_for
+from machine.scripts.roundscript import ScriptError
+from machine.scripts.session import run_session_script
+
+
+def steps(game: str, *rounds: dict) -> list[dict]:
+    out = []
+    for r in rounds:
+        out += [{"coin": 100}, {"press": "+2"}, {"press": "start", **r}]
+    return out
+
+
+def test_an_ochko_session_carries_the_bank_and_stakes_at_the_bet_decision():
+    # round 1: seat T, banker 7; the seat stakes 2 (the bet on the buttons) and draws A: 21,
+    # paid from the bank at once (100 -> 98). Round 2: seat 9, banker 7; stake 2, 8: 17,
+    # enough; the banker 7 K(4) 8 = 19 wins the stake (98 -> 100).
+    out = run_session_script({"game": "ochko", "steps": steps(
+        "ochko",
+        {"shoe": ["TS", "7D", "AC"]},
+        {"shoe": ["9H", "7D", "8S", "KD", "8H"], "bet": 2, "actions": ["stand"]},
+    )}, auto=auto_for("ochko"))["steps"]
+    r1, r2 = out[2], out[5]
+    assert (r1["credit"], r1["club"]) == (90, 10 - 2 + 4)
+    assert r1["round"]["bank_before"] == 100 and r1["round"]["bank_after"] == 98
+    assert r2["round"]["bank_before"] == 98 and r2["round"]["bank_after"] == 100
+    assert r2["round"]["seats"][0]["staked"] == 2 and r2["round"]["seats"][0]["returned"] == 0
+    assert (r2["credit"], r2["club"]) == (180, 12 + 10 - 2)
+
+
+def test_an_eenentwintig_session_bets_after_the_open_card():
+    # seat 7 (closed) and 8 (open), the bank 9 and T (both closed): the seat bets 2, passes on
+    # 15 and loses to the bank's 19
+    out = run_session_script({"game": "eenentwintig", "steps": steps(
+        "eenentwintig", {"shoe": ["7S", "9H", "8D", "TC"], "actions": ["stand"]},
+    )}, auto=auto_for("eenentwintig"))["steps"]
+    r = out[2]["round"]
+    assert r["dealer"]["cards"] == ["9H", "TC"] and r["seats"][0]["hands"][0]["cards"] == ["7S", "8D"]
+    assert r["seats"][0]["staked"] == 2 and r["seats"][0]["returned"] == 0
+    assert (out[2]["credit"], out[2]["club"]) == (90, 8)
+
+
+def test_a_session_bet_above_a_quarter_of_the_club_meter_is_refused_in_one_line():
+    script = {"game": "eenentwintig", "steps": steps(
+        "eenentwintig", {"shoe": ["7S", "9H", "8D", "TC"], "bet": 10, "actions": ["stand"]},
+    )}
+    with pytest.raises(ScriptError, match=r"^steps\[2\]: bet 10 is above a quarter of the club meter \(10\)$"):
+        run_session_script(script, auto=auto_for("eenentwintig"))
