@@ -12,7 +12,7 @@ from machine.scripts.session import run_session_script
 
 
 def steps(game: str, *rounds: dict) -> list[dict]:
-    out = []
+    out: list[dict] = []
     for r in rounds:
         out += [{"coin": 100}, {"press": "+2"}, {"press": "start", **r}]
     return out

@@ -12,6 +12,7 @@ from collections import Counter
 
 import pytest
 
+from hardware.panel.buttons import Button
 from machine.devtools.harness import SimulatedCabinet
 from machine.games.cards import shuffle
 from machine.games.catalog import make_game
@@ -111,3 +112,42 @@ def test_ochko_end_to_end_the_bank_moves_at_once_and_carries_across_a_restart(tm
         assert (again.cab.seats[1].money.club, again.cab.seats[2].money.club) == (12, 8)
     finally:
         again.close()
+
+
+# -- eenentwintig: closed cards seat 1 7S, seat 2 9H, the bank KD; open cards 8D, AC, TC. Seat 1
+# bets by Start, seat 2 by the clock; seat 1 washes its 7 + 8 for A A (20.5) and passes; seat 2
+# is left to the clock (Auto passes on 20); the bank turns K(4) + T = 14, draws 8 and busts.
+EEN_ROUND = "7S 9H KD 8D AC TC AH AD 8C"
+
+
+def test_eenentwintig_end_to_end_deal_then_bet_wash_and_the_bank_closed_until_its_turn(tmp_path):
+    from machine.games.interface import FACE_DOWN
+
+    app = open_app("eenentwintig", tmp_path, EEN_ROUND)
+    try:
+        cab = app.cab
+        coins_and_bets(app)
+        table = cab.round.shown()
+        assert table.hands[1][0].cards == (FACE_DOWN, "8D")  # the closed card stays closed until the bets are in
+        assert table.dealer_cards == (FACE_DOWN, FACE_DOWN) and table.dealer_title == "BANK"
+        assert (cab.seats[1].money.club, cab.seats[2].money.club) == (10, 10)  # nothing staked at the deal
+        assert lamps(app, 1) == {"start", "auto"}
+        press(app, 1, "start", lambda: cab.round.pending.seat == 2, what="seat 1's bet")
+        run_until(app, lambda: cab.round.pending.kind == "play", what="seat 2's bet by the clock")
+        assert cab.round.shown().hands[1][0].cards == ("7S", "8D")  # every bet in: the closed cards turned
+        assert cab.round.shown().dealer_cards == (FACE_DOWN, FACE_DOWN)
+        assert lamps(app, 1) == {"draw", "stand", "double", "auto"}  # Double stands for Wash here
+        assert cab.button_labels(1)[Button.DOUBLE] == "Wash"
+        press(app, 1, "double", lambda: cab.round.shown().hands[1][0].total_text == "20.5", what="the wash")
+        press(app, 1, "stand", lambda: cab.round.pending.seat == 2)
+        run_until(app, lambda: cab.round is None, what="seat 2's pass by the clock and the bank's turn")
+        g1, g2 = (cab.journal.records("game", seat=n)[-1].data for n in (1, 2))
+        h1 = g1["seat"]["hands"][0]
+        assert h1["cards"] == ["AH", "AD"] and h1["washed"] == ["7S", "8D"] and h1["total"] == 20.5
+        assert h1["result"] == "win" and g1["seat"]["returned"] == 4
+        assert g1["dealer"]["cards"] == ["KD", "TC", "8C"] and g1["dealer"]["bust"]
+        assert [d["by"] for d in g2["decisions"]] == ["timeout", "timeout"] and g2["seat"]["returned"] == 4
+        assert (cab.seats[1].money.club, cab.seats[2].money.club) == (12, 12)
+        assert cab.journal.verify() == []
+    finally:
+        app.close()

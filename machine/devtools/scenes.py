@@ -153,6 +153,32 @@ def scene_ochko_settled(tmp: Path) -> Cabinet:
     return cab
 
 
+# -- eenentwintig: deal, then bet ----------------------------------------------------------------
+# closed cards: seat 1 7S, seat 2 9H, the bank KD; open cards: seat 1 8D, seat 2 AC, the bank TC.
+# Seat 1 washes its 7 + 8 for A A (20.5) and passes; seat 2 passes on 9 + A (20); the bank turns
+# K(4) + T = 14, draws 8 and busts: both win.
+EEN_SHOE = "7S 9H KD 8D AC TC AH AD 8C"
+
+
+def scene_eenentwintig_bet(tmp: Path) -> Cabinet:
+    return _two_seat_round(tmp, EEN_SHOE, 5, game="eenentwintig")
+
+
+def scene_eenentwintig_wash(tmp: Path) -> Cabinet:
+    cab = _two_seat_round(tmp, EEN_SHOE, 5, game="eenentwintig")
+    cab.press(1, "start", 3)
+    cab.press(2, "start", 3)
+    return cab
+
+
+def scene_eenentwintig_settled(tmp: Path) -> Cabinet:
+    cab = scene_eenentwintig_wash(tmp)
+    cab.press(1, "double", 4)  # Wash
+    cab.press(1, "stand", 4)  # pass on 20.5
+    cab.press(2, "stand", 4)
+    return cab
+
+
 SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "attract": scene_attract,
     "betting": scene_betting,
@@ -163,6 +189,9 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "handpay": scene_handpay,
     "ochko-stake": scene_ochko_stake,
     "ochko-settled": scene_ochko_settled,
+    "eenentwintig-bet": scene_eenentwintig_bet,
+    "eenentwintig-wash": scene_eenentwintig_wash,
+    "eenentwintig-settled": scene_eenentwintig_settled,
 }
 
 

@@ -127,6 +127,8 @@ class Renderer:
         return int(64 * s), int(92 * s)
 
     def _card(self, surf, code: str | None, x: float, y: float, s: float, key: tuple, now: float) -> None:
+        """A card face, or its back for None or a card face down (``FACE_DOWN``)."""
+        code = None if code == FACE_DOWN else code
         cw, ch = self.card_size(s)
         k = self._arrival(key, now)
         if k < 1.0:  # slide in from the shoe at the top right and grow
@@ -138,7 +140,7 @@ class Renderer:
     def _dealer(self, surf, view: TableView, now, s) -> None:
         W = surf.get_width()
         cw, ch = self.card_size(s)
-        cards = [None if c == FACE_DOWN else c for c in view.dealer_cards]
+        cards = list(view.dealer_cards)
         step = cw * 0.62
         x0 = W / 2 - (cw + step * (len(cards) - 1)) / 2
         self.text(surf, self.tr(view.dealer_title), int(16 * s), DIM, center=(W / 2, 14 * s))

@@ -16,7 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from machine.games.cards import new_shoe
-from machine.games.eenentwintig.round import EenentwintigRound
+from machine.games.eenentwintig.round import BANK, EenentwintigRound
 from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.eenentwintig.scoring import RANKS
 from machine.games.interface import Button, Decision, TableShown
@@ -62,7 +62,7 @@ class EenentwintigGame:
         return EenentwintigRound.start(self.rules, shoe, list(seat_numbers), funds=list(funds))
 
     def shown_between(self, carry: Mapping[str, Any] | None) -> TableShown:
-        return TableShown()
+        return TableShown(dealer_title=BANK)
 
     def restore(self, data: Mapping[str, Any]) -> EenentwintigRound:
         return EenentwintigRound.from_dict(dict(data))

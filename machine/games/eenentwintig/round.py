@@ -61,6 +61,9 @@ PLAY_ACTIONS = ("hit", "stand", "split", "wash")
 RESULTS = ("lose", "push", "win")  # by the codes of scoring.settle
 
 
+BANK = "BANK"  # what the screens call the house's hand in this game
+
+
 @dataclass
 class Hand:
     cards: list[str]
@@ -381,8 +384,8 @@ class EenentwintigRound:
                 ))
             hands[s.number] = tuple(shown)
         if self.finished:
-            return TableShown(tuple(self.bank), hand_text(self.bank, True, self.rules), hands)
-        return TableShown((FACE_DOWN,) * len(self.bank), "", hands)
+            return TableShown(tuple(self.bank), hand_text(self.bank, True, self.rules), hands, dealer_title=BANK)
+        return TableShown((FACE_DOWN,) * len(self.bank), "", hands, dealer_title=BANK)
 
     # -- plain data -----------------------------------------------------------------------------
 
