@@ -13,6 +13,7 @@ from collections import Counter
 import pytest
 
 from hardware.panel.buttons import Button
+
 from machine.devtools.harness import SimulatedCabinet
 from machine.games.cards import shuffle
 from machine.games.catalog import make_game
