@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from machine.games.cards import CardError, check_stacked_shoe
+from machine.games.cards import RANKS, CardError, check_stacked_shoe, deck_ranks
 from machine.games.round import Event, Round, RoundError
 from machine.games.rules import Profile, RulesError, load_profile
 
@@ -48,11 +48,11 @@ def load_game(script: Mapping[str, Any]) -> Profile:
     return profile
 
 
-def parse_shoe(raw: object, decks: int) -> list[str]:
+def parse_shoe(raw: object, decks: int, ranks: str = RANKS) -> list[str]:
     _need(isinstance(raw, list), "shoe: must be a list of card codes, first card drawn first")
     assert isinstance(raw, list)
     try:
-        return check_stacked_shoe(raw, decks if decks > 0 else 10**9)
+        return check_stacked_shoe(raw, decks if decks > 0 else 10**9, ranks)
     except CardError as exc:
         raise ScriptError(f"shoe: {exc}") from None
 
@@ -91,7 +91,7 @@ def run_round_script(script: Mapping[str, Any], auto: AutoStrategy | None = None
     """Play a round script and return its result (round-script.md); raise ``ScriptError``."""
     profile = load_game(script)
     _no_unknown_keys(script, ("game", "rules", "shoe", "seats"))
-    shoe = parse_shoe(script.get("shoe"), profile.rules.decks)
+    shoe = parse_shoe(script.get("shoe"), profile.rules.decks, deck_ranks(profile.rules.spanish_deck))
     raw_seats = script.get("seats")
     _need(isinstance(raw_seats, list) and bool(raw_seats), "seats: must be a list of 1 to 7 seats")
     assert isinstance(raw_seats, list)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from machine.games.cards import deck_ranks
 from machine.games.round import Event, Round
 from machine.money.seatmoney import BUTTONS, MoneySettings, SeatMoney
 from machine.scripts.roundscript import (
@@ -128,7 +129,7 @@ def _play_round(step: Mapping[str, Any], where: str, money: SeatMoney, game: str
     if "shoe" not in step:
         raise ScriptError(f"{where}: a press that starts a round carries its shoe:")
     rules = money.rules
-    shoe = parse_shoe(step["shoe"], rules.decks)
+    shoe = parse_shoe(step["shoe"], rules.decks, deck_ranks(rules.spanish_deck))
     seat = SeatScript(1, {k: step[k] for k in ("insurance", "actions") if k in step}, where=where, need_bet=False)
     bet = money.bet
     money.start_round()
