@@ -238,7 +238,7 @@ class Renderer:
             r = pygame.Rect(int(8 * s + col * bw + 2 * s), int(H - 70 * s + row * (bh + 4 * s)), int(bw - 4 * s), int(bh))
             lit = b in seat.lamps
             pygame.draw.rect(surf, LAMP_ON if lit else LAMP_OFF, r, border_radius=int(6 * s))
-            label = BUTTON_LABELS[b]
+            label = dict(seat.labels).get(b, BUTTON_LABELS[b])  # the game's meaning while it decides
             hint = self.key_hints.get(b)
             color = (30, 20, 0) if lit else (130, 140, 134)
             self.text(surf, label, int(14 * s), color, center=(r.centerx, r.centery - (5 * s if hint else 0)))

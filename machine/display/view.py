@@ -41,6 +41,7 @@ class SeatView:
     message: str
     lamps: frozenset[str]
     lock_detail: str = ""
+    labels: tuple[tuple[str, str], ...] = ()  # (button, what it does now) where the game says: "Surrender"
     handpay: int = 0
     owed_coins: int = 0
 
@@ -140,6 +141,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
                 message=message,
                 lamps=frozenset(cab.live(n)),
                 lock_detail=st.lock_detail,
+                labels=tuple((str(b), text) for b, text in cab.button_labels(n).items()),
                 handpay=st.handpay_owed,
                 owed_coins=cab.payouts_owed().get(n, 0),
             )
