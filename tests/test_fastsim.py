@@ -69,10 +69,10 @@ RULE_SETS = {
     ),
     # The table variants of seed 002 (other-games.md), as shipped ...
     "swedish-pub-blackjack": (
-        load_profile("swedish-pub-blackjack").rules, 3_000, 1_000, 1, {"tie_lost", "split", "double", "peek_bj"},
+        load_profile("swedish-pub-blackjack").rules, 2_000, 600, 1, {"tie_lost", "split", "double", "peek_bj"},
     ),
     "spanish-21": (
-        load_profile("spanish-21").rules, 3_000, 1_000, 1, {"21_beats_21", "blackjack", "split", "peek_bj"},
+        load_profile("spanish-21").rules, 2_000, 600, 1, {"21_beats_21", "blackjack", "split", "peek_bj"},
     ),
     # ... and original bets only with two seats, resplits and late surrender on two decks: the
     # seat's first split hand is played (and paid) apart from the others
@@ -224,3 +224,9 @@ def test_settings_the_fast_path_cannot_deal_are_refused():
         fastsim.fast_simulate(Rules(decks=0), 10)
     with pytest.raises(fastsim.FastSimError, match="seat"):
         fastsim.fast_simulate(Rules(), 10, seats=0)
+
+
+def test_the_fast_path_reads_the_doubling_totals_from_the_rules_so_a_split_21_stands():
+    casino = fastsim.rule_params(load_profile("casino-blackjack").rules)
+    assert not casino[fastsim.P_DSOFT] >> 21 & 1 and casino[fastsim.P_DSOFT] >> 20 & 1  # "any" but 21
+    assert fastsim.rule_params(load_profile("random-blackjack").rules)[fastsim.P_DSOFT] >> 21 & 1

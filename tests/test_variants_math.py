@@ -66,6 +66,13 @@ def test_the_payoffs_of_a_standing_hand_are_the_settlement_rules():
     assert not first_hand_apart(load_profile("casino-blackjack", {"no_hole_card_loses": "original"}).rules)
 
 
+def test_the_analysis_lets_a_split_21_stand_unless_21_is_listed_for_doubling():
+    ace_ten = plus(unit(1), 10)
+    assert analysis(load_profile("casino-blackjack").rules).table(6).options(ace_ten, True, True) == ("stand",)
+    rb = load_profile("random-blackjack").rules  # double_soft: [19, 20, 21]
+    assert analysis(rb).table(6).options(ace_ten, True, True) == ("stand", "double")
+
+
 def test_the_spanish_shoe_holds_twelve_ten_values_a_deck():
     one = shoe_of(load_profile("spanish-21").rules)
     assert (one.cards, one.full[9], one.full[0]) == (48, 12, 4)
