@@ -63,11 +63,29 @@ def test_the_dealer_peeks_only_with_a_hole_card_under_an_ace_or_a_ten():
 
 
 def test_a_bust_a_charlie_and_an_early_surrender_do_not_wait_for_the_dealer():
-    assert bj.waits_for_dealer(20, False, False, False)
-    assert not bj.waits_for_dealer(22, False, False, False)
-    assert not bj.waits_for_dealer(18, True, False, False)
-    assert not bj.waits_for_dealer(16, False, True, True)
-    assert bj.waits_for_dealer(16, False, True, False)  # late: loses all to a dealer blackjack
+    # (total, natural, charlie, surrendered, early, hole card)
+    for hole in (False, True):
+        assert bj.waits_for_dealer(20, False, False, False, False, hole)
+        assert not bj.waits_for_dealer(22, False, False, False, False, hole)
+        assert not bj.waits_for_dealer(18, False, True, False, False, hole)
+        assert not bj.waits_for_dealer(16, False, False, True, True, hole)
+    assert bj.waits_for_dealer(16, False, False, True, False, False)  # late: loses all to a dealer blackjack
+
+
+def test_with_a_hole_card_a_blackjack_and_a_surrender_no_longer_wait_nor_does_insurance():
+    # the peek has settled what a dealer blackjack decides; without a hole card it has not
+    assert not bj.waits_for_dealer(21, True, False, False, False, True)
+    assert bj.waits_for_dealer(21, True, False, False, False, False)
+    assert not bj.waits_for_dealer(16, False, False, True, False, True)  # late, after the peek
+    assert bj.waits_for_dealer(21, False, False, False, False, True)  # a 21 of three cards still waits
+    assert not bj.insurance_waits_for_dealer(True) and bj.insurance_waits_for_dealer(False)
+
+
+def settle(stake, total, natural, surrendered, charlie, d_total, d_natural, late=False, *, bet=None, first=True,
+           original=False, ties=0, p21=False, num=3, den=2):
+    code, returned = bj.settle_hand(stake, stake if bet is None else bet, total, natural, surrendered, charlie, first,
+                                    d_total, d_natural, late, original, ties, p21, num, den)
+    return bj.RESULTS[code], returned
 
 
 # (stake, total, natural, surrendered, charlie, dealer total, dealer natural, late) -> (result, returned)
@@ -82,7 +100,7 @@ SETTLEMENTS = [
     ((10, 21, False, False, False, 21, True, False), ("lose", 0)),  # 21 in three loses to a blackjack
     ((20, 15, False, False, True, 21, True, False), ("win", 40)),  # a charlie beats even a blackjack
     ((10, 16, False, True, False, 20, False, True), ("surrender", 5)),
-    ((10, 16, False, True, False, 21, True, True), ("surrender", 0)),  # late: all lost to a blackjack
+    ((10, 16, False, True, False, 21, True, True), ("lose", 0)),  # late: all lost to a blackjack
     ((10, 16, False, True, False, 21, True, False), ("surrender", 5)),  # early: half back
     ((5, 16, False, True, False, 20, False, False), ("surrender", 2)),  # half a point rounded down
 ]
@@ -90,13 +108,39 @@ SETTLEMENTS = [
 
 @pytest.mark.parametrize(("args", "want"), SETTLEMENTS)
 def test_the_settlement_table(args, want):
-    code, returned = bj.settle_hand(*args, 3, 2)  # type: ignore[call-arg]  # args: the eight hand and dealer fields
-    assert (bj.RESULTS[code], returned) == want
+    assert settle(*args) == want
 
 
 def test_a_blackjack_pays_the_rules_ratio_rounded_down():
-    assert bj.settle_hand(10, 21, True, False, False, 20, False, False, 6, 5) == (bj.BLACKJACK, 22)
-    assert bj.settle_hand(5, 21, True, False, False, 20, False, False, 3, 2) == (bj.BLACKJACK, 12)
+    assert settle(10, 21, True, False, False, 20, False, num=6, den=5) == ("blackjack", 22)
+    assert settle(5, 21, True, False, False, 20, False) == ("blackjack", 12)
+
+
+def test_original_bets_only_the_first_hand_loses_the_bet_the_others_push_a_bust_has_lost():
+    dealer_bj = dict(d_total=21, d_natural=True)
+    assert settle(20, 19, False, False, False, bet=10, original=True, **dealer_bj) == ("lose", 10)  # double back
+    assert settle(10, 19, False, False, False, bet=10, original=True, **dealer_bj) == ("lose", 0)
+    assert settle(20, 19, False, False, False, bet=10, first=False, original=True, **dealer_bj) == ("push", 20)
+    assert settle(10, 23, False, False, False, bet=10, first=False, original=True, **dealer_bj) == ("lose", 0)
+    assert settle(20, 19, False, False, False, bet=10, original=False, **dealer_bj) == ("lose", 0)  # all
+    # no dealer blackjack: the setting changes nothing
+    assert settle(20, 19, False, False, False, 18, False, bet=10, first=False, original=True) == ("win", 40)
+
+
+def test_the_dealer_wins_ties_on_the_listed_totals_only():
+    ties = (1 << 17) | (1 << 18) | (1 << 19)
+    assert [settle(10, t, False, False, False, t, False, ties=ties)[0] for t in range(17, 22)] == [
+        "lose", "lose", "lose", "push", "push"]
+    assert settle(10, 21, True, False, False, 21, True, ties=ties | 1 << 21) == ("push", 10)  # blackjacks push
+    assert settle(10, 19, False, False, False, 18, False, ties=ties) == ("win", 20)
+
+
+def test_the_players_21_beats_a_dealer_21_and_a_blackjack_beats_a_dealer_blackjack():
+    assert settle(10, 21, False, False, False, 21, False, p21=True) == ("win", 20)
+    assert settle(10, 21, False, False, False, 21, False) == ("push", 10)
+    assert settle(10, 21, False, False, False, 21, True, p21=True) == ("lose", 0)  # a dealer blackjack still wins
+    assert settle(10, 21, True, False, False, 21, True, p21=True) == ("blackjack", 25)
+    assert settle(10, 20, False, False, False, 20, False, p21=True) == ("push", 10)
 
 
 def test_insurance_returns_stake_and_winnings_only_against_a_dealer_blackjack():
@@ -126,10 +170,11 @@ RULE_GRID = {
     "earns_three_sevens": itertools.product((False, True), range(1, 6), range(0, 5)),
     "dealer_draws": itertools.product(range(2, 27), (False, True), (False, True)),
     "dealer_peeks": itertools.product((False, True), range(1, 11)),
-    "waits_for_dealer": itertools.product(range(4, 27), (False, True), (False, True), (False, True)),
+    "waits_for_dealer": itertools.product(range(4, 27), *[(False, True)] * 5),
+    "insurance_waits_for_dealer": [(False,), (True,)],
     "settle_hand": itertools.product(
-        (2, 5, 10), (12, 18, 20, 21, 23), (False, True), (False, True), (False, True),
-        (17, 20, 21, 24), (False, True), (False, True), (3, 6), (2, 5),
+        (5, 10), (5,), (12, 18, 20, 21, 23), (False, True), (False, True), (False, True), (False, True),
+        (17, 18, 21, 24), (False, True), (False, True), (False, True), (0, 0b1110 << 16), (False, True), (3, 6), (2, 5),
     ),
     "ratio_of": itertools.product((2, 5, 10, 500), (0, 1, 3), (1, 2, 4)),
     "insurance_return": itertools.product((0, 1, 5, 250), (False, True), (1, 2, 3), (1, 2)),

@@ -176,3 +176,23 @@ def test_the_current_game_must_be_enabled_and_no_game_listed_twice():
         f"machine.yaml:{n - 1}: game: game 'random-blackjack' is not in games_enabled",
         f"machine.yaml:{n}: games_enabled.1: 'casino-blackjack' is listed twice",
     ]
+
+
+def test_a_one_deck_blackjack_profile_is_refused_on_a_cabinet_of_five_seats_naming_file_and_field(capsys, tmp_path):
+    five = BASE.replace("seats: 4", "seats: 5").replace("seats: [1, 2, 3, 4]", "seats: [1, 2, 3, 4, 5]")
+    with pytest.raises(ConfigError) as err:
+        parse_config(five, "machine.yaml")
+    (problem,) = err.value.problems
+    assert problem.endswith(
+        "games/casino-blackjack.yaml:10: rules.decks: 1 deck is too few for a cabinet of 5 seats: a blackjack game "
+        "on 5 seats or more needs decks: 2 or more"
+    )
+    (tmp_path / "five.yaml").write_text(five)
+    assert main(["config", "check", str(tmp_path / "five.yaml")]) == 2
+    out, err_text = capsys.readouterr()
+    assert out == "" and err_text.count("\n") == 1 and "casino-blackjack.yaml:10: rules.decks" in err_text
+    # four seats: one deck is the seed's rule
+    assert parse_config(BASE, "machine.yaml").seats == 4
+    # five seats with only six-deck Random Blackjack enabled: fine
+    only_rb = five.replace("games_enabled: [random-blackjack, casino-blackjack]", "games_enabled: [random-blackjack]")
+    assert parse_config(only_rb, "machine.yaml").seats == 5

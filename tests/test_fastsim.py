@@ -27,7 +27,8 @@ np = pytest.importorskip("numpy")
 from machine.gamemath import fastsim, game_rtp  # noqa: E402
 from machine.gamemath.auto import auto_action  # noqa: E402
 from machine.gamemath.simulate import Tally  # noqa: E402
-from machine.games.cards import new_shoe, value  # noqa: E402
+from machine.games.cards import deck_ranks, new_shoe, value  # noqa: E402
+from machine.games.hand import is_natural, score  # noqa: E402
 from machine.games.round import Round  # noqa: E402
 from machine.games.rules import Rules, load_profile  # noqa: E402
 
@@ -66,6 +67,20 @@ RULE_SETS = {
         3_000, 1_000, 2,
         {"double", "split", "limit", "surrender", "split_aces", "sevens"},
     ),
+    # The table variants of seed 002 (other-games.md), as shipped ...
+    "swedish-pub-blackjack": (
+        load_profile("swedish-pub-blackjack").rules, 2_000, 600, 1, {"tie_lost", "split", "double", "peek_bj"},
+    ),
+    "spanish-21": (
+        load_profile("spanish-21").rules, 2_000, 600, 1, {"21_beats_21", "blackjack", "split", "peek_bj"},
+    ),
+    # ... and original bets only with two seats, resplits and late surrender on two decks: the
+    # seat's first split hand is played (and paid) apart from the others
+    "european-2-seats": (
+        load_profile("european-blackjack", {"decks": 2, "max_hands": 3, "resplit_aces": True, "surrender": "late"}).rules,
+        2_000, 800, 2,
+        {"double", "das", "split", "resplit", "surrender", "dealer_bj", "original_only"},
+    ),
 }
 
 
@@ -95,6 +110,11 @@ def features(rnd: Round, seen: Counter) -> None:
             seen["split_aces"] += h.split_aces
             seen["double_ace"] += h.doubled and any(c[0] == "A" for c in h.cards)
             seen["blackjack"] += h.result == "blackjack"
+            dealer_total = score(rnd.dealer).total
+            seen["tie_lost"] += h.result == "lose" and h.total == dealer_total and not h.bust
+            seen["21_beats_21"] += h.result == "win" and h.total == dealer_total == 21
+            seen["original_only"] += is_natural(rnd.dealer) and h.returned > 0 and h.result in ("lose", "push") and (
+                h.from_split or h.doubled)
     dealer_bj = len(rnd.dealer) == 2 and sorted(c[0] == "A" for c in rnd.dealer) == [False, True] and all(
         c[0] in "ATJQK" for c in rnd.dealer
     )
@@ -135,7 +155,7 @@ def test_the_fast_path_plays_every_round_as_the_engine_does(name):
     seen: Counter = Counter()
     bad = []
     for i, row in enumerate(shoes):
-        rnd = engine_round(rules, fastsim.shoe_cards(row, rules.decks), seats)
+        rnd = engine_round(rules, fastsim.shoe_cards(row, rules.decks, deck_ranks(rules.spanish_deck)), seats)
         features(rnd, seen)
         engine = [s.returned - s.staked for s in rnd.seats]
         if engine != nets[i].tolist() or rnd.cards_used != used[i]:
@@ -204,3 +224,9 @@ def test_settings_the_fast_path_cannot_deal_are_refused():
         fastsim.fast_simulate(Rules(decks=0), 10)
     with pytest.raises(fastsim.FastSimError, match="seat"):
         fastsim.fast_simulate(Rules(), 10, seats=0)
+
+
+def test_the_fast_path_reads_the_doubling_totals_from_the_rules_so_a_split_21_stands():
+    casino = fastsim.rule_params(load_profile("casino-blackjack").rules)
+    assert not casino[fastsim.P_DSOFT] >> 21 & 1 and casino[fastsim.P_DSOFT] >> 20 & 1  # "any" but 21
+    assert fastsim.rule_params(load_profile("random-blackjack").rules)[fastsim.P_DSOFT] >> 21 & 1

@@ -108,8 +108,50 @@ def test_late_surrender_is_taken_with_the_insurance_button_and_returns_half_the_
     assert cab.press(1, "insurance", 1) and cab.round is None
     (game,) = cab.journal.records("game", seat=1)
     assert game.data["seat"]["hands"][0]["result"] == "surrender" and game.data["seat"]["returned"] == 1
-    assert game.data["dealer"]["cards"] == ["9C", "7D", "TD"]
+    assert game.data["dealer"]["cards"] == ["9C", "7D"]  # a hole card: no hand waits, the dealer only turns it
     assert cab.seats[1].money.club == 10 - 2 + 1 and cab.seats[1].meters.get("total_won") == 1
+
+
+def _one_seat(tmp_path, rules: dict, top: str):
+    profile = load_profile("casino-blackjack", rules)
+    cab = open_cabinet(tmp_path / "j.sqlite", profile, CabinetSettings(seats=1),
+                       lambda p: BlackjackGame(p, stand_player), stacked_shoes(top))
+    bet_and_start(cab)
+    return cab
+
+
+def _screen_labels(cab) -> dict[str, str]:
+    from machine.display.view import build_view
+
+    (seat,) = build_view(cab, 0).seats
+    return {b: text for b, text in seat.labels.items() if b in seat.lamps}
+
+
+def test_the_insurance_button_is_lit_for_surrender_only_where_surrender_is_offered(tmp_path):
+    # casino-blackjack offers no surrender: seat TS 6H against 9C, the Insurance lamp stays dark
+    cab = _one_seat(tmp_path / "none", {}, "TS 9C 6H 7D TD")
+    assert Button.INSURANCE not in cab.live(1) and Button.INSURANCE not in cab.button_labels(1)
+    assert "insurance" not in _screen_labels(cab)
+    # late surrender: lit on the first decision, and the screen writes Surrender beside it ...
+    cab = _one_seat(tmp_path / "late", {"surrender": "late"}, "TS 9C 6H 7D 2D")
+    assert Button.INSURANCE in cab.live(1)
+    assert _screen_labels(cab) == {"draw": "Draw", "stand": "Stand", "double": "Double", "insurance": "Surrender",
+                                   "auto": "Auto"}
+    # ... and dark again once the seat has drawn a card
+    assert cab.press(1, "draw", 1) and cab.round is not None
+    assert Button.INSURANCE not in cab.live(1) and "insurance" not in _screen_labels(cab)
+
+
+def test_early_surrender_before_the_peek_is_offered_on_the_insurance_button_with_play_on_beside_draw_and_stand(
+    tmp_path,
+):
+    cab = _one_seat(tmp_path, {"surrender": "early"}, "TS KC 6H 7D TD")  # 16 against a ten, before the peek
+    assert cab.round.pending.kind == "surrender"
+    assert _screen_labels(cab) == {"insurance": "Surrender", "draw": "Play on", "stand": "Play on", "auto": "Auto"}
+    assert cab.press(1, "insurance", 1) and cab.round is None
+    (game,) = cab.journal.records("game", seat=1)
+    assert game.data["seat"]["hands"][0]["result"] == "surrender" and game.data["seat"]["returned"] == 1
+    assert game.data["dealer"]["cards"] == ["KC", "7D"]  # nothing waits: the hole card is only turned
 
 
 def test_stakes_come_from_the_events_and_counters_from_the_settlement(tmp_path):

@@ -98,8 +98,11 @@ def test_late_surrender_returns_half_the_bet_after_the_peek():
 
 
 def test_late_surrender_without_hole_card_loses_the_whole_bet_to_a_dealer_blackjack():
+    # other-games.md, Details: the surrendered hand waits for the dealer's second card, and a
+    # dealer blackjack makes it a lost hand (result lose, nothing back)
     r = play("TS AH 6S KD", seat(10, "surrender"), surrender="late")
-    assert (hands(r)[0]["result"], hands(r)[0]["returned"]) == ("surrender", 0)
+    assert r["dealer"]["cards"] == ["AH", "KD"]
+    assert (hands(r)[0]["result"], hands(r)[0]["returned"]) == ("lose", 0)
 
 
 def test_early_surrender_without_hole_card_keeps_half_against_a_dealer_blackjack():

@@ -180,6 +180,39 @@ def ochko_bench(rounds: int = 10_000_000) -> None:
           f"{'inside' if lo <= exact <= hi else 'OUTSIDE'} the interval")
 
 
+@bench("variants")
+def variants_bench(engine_rounds: int = 100_000, fast_rounds: int = 10_000_000) -> None:
+    """Every blackjack profile: the exact RTP, the chart's, and the engine simulator and the fast
+    path (one core each) with their 95 % intervals, saying whether the exact figure is inside."""
+    from machine.gamemath import game_rtp
+    from machine.gamemath.chart import chart_rtp
+    from machine.gamemath.simulate import simulate
+    from machine.games.rules import config_dir, load_profile
+
+    try:
+        from machine.gamemath.fastsim import fast_run
+    except ImportError as exc:
+        fast_run = None  # type: ignore[assignment]
+        print(f"fast path not installed: {exc}")
+    for path in sorted((config_dir() / "games").glob("*.yaml")):
+        profile = load_profile(path.stem)
+        if profile.engine != "blackjack":
+            continue
+        rules = profile.rules
+        t = time.perf_counter()
+        exact = game_rtp(rules).rtp
+        seconds = time.perf_counter() - t
+        chart = chart_rtp(rules).rtp
+        print(f"{profile.game}: exact RTP {exact * 100:.5f} % ({seconds:.1f} s), chart {chart * 100:.5f} %")
+        runs = [("engine", engine_rounds)] + ([("fast path", fast_rounds)] if fast_run is not None else [])
+        for name, n in runs:
+            t = time.perf_counter()
+            tally = simulate(rules, n, 1, 1, 1) if name == "engine" else fast_run(rules, n, 1, 1).tally
+            inside = "inside" if abs(tally.rtp - exact) <= tally.half_width else "OUTSIDE"
+            print(f"  {name}: {tally.rtp * 100:.4f} % +/- {tally.half_width * 100:.4f} % over {n:,} rounds "
+                  f"({time.perf_counter() - t:.0f} s): exact {inside}")
+
+
 @bench("frames")
 def frames_bench(frames: int = 300) -> None:
     """Frame time of the four player screens at 1920x1080 (headless), mid-round."""

@@ -20,6 +20,7 @@ NL = {
     "Waiting for the other seats": "Wachten op de andere spelers", "Place your bet": "Plaats uw inzet",
     "Insert coins": "Werp munten in", "INSERT COINS": "WERP MUNTEN IN",
     "Insure": "Verzeker", "Double": "Verdubbel", "Split": "Splits", "BET": "INZET",
+    "Surrender": "Opgeven", "No insurance": "Geen verzekering", "Play on": "Speel door",
     "Call the attendant": "Roep de bediening", "Call the operator": "Roep de exploitant",
     "HANDPAY": "HANDBETALING", "TILT": "STORING", "MEMORY ERROR": "GEHEUGENFOUT",
     "Three sevens pay a bonus!": "Drie zevens geven een bonus!",

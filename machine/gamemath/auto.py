@@ -42,6 +42,7 @@ def action_values(
     options: Iterable[str] | None = None,
     from_split: bool = False,
     split_aces: bool = False,
+    first_hand: bool = True,
 ) -> dict[str, float]:
     """Expected net result of each action on a hand, per original bet.
 
@@ -50,18 +51,20 @@ def action_values(
     game against an ace or a ten the values are conditioned on no dealer blackjack (the peek
     has happened when the seat plays); without a hole card the dealer's blackjack is counted.
     Insurance and early surrender are not play actions: see ``insurance_value`` and
-    ``first_choice``. ``split_aces`` marks a hand made by splitting aces.
+    ``first_choice``. ``split_aces`` marks a hand made by splitting aces; ``first_hand`` says a
+    split hand is the seat's first (leftmost) one, which ``no_hole_card_loses: original`` values
+    apart (``table``).
     """
     an = analysis(rules)
     hand = from_values(list(cards))
     t = an.table(up)
-    play = t.play()
+    play = t.play(first=first_hand or not from_split)
     n = size(hand)
     if n < 2:
         raise ValueError("a hand to decide on has at least two cards")
     if n == 2 and not from_split:
         if is_natural(hand):
-            values = {"stand": float(rules.blackjack_pays) * t.mass(hand)}
+            values = {"stand": an.natural_value(hand, up)}
         else:
             values = an.first_values(hand, up)
     elif n == 2:
@@ -93,9 +96,10 @@ def best_action(
     options: Iterable[str] | None = None,
     from_split: bool = False,
     split_aces: bool = False,
+    first_hand: bool = True,
 ) -> str:
     """The action with the highest expected value (see ``action_values``)."""
-    values = action_values(rules, cards, up, options, from_split, split_aces)
+    values = action_values(rules, cards, up, options, from_split, split_aces, first_hand)
     if not values:
         raise ValueError("no action to choose from")
     return best_of(values)
@@ -112,10 +116,11 @@ def first_choice(rules: Rules, cards: Sequence[int], up: int) -> tuple[str, floa
 
 
 def play_choice(
-    rules: Rules, cards: Sequence[int], up: int, options: tuple[str, ...], from_split: bool, split_aces: bool
+    rules: Rules, cards: Sequence[int], up: int, options: tuple[str, ...], from_split: bool, split_aces: bool,
+    first_hand: bool = True,
 ) -> str:
     """Auto's answer to a play decision on a hand of card values: always one of ``options``."""
-    values = action_values(rules, cards, up, options, from_split, split_aces)
+    values = action_values(rules, cards, up, options, from_split, split_aces, first_hand)
     choice = best_of(values) if values else ""
     return choice if choice in options else options[0]
 
@@ -137,7 +142,9 @@ def auto_action(rnd: Round) -> str:
     else:
         assert d.hand is not None
         hand = seat.hands[d.hand]
-        return play_choice(rules, [value(c) for c in hand.cards], up, d.options, hand.from_split, hand.split_aces)
+        return play_choice(
+            rules, [value(c) for c in hand.cards], up, d.options, hand.from_split, hand.split_aces, d.hand == 0
+        )
     if choice not in d.options:
         choice = d.options[0]
     return choice

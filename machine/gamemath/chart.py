@@ -238,7 +238,7 @@ def chart_rtp(rules: Rules, chart: Chart | None = None) -> GameReturn:
 
         def choose(hand: Comp) -> tuple[str, float]:
             if is_natural(hand):
-                return "stand", float(rules.blackjack_pays) * (1.0 - t.p_blackjack(hand))
+                return "stand", an.natural_value(hand, up)
             opts = list(t.options(hand, False, limit is None or limit >= 1))
             p = hand.index(2) + 1 if 2 in hand else 0
             if p and splits[p] is not None and chart.pairs[p][up] == "P":

@@ -66,9 +66,9 @@ def terminals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], ...]:
 
 
 @cache
-def probs_infinite(up: int, hits_soft_17: bool) -> Dist:
-    """The dealer's outcomes from an infinite deck (1/13 per value, 4/13 for a ten)."""
-    q = [1 / 13] * 9 + [4 / 13]
+def probs_infinite(up: int, hits_soft_17: bool, q: tuple[float, ...]) -> Dist:
+    """The dealer's outcomes from an infinite deck whose draws have the chances ``q`` (a full
+    deck's: 1/13 per value, 4/13 for a ten)."""
     out = [0.0] * 7
     for d, o, m in terminals(up, hits_soft_17):
         p = float(m)
@@ -92,7 +92,7 @@ def probs_batch(shoe: Shoe, up: int, hits_soft_17: bool, comps: Sequence[Comp]) 
     Every composition must fit in the shoe together with the up card.
     """
     if shoe.infinite:
-        d = probs_infinite(up, hits_soft_17)
+        d = probs_infinite(up, hits_soft_17, shoe.next_probs(shoe.full))
         return [d] * len(comps)
     if not comps:
         return []

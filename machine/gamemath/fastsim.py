@@ -14,17 +14,21 @@ analysis call them plain.
 Theory of operation
 -------------------
 * **Cards** are their values 1..10 (the engine looks at nothing else: a ten, jack, queen and
-  king are alike, the ace is the rank A, the three-sevens bonus asks for the value 7).
-  ``shoe_cards`` turns a shoe of values back into a genuine order of the engine's card codes.
+  king are alike, the ace is the rank A, the three-sevens bonus asks for the value 7); a
+  Spanish deck simply holds fewer cards of value 10. ``shoe_cards`` turns a shoe of values back
+  into a genuine order of the engine's card codes.
 * **A hand** is kept as its composition's number in a trie of every composition of hard total
   21 or less (``next_state[s, v - 1]`` is the composition after drawing ``v``; -1 once the hand
   is bust), its hard total, whether it holds an ace, its card count, its stake and its flags
   (from a split, split aces, aces hard after a double, surrendered, charlie, done).
 * **Auto's choices** are a function of exactly what ``auto_action`` reads: the hand's cards,
-  the up card, from-split, split-aces and the options the engine offers. The options are a
-  5-bit mask (hit, stand, double, split, surrender, as ``PLAY_ACTIONS``), so the play table is
-  ``play[state, up - 1, 2 * from_split + split_aces, mask]`` -> the index of the action in
-  ``PLAY_ACTIONS``; insurance is ``insure[state]`` (up card an ace) and early surrender
+  the up card, from-split, split-aces, whether a split hand is the seat's first (only under
+  rules that value it apart: ``no_hole_card_loses: original`` without a hole card) and the
+  options the engine offers. The options are a 5-bit mask (hit, stand, double, split,
+  surrender, as ``PLAY_ACTIONS``), so the play table is ``play[state, up - 1, kind, mask]`` ->
+  the index of the action in ``PLAY_ACTIONS``, with kind = 2 * from_split + split_aces, plus 2
+  for a first split hand valued apart (``_kind``); insurance is ``insure[state]`` (up card an
+  ace) and early surrender
   ``early[state, up - 1]``. Before the first round, a compiled walk lists every key the engine
   can ask about (every composition, up card, split state, splits-and-doubles used and number of
   hands), and each is answered in Python by the exact analysis. A key that is still unknown when
@@ -66,9 +70,9 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from machine.gamemath.simulate import Tally
 from machine.games import blackjack_rules as bj
-from machine.games.cards import new_shoe, value
+from machine.games.cards import RANKS, deck_ranks, new_shoe, value
 from machine.games.round import PLAY_ACTIONS, ShoeExhausted
-from machine.games.rules import Rules
+from machine.games.rules import Rules, totals_mask
 
 FAST_CHUNK = 50_000
 """Rounds per chunk: each chunk has its own seed, so a seed gives the same figure on any threads."""
@@ -87,8 +91,10 @@ NF = 13
 
 # Parameters of the rule set, as an int64 array P (a ratio of the rules as numerator, denominator).
 (P_HOLE, P_H17, P_DAS, P_DMAH, P_LIMIT, P_MAXH, P_SA1, P_RESPLIT, P_SURR, P_CHARLIE, P_BET,
- P_BJNUM, P_BJDEN, P_INSAMT, P_INSNUM, P_INSDEN, P_BONUSNUM, P_BONUSDEN, P_DHARD, P_DSOFT) = range(20)
-NP = 20
+ P_BJNUM, P_BJDEN, P_INSAMT, P_INSNUM, P_INSDEN, P_BONUSNUM, P_BONUSDEN, P_DHARD, P_DSOFT,
+ P_ORIGINAL, P_TIES, P_P21, P_FIRST_APART) = range(24)
+NP = 24
+KINDS = 6  # play-table kinds: 2 * from_split + split_aces, + 2 for a first split hand valued apart
 SURR_NONE, SURR_LATE, SURR_EARLY = 0, 1, 2
 NO_LIMIT = 1 << 30
 
@@ -177,6 +183,7 @@ _earns_sevens = _rule(bj.earns_three_sevens)
 _dealer_draws = _rule(bj.dealer_draws)
 _peeks = _rule(bj.dealer_peeks)
 _waits_for_dealer = _rule(bj.waits_for_dealer)
+_insurance_waits = _rule(bj.insurance_waits_for_dealer)
 _settle_hand = _rule(bj.settle_hand)
 _ratio_of = _rule(bj.ratio_of)
 _insurance_return = _rule(bj.insurance_return)
@@ -222,6 +229,16 @@ def _finished_alone(P, hard, ace, n, fs, sa, mask):
     if total >= 21 and not (mask & M_DOUBLE):
         return 1
     return 0
+
+
+@njit(cache=True, inline="always", **_NO_NRT)
+def _kind(P, fs, sa, first):
+    """The play table's kind of a hand: 2 * from_split + split_aces, + 2 for the seat's first
+    split hand under rules that value it apart."""
+    k = 2 * fs + sa
+    if fs and first and P[P_FIRST_APART]:
+        k += 2
+    return k
 
 
 @njit(cache=True, inline="always", **_NO_NRT)
@@ -357,9 +374,10 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
                     h += 1
                     continue
                 st = hs[s, h, F_STATE]
-                a = play[st, up - 1, 2 * fs + sa, mask] if st >= 0 else -1
+                kind = _kind(P, fs, sa, h == 0)
+                a = play[st, up - 1, kind, mask] if st >= 0 else -1
                 if a < 0:
-                    miss[0], miss[1], miss[2], miss[3] = st, up - 1, 2 * fs + sa, mask
+                    miss[0], miss[1], miss[2], miss[3] = st, up - 1, kind, mask
                     return MISS
                 if a == A_HIT:
                     if pos >= n:
@@ -399,11 +417,13 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
     # -- the dealer: draws only if some hand or insurance waits for it
     needed = False
     for s in range(nseats):
-        if ins[s] > 0:
+        if ins[s] > 0 and _insurance_waits(P[P_HOLE]):
             needed = True
         for h in range(nh[s]):
             total, soft = _score(hs[s, h, F_HARD], hs[s, h, F_ACE], hs[s, h, F_AHARD])
-            if _waits_for_dealer(total, hs[s, h, F_CHARLIE], hs[s, h, F_SURR], P[P_SURR] == SURR_EARLY):
+            natural = not hs[s, h, F_FS] and _natural(hs[s, h, F_N], hs[s, h, F_HARD], hs[s, h, F_ACE])
+            if _waits_for_dealer(total, natural, hs[s, h, F_CHARLIE], hs[s, h, F_SURR], P[P_SURR] == SURR_EARLY,
+                                 P[P_HOLE]):
                 needed = True
     if needed and not (peek and d_natural):
         while True:
@@ -429,8 +449,9 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
             fs = hs[s, h, F_FS]
             cn = hs[s, h, F_N]
             natural = not fs and _natural(cn, hs[s, h, F_HARD], hs[s, h, F_ACE])
-            _, returned = _settle_hand(stake, total, natural, hs[s, h, F_SURR], hs[s, h, F_CHARLIE],
-                                       d_total, d_bj, late, P[P_BJNUM], P[P_BJDEN])
+            _, returned = _settle_hand(stake, bet, total, natural, hs[s, h, F_SURR], hs[s, h, F_CHARLIE], h == 0,
+                                       d_total, d_bj, late, P[P_ORIGINAL], P[P_TIES], P[P_P21],
+                                       P[P_BJNUM], P[P_BJDEN])
             ret += returned
             if P[P_BONUSNUM] and _earns_sevens(fs, cn, hs[s, h, F_SEVENS]):
                 ret += _ratio_of(bet, P[P_BONUSNUM], P[P_BONUSDEN])
@@ -553,11 +574,12 @@ def _lazy_deals(base, cards, count, seed):
 
 @njit(cache=True)
 def _askable(P, st_hard, st_ace, st_n, fits, need):
-    """Mark every play key (state, up - 1, 2 * fs + sa, mask) the engine can ask Auto about.
+    """Mark every play key (state, up - 1, kind, mask) the engine can ask Auto about.
 
     Walks every composition against every up card it fits with, as a first hand (no split, no
-    double yet, one hand) and as a split hand (split aces or not, 1.. splits and doubles used,
-    2..max_hands hands), and keeps the keys of hands that wait for a decision.
+    double yet, one hand) and as a split hand (split aces or not, the seat's first hand or not,
+    1.. splits and doubles used, 2..max_hands hands), and keeps the keys of hands that wait for
+    a decision.
     """
     maxh = P[P_MAXH]
     top = min(P[P_LIMIT], 2 * MAX_HANDS)
@@ -586,7 +608,8 @@ def _askable(P, st_hard, st_ace, st_n, fits, need):
                         for used in range(1, top + 1):
                             mask = _options(P, hard, ace, n, 1, sa, used, nhands, pair, up)
                             if _finished_alone(P, hard, ace, n, 1, sa, mask) == 0:
-                                need[st, up - 1, 2 + sa, mask] = True
+                                need[st, up - 1, _kind(P, 1, sa, False), mask] = True
+                                need[st, up - 1, _kind(P, 1, sa, True), mask] = True
 
 
 # -- the tables, filled from the exact analysis --------------------------------------------------------
@@ -599,17 +622,15 @@ def _check_rules(rules: Rules) -> None:
         raise FastSimError(f"max_hands above {MAX_HANDS} is not supported")
 
 
-def _totals_mask(allowed: frozenset[int] | None) -> int:
-    if allowed is None:
-        return (1 << 32) - 1
-    m = 0
-    for t in allowed:
-        m |= 1 << t
-    return m
+def _double_mask(rules: Rules, soft: bool) -> int:
+    """The totals a two-card hand may double on, as a bit mask (the rules' own answer)."""
+    return totals_mask(frozenset(t for t in range(32) if rules.may_double_total(t, soft)))
 
 
 def rule_params(rules: Rules) -> np.ndarray:
     """The settings as the kernel reads them (seats bet ``min_bet``, funds unlimited)."""
+    from machine.gamemath.table import first_hand_apart
+
     _check_rules(rules)
     bet = rules.min_bet
     ins_amt = bet // 2
@@ -629,30 +650,35 @@ def rule_params(rules: Rules) -> np.ndarray:
     P[P_INSAMT] = ins_amt
     P[P_INSNUM], P[P_INSDEN] = rules.insurance_pays.numerator, rules.insurance_pays.denominator
     P[P_BONUSNUM], P[P_BONUSDEN] = rules.three_sevens_bonus.numerator, rules.three_sevens_bonus.denominator
-    P[P_DHARD] = _totals_mask(rules.double_hard)
-    P[P_DSOFT] = _totals_mask(rules.double_soft)
+    P[P_DHARD] = _double_mask(rules, False)
+    P[P_DSOFT] = _double_mask(rules, True)
+    P[P_ORIGINAL] = rules.no_hole_card_loses == "original"
+    P[P_TIES] = totals_mask(rules.dealer_wins_ties)
+    P[P_P21] = rules.player_21_wins
+    P[P_FIRST_APART] = first_hand_apart(rules)
     return P
 
 
 def auto_play_choice(
-    rules: Rules, cards: list[int], up: int, options: tuple[str, ...], from_split: bool, split_aces: bool
+    rules: Rules, cards: list[int], up: int, options: tuple[str, ...], from_split: bool, split_aces: bool,
+    first_hand: bool = True,
 ) -> str:
     """Auto's answer to a play decision: the very function ``auto.auto_action`` uses."""
     from machine.gamemath.auto import play_choice
 
-    return play_choice(rules, cards, up, options, from_split, split_aces)
+    return play_choice(rules, cards, up, options, from_split, split_aces, first_hand)
 
 
 class Tables:
     """Auto's decision tables for one rule set, and the kernel's view of the rules."""
 
     def __init__(self, rules: Rules, prefill: bool = True):
-        from machine.gamemath.shoe import hands_up_to
+        from machine.gamemath.shoe import hands_up_to, shoe_of
 
         _check_rules(rules)
         self.rules = rules
         self.P = rule_params(rules)
-        full = [4 * rules.decks] * 9 + [16 * rules.decks]
+        full = list(shoe_of(rules).full)
         self.full = full
         comps = list(hands_up_to(tuple(full), 21, 0))
         index = {c: i for i, c in enumerate(comps)}
@@ -677,7 +703,7 @@ class Tables:
             fits[i, 10] = sum(c) == 2 and max(c) == 2
         self.fits = fits
         self.zero = index[(0,) * 10]
-        self.play = np.full((ns, 10, 4, 32), -1, np.int8)
+        self.play = np.full((ns, 10, KINDS, 32), -1, np.int8)
         self.insure = np.full(ns, -1, np.int8)
         self.early = np.full((ns, 10), -1, np.int8)
         self.filled = 0
@@ -708,8 +734,12 @@ class Tables:
                     self.fill_early(int(st), u)
 
     def fill_play(self, st: int, u: int, fsa: int, mask: int) -> None:
+        """Answer a play key; ``fsa`` is the kind (``_kind``): 2 * from_split + split_aces, + 2
+        for a first split hand valued apart (kinds 4 and 5), where 2 and 3 are the other hands."""
         options = tuple(a for i, a in enumerate(PLAY_ACTIONS) if mask >> i & 1)
-        choice = auto_play_choice(self.rules, self.cards(st), u + 1, options, fsa >= 2, fsa == 3)
+        from_split, split_aces = fsa >= 2, fsa % 2 == 1
+        first = fsa >= 4 or not (from_split and self.P[P_FIRST_APART])
+        choice = auto_play_choice(self.rules, self.cards(st), u + 1, options, from_split, split_aces, first)
         self.play[st, u, fsa, mask] = PLAY_ACTIONS.index(choice)
         self.filled += 1
 
@@ -746,7 +776,7 @@ class Tables:
 
     def base(self) -> np.ndarray:
         """The shoe's card values, unshuffled."""
-        return np.array([value(c) for c in new_shoe(self.rules.decks)], np.int8)
+        return np.array([value(c) for c in new_shoe(self.rules.decks, deck_ranks(self.rules.spanish_deck))], np.int8)
 
 
 _tables_cache: dict[Rules, Tables] = {}
@@ -768,15 +798,15 @@ def tables(rules: Rules) -> Tables:
 def shuffled_shoes(rules: Rules, count: int, seed: int) -> np.ndarray:
     """``count`` fully shuffled shoes of card values (rows), from numba's generator."""
     _check_rules(rules)
-    base = np.array([value(c) for c in new_shoe(rules.decks)], np.int8)
+    base = np.array([value(c) for c in new_shoe(rules.decks, deck_ranks(rules.spanish_deck))], np.int8)
     return _shuffled(base, count, _seed32("shoes", seed, 0))
 
 
-def shoe_cards(values, decks: int) -> list[str]:
+def shoe_cards(values, decks: int, ranks: str = RANKS) -> list[str]:
     """A shoe of values as engine card codes: the k-th card of a value is that value's k-th card
-    of ``new_shoe(decks)``, so the result is a genuine order of the engine's shoe."""
+    of ``new_shoe(decks, ranks)``, so the result is a genuine order of the engine's shoe."""
     pools: dict[int, list[str]] = {}
-    for c in new_shoe(decks):
+    for c in new_shoe(decks, ranks):
         pools.setdefault(value(c), []).append(c)
     taken = dict.fromkeys(pools, 0)
     out = []

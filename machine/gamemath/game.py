@@ -8,9 +8,11 @@ averaged exactly over every first deal (two cards and the up card from the fresh
 Auto's strategy, as priced here: every decision takes the highest expected value given the
 seat's own cards and the up card (composition-dependent); a split hand plays the choice that
 is best for its own cards, the other split hands' cards put back (CDZ-, as E. Farmer's engine
-prices splits), and splits a pair card again whenever splitting was the first choice. The
-figures are exact for that strategy (floating point aside), except for the tiny approximation
-of the joint limit on splits and doubles documented in ``split``.
+prices splits), and splits a pair card again whenever splitting was the first choice. Where
+the settlement treats the seat's first hand apart from its other split hands
+(``no_hole_card_loses: original``), each split hand takes the choice best for its own place.
+The figures are exact for that strategy (floating point aside), except for the tiny
+approximation of the joint limit on splits and doubles documented in ``split``.
 """
 
 from __future__ import annotations
@@ -19,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, unit
+from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, shoe_of, unit
 from machine.gamemath.split import split_values
-from machine.gamemath.table import ACTION_ORDER, Play, Policy, UpTable
+from machine.gamemath.table import ACTION_ORDER, Play, Policy, UpTable, natural_pays
 from machine.games import blackjack_rules as bj
 from machine.games.rules import Rules
 
@@ -31,10 +33,11 @@ class Analysis:
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        self.shoe = Shoe(rules.decks)
+        self.shoe = shoe_of(rules)
+        self.natural_pays = natural_pays(rules)
         self._tables: dict[int, UpTable] = {}
         self._splits: dict[int, dict[int, float | None]] = {}
-        self._policies: dict[int, Policy] = {}
+        self._policies: dict[tuple[int, bool], Policy] = {}
 
     def table(self, up: int) -> UpTable:
         t = self._tables.get(up)
@@ -42,15 +45,16 @@ class Analysis:
             t = self._tables[up] = UpTable(self.rules, up)
         return t
 
-    def play(self, up: int) -> Play:
-        """Optimal play of a hand from its own cards (no other removal)."""
-        return self.table(up).play()
+    def play(self, up: int, first: bool = True) -> Play:
+        """Optimal play of a hand from its own cards (no other removal); ``first``: the seat's
+        first hand, else another split hand (see ``table``)."""
+        return self.table(up).play(first=first)
 
-    def policy(self, up: int) -> Policy:
+    def policy(self, up: int, first: bool = True) -> Policy:
         """Auto's choice for a hand from its own cards: the best of the allowed options."""
-        pol = self._policies.get(up)
+        pol = self._policies.get((up, first))
         if pol is None:
-            best = self.play(up).best
+            best = self.play(up, first).best
             chosen: dict[tuple[Comp, bool, tuple[str, ...]], str] = {}
 
             def pol(hand: Comp, split: bool, options: tuple[str, ...]) -> str:
@@ -60,14 +64,15 @@ class Analysis:
                     a = chosen[key] = best(hand, split, options)[0]
                 return a
 
-            self._policies[up] = pol
+            self._policies[(up, first)] = pol
         return pol
 
     def splits(self, up: int) -> dict[int, float | None]:
         """W-value of splitting each pair card against ``up`` (None: not allowed)."""
         s = self._splits.get(up)
         if s is None:
-            s = self._splits[up] = split_values(self.table(up), self.policy(up), "auto")
+            other = (self.policy(up, first=False), "auto-other")
+            s = self._splits[up] = split_values(self.table(up), self.policy(up), "auto", other)
         return s
 
     def split(self, up: int, p: int) -> float | None:
@@ -77,6 +82,12 @@ class Analysis:
 
     def p_blackjack(self, hand: Comp, up: int) -> float:
         return self.table(up).p_blackjack(hand)
+
+    def natural_value(self, hand: Comp, up: int) -> float:
+        """Plain value of a seat's blackjack: paid, or what a dealer blackjack leaves it."""
+        q = self.p_blackjack(hand, up)
+        other, dealer_bj = self.natural_pays
+        return (1.0 - q) * other + q * dealer_bj
 
     def insurance(self, hand: Comp, up: int) -> float:
         """Net value of insuring (half a bet, paying ``insurance_pays`` to 1), per original bet."""
@@ -127,7 +138,7 @@ class Analysis:
     def first_decision(self, hand: Comp, up: int) -> tuple[str, float]:
         """Auto's choice on the first two cards and its plain (unconditional) value, insurance apart."""
         if is_natural(hand):
-            return "stand", float(self.rules.blackjack_pays) * (1.0 - self.p_blackjack(hand, up))
+            return "stand", self.natural_value(hand, up)
         values = self.first_values(hand, up)
         action = best_of(values)
         u = self.unconditional(hand, up, values[action])

@@ -3,9 +3,10 @@
 Owns: the composition type (how many cards of each value 1..10 a hand or a removal holds),
 the rules' questions about a composition (its total, a natural, three sevens: answered by
 ``machine.games.blackjack_rules``, as for the engine's hands), and the shoe model: the
-probability of the next card given what has been removed, for ``decks`` decks or for an
-infinite deck (``decks == 0``: every draw is 1/13, a ten 4/13, whatever has been seen).
-Never looks at card codes or suits: the analysis only needs values.
+probability of the next card given what has been removed, for ``decks`` decks of the game's
+ranks (the full deck, or the Spanish deck without its tens) or for an infinite deck
+(``decks == 0``: every draw has the chances of one fresh deck, 1/13 and a ten 4/13 for the full
+deck, whatever has been seen). Never looks at suits: the analysis only needs values.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from functools import lru_cache
 from operator import add
 
 from machine.games import blackjack_rules as bj
+from machine.games.cards import RANKS, deck, deck_ranks, value
+from machine.games.rules import Rules
 
 Comp = tuple[int, ...]
 """Counts of the values 1 (ace) .. 10 (ten, jack, queen, king); index 0 is the ace."""
@@ -83,14 +86,21 @@ def hands_up_to(limit: Comp | None, max_hard: int = 21, min_cards: int = 2) -> I
     yield from rec(0, max_hard)
 
 
-class Shoe:
-    """The fresh shoe of a round: ``decks`` decks, or an infinite deck when ``decks == 0``."""
+def deck_comp(ranks: str = RANKS) -> Comp:
+    """The values of one deck of ``ranks`` (the engine's own deck, suits and all)."""
+    return from_values([value(c) for c in deck(ranks)])
 
-    def __init__(self, decks: int):
+
+class Shoe:
+    """The fresh shoe of a round: ``decks`` decks of ``ranks``, or an infinite deck when ``decks == 0``."""
+
+    def __init__(self, decks: int, ranks: str = RANKS):
+        one = deck_comp(ranks)
         self.decks = decks
         self.infinite = decks == 0
-        self.full: Comp = ZERO if self.infinite else tuple([4 * decks] * 9 + [16 * decks])
+        self.full: Comp = ZERO if self.infinite else tuple(decks * n for n in one)
         self.cards = sum(self.full)
+        self._infinite = tuple(n / sum(one) for n in one)
 
     def left(self, removed: Comp) -> Comp:
         """Cards of each value left after ``removed`` (finite shoes only)."""
@@ -103,7 +113,7 @@ class Shoe:
     def next_probs(self, removed: Comp) -> tuple[float, ...]:
         """Probability of each value 1..10 being the next card once ``removed`` is out."""
         if self.infinite:
-            return _INFINITE
+            return self._infinite
         n = self.cards - sum(removed)
         if n <= 0:
             return (0.0,) * 10
@@ -111,9 +121,11 @@ class Shoe:
 
     def p(self, removed: Comp, v: int) -> float:
         if self.infinite:
-            return _INFINITE[v - 1]
+            return self._infinite[v - 1]
         n = self.cards - sum(removed)
         return (self.full[v - 1] - removed[v - 1]) / n if n > 0 else 0.0
 
 
-_INFINITE = tuple([1 / 13] * 9 + [4 / 13])
+def shoe_of(rules: Rules) -> Shoe:
+    """The shoe a rule set deals from: its number of decks, of its deck's ranks."""
+    return Shoe(rules.decks, deck_ranks(rules.spanish_deck))

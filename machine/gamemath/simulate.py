@@ -18,7 +18,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from machine.games.cards import new_shoe, shuffle
+from machine.games.cards import deck_ranks, new_shoe, shuffle
 from machine.games.round import Round
 from machine.games.rules import Rules
 
@@ -69,7 +69,7 @@ def play_chunk(rules: Rules, rounds: int, seats: int, seed: int, chunk: int) -> 
     from machine.gamemath.auto import auto_action
 
     rng = random.Random(f"{seed}/{chunk}")
-    base = new_shoe(rules.decks)
+    base = new_shoe(rules.decks, deck_ranks(rules.spanish_deck))
     bet = rules.min_bet
     t = Tally()
     for _ in range(rounds):

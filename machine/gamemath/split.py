@@ -29,6 +29,14 @@ W(k-1, H) hands and H - k hands whose second cards are unconditioned, A(k, H). T
 for the policy; it is the formulation of E. Farmer's exact CDZ- split algorithm (github
 possibly-wrong/blackjack), and it is what the engine pays when the doubling limit cannot bind.
 
+Under ``no_hole_card_loses: original`` a dealer blackjack takes the original bet from the
+seat's first hand only (the leftmost), so that hand is valued (and played, by Auto) apart from
+the others (``table``: a ``first`` play). The first hand takes its second card before any other
+hand, so it is the first hand completed: in the walk's endings above it is one of the W hands
+when k >= 1 and one of the A(0, H) hands when k = 0; its own W or A is used for it and the
+others' for the rest. The exchangeability argument is untouched: it is about which cards the
+hands hold, not about how each hand is valued.
+
 The joint limit on splits and doubles (``max_splits_and_doubles``) makes a hand's right to
 double (and to split again) depend on what the hands before it did. That is priced by a second
 walk over the hands in the engine's order, which tracks the splits and doubles used and whether
@@ -36,7 +44,8 @@ each second card is a pair card, a card the hand would double on, or another car
 the other hands' second cards are not taken out of the shoe. Only the difference the limit
 makes in that walk (limit against no limit) is added to the exact value, so the approximation
 touches nothing but that difference: for Random Blackjack the limit is worth about 5e-5 of a
-bet in RTP, and the approximation is a small fraction of that.
+bet in RTP, and the approximation is a small fraction of that. (With a first hand valued apart,
+each hand of that walk sorts its second cards by its own policy.)
 """
 
 from __future__ import annotations
@@ -63,14 +72,16 @@ def hands_cap(table: UpTable, p: int) -> int:
     return cap
 
 
-class _Pair:
-    """The quantities of the theory above for one pair card, up card and policy."""
+class _Hands:
+    """The hand values of the theory above for one pair card, up card and policy, for the
+    seat's first hand (``first``) or for the other split hands (see ``table``)."""
 
-    def __init__(self, table: UpTable, p: int, policy: Policy, key: object):
+    def __init__(self, table: UpTable, p: int, policy: Policy, key: object, first: bool):
         self.t = table
         self.p = p
         self.policy = policy
         self.key = key
+        self.first = first
         r = table.rules
         self.one_card = p == 1 and r.split_aces_one_card
         self.shoe = table.shoe
@@ -103,7 +114,7 @@ class _Pair:
     # -- hand values ---------------------------------------------------------------------------
 
     def play(self, extra_pairs: int) -> Play:
-        return self.t.play(unit(self.p, extra_pairs), self.policy, self.key)
+        return self.t.play(unit(self.p, extra_pairs), self.policy, self.key, self.first)
 
     def options(self, hand: Comp, allow_double: bool) -> tuple[str, ...]:
         return self.t.options(hand, True, allow_double, self.one_card)
@@ -143,36 +154,13 @@ class _Pair:
     def W(self, b: int, t: int) -> float:
         return self._not_a_pair(b, t, self.A, self.B)
 
-    # -- the split ----------------------------------------------------------------------------
+    # -- for the walk with the joint limit ------------------------------------------------------
 
-    def exact(self, cap: int) -> float:
-        """The split's value with no doubling limit, up to ``cap`` hands (Farmer's walk)."""
-        total = 0.0
-        reach = {(2, 0): 1.0}
-        for h in range(2, cap + 1):
-            for k in range(0, h + 1):
-                w = reach.pop((h, k), 0.0)
-                if not w:
-                    continue
-                if h == cap:
-                    total += w * ((k * self.W(k - 1, cap) if k else 0.0) + (cap - k) * self.A(k, cap))
-                    continue
-                if k == h:
-                    total += w * h * self.W(h - 1, h)
-                    continue
-                pp = self.pi(h, k)
-                if pp:
-                    reach[(h + 1, k)] = reach.get((h + 1, k), 0.0) + w * pp
-                if pp < 1.0:
-                    reach[(h, k + 1)] = reach.get((h, k + 1), 0.0) + w * (1.0 - pp)
-        return total
-
-    def limited(self, cap: int, limit: int | None) -> float:
-        """The walk over hands in the engine's order, with the joint limit (see the module doc)."""
-        t0 = self.t
+    def second_cards(self) -> tuple[list[int], list[int], bool]:
+        """The non-pair second cards this policy doubles on, the others, and whether it doubles
+        the pair played as a hand."""
         p = self.p
-        base = self.removed(2)
-        probs0 = t0.probs(base)
+        probs0 = self.t.probs(self.removed(2))
         doubles: list[int] = []
         others: list[int] = []
         for i, q in enumerate(probs0):
@@ -185,6 +173,76 @@ class _Pair:
             else:
                 others.append(c)
         pair_doubles = self.policy(unit(p, 2), True, self.options(unit(p, 2), True)) == "double"
+        return doubles, others, pair_doubles
+
+    def mean(self, cards: list[int], t: int, allow: bool) -> float:
+        """The mean value of a split hand whose second card is one of ``cards``."""
+        probs = self.t.probs(self.removed(t))
+        weight = sum(probs[c - 1] for c in cards)
+        if not weight:
+            return 0.0
+        return sum(probs[c - 1] * self.hand(c, t, allow) for c in cards) / weight
+
+
+class _Pair:
+    """The split of one pair card against one up card: the walks of the theory above.
+
+    The seat's first hand is played by ``policy`` and the other split hands by ``other`` (a
+    policy and its key; default the same); their values differ only under rules whose
+    ``first_apart`` is set (``table``). The first hand is the leftmost: it takes its second card
+    before any other hand, so it is the first hand completed.
+    """
+
+    def __init__(self, table: UpTable, p: int, policy: Policy, key: object,
+                 other: tuple[Policy, object] | None = None):
+        self.t = table
+        self.p = p
+        self.first = _Hands(table, p, policy, key, True)
+        if table.first_apart:
+            self.rest = _Hands(table, p, *(other or (policy, key)), False)
+        else:
+            self.rest = self.first
+        self.one_card = self.first.one_card
+        self.shoe = table.shoe
+        self.pi = self.first.pi
+
+    def _hands(self, n: int, first: float, rest: float) -> float:
+        """n hands of which the first is worth ``first`` and the others ``rest``."""
+        return first + (n - 1) * rest
+
+    def exact(self, cap: int) -> float:
+        """The split's value with no doubling limit, up to ``cap`` hands (Farmer's walk)."""
+        f, o = self.first, self.rest
+        total = 0.0
+        reach = {(2, 0): 1.0}
+        for h in range(2, cap + 1):
+            for k in range(0, h + 1):
+                w = reach.pop((h, k), 0.0)
+                if not w:
+                    continue
+                if h == cap:
+                    if k:  # the first hand is among the k completed ones
+                        v = f.W(k - 1, cap) + (k - 1) * o.W(k - 1, cap) + (cap - k) * o.A(k, cap)
+                    else:
+                        v = self._hands(cap, f.A(0, cap), o.A(0, cap))
+                    total += w * v
+                    continue
+                if k == h:
+                    total += w * self._hands(h, f.W(h - 1, h), o.W(h - 1, h))
+                    continue
+                pp = self.pi(h, k)
+                if pp:
+                    reach[(h + 1, k)] = reach.get((h + 1, k), 0.0) + w * pp
+                if pp < 1.0:
+                    reach[(h, k + 1)] = reach.get((h, k + 1), 0.0) + w * (1.0 - pp)
+        return total
+
+    def limited(self, cap: int, limit: int | None) -> float:
+        """The walk over hands in the engine's order, with the joint limit (see the module doc)."""
+        t0 = self.t
+        p = self.p
+        probs0 = t0.probs(unit(p, 2))
+        kinds = {id(h): h.second_cards() for h in (self.first, self.rest)}
         finite = not self.shoe.infinite
         left0 = t0.shoe.left(t0.upc) if finite else None
         n0 = (t0.shoe.cards - 1 - 2) if finite else 0
@@ -194,30 +252,25 @@ class _Pair:
                 return float(sum(left0[c - 1] for c in cards))
             return sum(probs0[c - 1] for c in cards)
 
-        def mean(cards: list[int], t: int, allow: bool) -> float:
-            probs = t0.probs(self.removed(t))
-            weight = sum(probs[c - 1] for c in cards)
-            if not weight:
-                return 0.0
-            return sum(probs[c - 1] * self.hand(c, t, allow) for c in cards) / weight
-
-        pairs0 = self.pairs_left(2)
-        d0, o0 = count(doubles), count(others)
+        pairs0 = self.first.pairs_left(2)
 
         @cache
         def walk(h: int, used: int, jp: int, nd: int, no: int) -> float:
             k = jp + nd + no
             if k == h:
                 return 0.0
+            hands = self.first if k == 0 else self.rest  # hand k is the one taking its second card
+            doubles, others, pair_doubles = kinds[id(hands)]
+            # The cards of each kind already taken as second cards (by the hands' own kinds).
             if pairs0 is not None:
                 n = n0 - (h - 2) - k
                 if n <= 0:
                     return 0.0
                 pp = max(pairs0 - (h - 2) - jp, 0) / n
-                pd = max(d0 - nd, 0) / n
-                po = max(o0 - no, 0) / n
+                pd = max(count(doubles) - nd, 0) / n
+                po = max(count(others) - no, 0) / n
             else:
-                pp, pd, po = probs0[p - 1], d0, o0
+                pp, pd, po = probs0[p - 1], count(doubles), count(others)
             free = limit is None or used < limit
             # Pair cards out before this hand's second card, capped at the deepest level the
             # exact walk uses (the cap only touches this walk's approximation, see above).
@@ -227,12 +280,12 @@ class _Pair:
                 if h < cap and free:
                     v += pp * walk(h + 1, used + 1, jp, nd, no)
                 else:
-                    val = self._r(t + 1, free)
+                    val = hands._r(t + 1, free)
                     v += pp * (val + walk(h, used + (1 if free and pair_doubles else 0), jp + 1, nd, no))
             if pd:
-                v += pd * (mean(doubles, t, free) + walk(h, used + (1 if free else 0), jp, nd + 1, no))
+                v += pd * (hands.mean(doubles, t, free) + walk(h, used + (1 if free else 0), jp, nd + 1, no))
             if po:
-                v += po * (mean(others, t, True) + walk(h, used, jp, nd, no + 1))
+                v += po * (hands.mean(others, t, True) + walk(h, used, jp, nd, no + 1))
             return v
 
         return walk(2, 1, 0, 0, 0)
@@ -259,14 +312,16 @@ class _Pair:
             return set()
         p = self.p
         binds = self.limit_binds(cap)
-        play0 = self.t.play(unit(p, 0), self.policy, self.key)
-        starts = []
-        for c in range(1, 11):
-            hand = plus(unit(p), c)
-            if self.t.fits(plus(hand, p)):
-                for allow in (True, False) if binds else (True,):
-                    starts.append((hand, self.options(hand, allow)))
-        hands = play0.needs(starts, True)
+        hands: set[Comp] = set()
+        for variant in {id(h): h for h in (self.first, self.rest)}.values():
+            play0 = variant.play(0)
+            starts = []
+            for c in range(1, 11):
+                hand = plus(unit(p), c)
+                if self.t.fits(plus(hand, p)):
+                    for allow in (True, False) if binds else (True,):
+                        starts.append((hand, variant.options(hand, allow)))
+            hands |= play0.needs(starts, True)
         top = max(1, 2 * cap - 3)
         shoe = self.t.shoe
         out = set()
@@ -277,9 +332,14 @@ class _Pair:
         return out
 
 
-def split_values(table: UpTable, policy: Policy, key: object) -> dict[int, float | None]:
-    """W-value of splitting each pair card (None: not allowed), the dealer batch done once."""
-    pairs = {p: _Pair(table, p, policy, key) for p in range(1, 11)}
+def split_values(
+    table: UpTable, policy: Policy, key: object, other: tuple[Policy, object] | None = None
+) -> dict[int, float | None]:
+    """W-value of splitting each pair card (None: not allowed), the dealer batch done once.
+
+    ``policy`` plays the seat's first hand, ``other`` (default the same) the other split hands.
+    """
+    pairs = {p: _Pair(table, p, policy, key, other) for p in range(1, 11)}
     needed: set[Comp] = set()
     for pair in pairs.values():
         needed |= pair.needed()

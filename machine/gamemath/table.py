@@ -20,6 +20,13 @@ Conventions
 * ``mass(removed)`` is the probability that the worlds counted are there at all: 1 without a
   hole card, else P(no dealer blackjack | removed). A bust, a five-card charlie and the
   three-sevens bonus are worth -1, +1 and the bonus times that mass.
+* What a standing hand wins against each dealer outcome is read from the settlement rule
+  (``blackjack_rules.settle_hand``, through ``pay_rows``), so the table variants (the dealer
+  winning ties, the player's 21 winning, a dealer blackjack taking the original bet only) are
+  priced by the rule the engine settles with. Under ``no_hole_card_loses: original`` a dealer
+  blackjack treats the seat's first hand (its only hand, or the leftmost after splits) apart
+  from the other split hands, so a ``Play`` is for a first hand or for another split hand
+  (``first``); under every other rule the two are the same.
 """
 
 from __future__ import annotations
@@ -30,19 +37,57 @@ from operator import mul
 
 from machine.gamemath import dealer
 from machine.gamemath.dealer import BLACKJACK, Dist
-from machine.gamemath.shoe import ZERO, Comp, Shoe, earns_three_sevens, hands_up_to, merge, plus, score, size, unit
-from machine.games.rules import Rules
+from machine.gamemath.shoe import ZERO, Comp, earns_three_sevens, hands_up_to, merge, plus, score, shoe_of, size, unit
+from machine.games import blackjack_rules as bj
+from machine.games.rules import Rules, totals_mask
 
 Policy = Callable[[Comp, bool, tuple[str, ...]], str]
 """A playing policy: (hand, is a split hand, allowed actions among stand/hit/double) -> action."""
 
 ACTION_ORDER = ("stand", "hit", "double", "split", "surrender")
 
-# Payoff of a standing total T against each dealer outcome (17..21, bust, blackjack).
-_PAY = {
-    t: tuple(1.0 if t > d else 0.0 if t == d else -1.0 for d in range(17, 22)) + (1.0, -1.0)
-    for t in range(0, 22)
-}
+# The dealer's outcomes (dealer.OUTCOMES) as the settlement rule reads them: (total, natural).
+_DEALER_HANDS = ((17, False), (18, False), (19, False), (20, False), (21, False), (22, False), (21, True))
+Row = tuple[float, ...]  # a payoff against each dealer outcome
+
+
+def _settle(rules: Rules, stake: int, bet: int, total: int, natural: bool, first: bool, d_total: int, d_natural: bool) -> int:
+    """What ``blackjack_rules.settle_hand`` returns for a hand that stood (not surrendered, no charlie)."""
+    pays = rules.blackjack_pays
+    return bj.settle_hand(
+        stake, bet, total, natural, False, False, first, d_total, d_natural, rules.surrender == "late",
+        rules.no_hole_card_loses == "original", totals_mask(rules.dealer_wins_ties), rules.player_21_wins,
+        pays.numerator, pays.denominator,
+    )[1]
+
+
+def pay_rows(rules: Rules, doubled: bool, first: bool) -> tuple[Row, ...]:
+    """Net result per original bet of a hand (no natural) standing on each total 0..21 against
+    each dealer outcome (17..21, bust, blackjack), doubled or not, the seat's first hand or not."""
+    stake = 2 if doubled else 1
+    return tuple(
+        tuple(float(_settle(rules, stake, 1, total, False, first, d, nat) - stake) for d, nat in _DEALER_HANDS)
+        for total in range(22)
+    )
+
+
+def natural_pays(rules: Rules) -> tuple[float, float]:
+    """Net result per bet of a seat's blackjack against a dealer hand that is no blackjack, and
+    against a dealer blackjack (the settlement rule's, without the rounding of a whole bet)."""
+    den = rules.blackjack_pays.denominator
+    other, dealer_bj = ((_settle(rules, den, den, 21, True, True, 21, nat) - den) / den for nat in (False, True))
+    return other, dealer_bj
+
+
+def first_hand_apart(rules: Rules) -> bool:
+    """Whether the settlement pays the seat's first hand otherwise than its other split hands
+    (``no_hole_card_loses: original`` without a hole card), so that each is valued apart. With
+    a hole card no dealer blackjack is left after the peek, so that column does not count."""
+    counted = 6 if rules.hole_card else 7
+    return any(
+        [row[:counted] for row in pay_rows(rules, d, True)] != [row[:counted] for row in pay_rows(rules, d, False)]
+        for d in (False, True)
+    )
 
 
 class UpTable:
@@ -51,13 +96,15 @@ class UpTable:
     def __init__(self, rules: Rules, up: int):
         self.rules = rules
         self.up = up
-        self.shoe = Shoe(rules.decks)
+        self.shoe = shoe_of(rules)
         self.hole = rules.hole_card
+        self.pays = {(d, f): pay_rows(rules, d, f) for d in (False, True) for f in (False, True)}
+        self.first_apart = first_hand_apart(rules)
         self.upc = unit(up)
         self.bonus = float(rules.three_sevens_bonus)
         self._dist: dict[Comp, Dist] = {}
         self._probs: dict[Comp, tuple[float, ...]] = {}
-        self._plays: dict[tuple[Comp, object], Play] = {}
+        self._plays: dict[tuple[Comp, object, bool], Play] = {}
         limit = None if self.shoe.infinite else tuple(f - u for f, u in zip(self.shoe.full, self.upc))
         self.compute(hands_up_to(limit))
 
@@ -102,20 +149,25 @@ class UpTable:
             d = self._dist[removed]
         return d
 
-    def stand_value(self, removed: Comp, total: int) -> float:
-        """A non-blackjack hand standing on ``total`` (<= 21) for one stake."""
-        return sum(map(mul, self.dist(removed), _PAY[total]))
+    def stand_value(self, removed: Comp, pay: Row) -> float:
+        """A hand (no blackjack) standing with the payoffs ``pay`` (a row of ``pay_rows``)."""
+        return sum(map(mul, self.dist(removed), pay))
 
     # -- plays ------------------------------------------------------------------------------------
 
-    def play(self, extra: Comp = ZERO, policy: Policy | None = None, key: object = None) -> Play:
-        """The hand values with ``extra`` also out of the shoe; ``policy`` None plays optimally."""
+    def play(self, extra: Comp = ZERO, policy: Policy | None = None, key: object = None, first: bool = True) -> Play:
+        """The hand values with ``extra`` also out of the shoe; ``policy`` None plays optimally.
+
+        ``first``: the seat's first hand (a hand not split, or the leftmost split hand), else
+        another split hand; only rules with ``first_apart`` tell them apart.
+        """
         if self.shoe.infinite:
             extra = ZERO
-        k = (extra, key if policy is not None else None)
+        first = first or not self.first_apart
+        k = (extra, key if policy is not None else None, first)
         p = self._plays.get(k)
         if p is None:
-            p = self._plays[k] = Play(self, extra, policy)
+            p = self._plays[k] = Play(self, extra, policy, first)
         return p
 
     def trim(self) -> None:
@@ -160,11 +212,14 @@ class Play:
     for their own cards alone, and for the total-dependent chart).
     """
 
-    def __init__(self, table: UpTable, extra: Comp, policy: Policy | None):
+    def __init__(self, table: UpTable, extra: Comp, policy: Policy | None, first: bool = True):
         self.t = table
         self.extra = extra
         self.plain = extra == ZERO
         self.policy = policy
+        self.first = first
+        self.pay = table.pays[(False, first)]
+        self.pay_doubled = table.pays[(True, first)]
         self.bonus = table.bonus
         self.charlie = table.rules.five_card_charlie
         # Memo keys are the hand, or (hand, True) for an all-sevens hand that can earn the bonus.
@@ -185,7 +240,7 @@ class Play:
         total = score(hand)[0]
         if total > 21:
             return -self.t.mass(self.removed(hand))
-        return self.t.stand_value(self.removed(hand), total)
+        return self.t.stand_value(self.removed(hand), self.pay[total])
 
     def hit(self, hand: Comp, split: bool) -> float:
         key = self._key(hand, split)
@@ -213,7 +268,7 @@ class Play:
                 if p:
                     removed = self.removed(child)
                     total = score(child, hard_aces)[0]
-                    w = -2.0 * t.mass(removed) if total > 21 else 2.0 * t.stand_value(removed, total)
+                    w = -2.0 * t.mass(removed) if total > 21 else t.stand_value(removed, self.pay_doubled[total])
                     if self.bonus and earns_three_sevens(child, split):
                         w += self.bonus * t.mass(removed)
                     v += p * w
@@ -234,15 +289,15 @@ class Play:
             v = t.mass(self.removed(hand))
         elif total == 21:
             removed = self.removed(hand)
-            v = t.stand_value(removed, 21)
+            v = t.stand_value(removed, self.pay[21])
             if key is not hand:
                 v += self.bonus * t.mass(removed)
         elif self.policy is None:
-            v = max(t.stand_value(self.removed(hand), total), self.hit(hand, split))
+            v = max(t.stand_value(self.removed(hand), self.pay[total]), self.hit(hand, split))
         elif self.policy(hand, split, _STAND_HIT) == "hit":
             v = self.hit(hand, split)
         else:
-            v = t.stand_value(self.removed(hand), total)
+            v = t.stand_value(self.removed(hand), self.pay[total])
         self._after[key] = v
         return v
 

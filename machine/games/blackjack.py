@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from machine.games.cards import new_shoe
+from machine.games.cards import deck_ranks, new_shoe
 from machine.games.interface import Button, Decision, TableShown
 from machine.games.round import Round
 from machine.games.rules import Profile, Rules
@@ -73,7 +73,7 @@ class BlackjackGame:
         return self.rules.min_bet
 
     def new_shoe(self) -> list[str]:
-        return new_shoe(self.rules.decks)
+        return new_shoe(self.rules.decks, deck_ranks(self.rules.spanish_deck))
 
     def start(
         self,

@@ -2,8 +2,10 @@
 
 Owns: a hand's total (from its hard total and whether it holds an ace, or from its counts of
 the values 1..10), the natural, the three sevens, the dealer's drawing rule, the peek, which
-hands wait for the dealer, and the settlement table: a hand's result and return against the
-dealer's final hand, what a blackjack, the three-sevens bonus and insurance return.
+hands and insurances wait for the dealer, and the settlement table: a hand's result and return
+against the dealer's final hand under the table variants (late surrender, a dealer blackjack
+taking the original bet only, the dealer winning ties, the player's 21 winning), what a
+blackjack, the three-sevens bonus and insurance return.
 
 Used by the engine (``games.hand``, ``games.round``), the exact analysis (``gamemath``) and the
 compiled fast simulator, which compiles these very functions with numba
@@ -62,49 +64,90 @@ def dealer_peeks(hole_card: bool, up: int) -> bool:
     return bool(hole_card) and (up == 1 or up == 10)
 
 
-def waits_for_dealer(total: int, charlie: bool, surrendered: bool, early_surrender: bool) -> bool:
-    """Whether a hand's result depends on the dealer's hand (a bust or a charlie is settled
-    already; an early surrender too, a late one loses all to a dealer blackjack)."""
+def waits_for_dealer(
+    total: int, natural: bool, charlie: bool, surrendered: bool, early_surrender: bool, hole_card: bool
+) -> bool:
+    """Whether a hand's result still depends on the dealer's hand, so that the dealer plays.
+
+    A bust and a five-card charlie are settled already, and so is an early surrender. With a
+    hole card the peek has settled the rest of what a dealer blackjack decides: a blackjack
+    and a (late) surrender no longer wait. Without one, a blackjack waits for the dealer's
+    second card, and so does a late surrender (it loses all to a dealer blackjack).
+    """
     if total > 21 or charlie:
         return False
-    return not (surrendered and early_surrender)
+    if surrendered:
+        return not early_surrender and not hole_card
+    if natural:
+        return not hole_card
+    return True
+
+
+def insurance_waits_for_dealer(hole_card: bool) -> bool:
+    """Whether an insurance still depends on the dealer: without a hole card it waits for the
+    dealer's second card; with one, the peek has settled it."""
+    return not hole_card
 
 
 def settle_hand(
     stake: int,
+    bet: int,
     total: int,
     natural: bool,
     surrendered: bool,
     charlie: bool,
+    first_hand: bool,
     dealer_total: int,
     dealer_natural: bool,
     late_surrender: bool,
+    original_only: bool,
+    ties_mask: int,
+    player_21_wins: bool,
     blackjack_num: int,
     blackjack_den: int,
 ) -> tuple[int, int]:
     """(result, returned) of a hand against the dealer's final hand; returned includes the stake.
 
-    ``natural`` is a blackjack of the seat (not on a split hand); ``total`` counts the aces as
-    the hand does (hard after a double when the rules say so); a blackjack pays
-    ``blackjack_num / blackjack_den`` to 1, rounded down to a whole point.
+    ``bet`` is the seat's original bet; ``first_hand`` says the hand is the seat's first (its
+    only one, or the leftmost after splits). ``natural`` is a blackjack of the seat (not on a
+    split hand); ``total`` counts the aces as the hand does (hard after a double when the rules
+    say so); a blackjack pays ``blackjack_num / blackjack_den`` to 1, rounded down to a whole
+    point. The table variants:
+
+    * ``late_surrender``: a surrendered hand loses its whole stake to a dealer blackjack (only
+      possible without a hole card: with one, late surrender comes after the peek);
+    * ``original_only`` (``no_hole_card_loses: original``): a dealer blackjack takes only the
+      original bet, from the first hand (its double comes back), and every other hand's stake
+      comes back; a bust has lost already;
+    * ``ties_mask``: bit t set means a tie on total t loses (``dealer_wins_ties``);
+    * ``player_21_wins``: any player 21 beats a dealer 21 that is not a blackjack, and a
+      player blackjack beats a dealer blackjack, paid as a blackjack.
     """
     if surrendered:
         if late_surrender and dealer_natural:
-            return SURRENDER, 0
+            return LOSE, 0
         return SURRENDER, stake // 2
     if total > 21:
         return LOSE, 0
     if charlie:
         return WIN, 2 * stake
     if natural:
-        if dealer_natural:
+        if dealer_natural and not player_21_wins:
             return PUSH, stake
         return BLACKJACK, stake + stake * blackjack_num // blackjack_den
     if dealer_natural:
+        if original_only:
+            if first_hand:
+                return LOSE, stake - bet
+            return PUSH, stake
         return LOSE, 0
     if dealer_total > 21 or total > dealer_total:
         return WIN, 2 * stake
     if total == dealer_total:
+        if total == 21 and player_21_wins:
+            return WIN, 2 * stake
+        if (ties_mask >> total) & 1:
+            return LOSE, 0
         return PUSH, stake
     return LOSE, 0
 

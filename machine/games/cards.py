@@ -1,6 +1,7 @@
 """Cards, shoes and the shuffle.
 
-Owns: the card codes (``"AS"``, ``"TH"``, ...), the composition of a shoe of N decks and the
+Owns: the card codes (``"AS"``, ``"TH"``, ...), the ranks of a deck (every rank, or the
+Spanish deck without its tens), the composition of a shoe of N decks and the
 unbiased shuffle driven by a random source that the caller injects. Never reads a clock, a
 file or the module-level ``random`` state: the cabinet passes ``secrets.SystemRandom()``,
 tests and replays pass a seeded ``random.Random`` or a recorded order.
@@ -16,6 +17,7 @@ from typing import Protocol
 
 RANKS = "A23456789TJQK"
 SUITS = "SHDC"
+SPANISH_RANKS = RANKS.replace("T", "")  # the Spanish deck: the four tens out, J Q K stay (48 cards)
 
 # Blackjack value of a rank, the ace counted 1 (a hand decides whether one ace counts 11).
 RANK_VALUE = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10} | {str(n): n for n in range(2, 10)}
@@ -48,6 +50,11 @@ def parse_card(text: object) -> str:
 def value(card: str) -> int:
     """Blackjack value of a card, the ace counted as 1."""
     return RANK_VALUE[card[0]]
+
+
+def deck_ranks(spanish_deck: bool) -> str:
+    """The ranks of one deck of the blackjack family: every rank, or the Spanish deck's."""
+    return SPANISH_RANKS if spanish_deck else RANKS
 
 
 def deck(ranks: str = RANKS) -> list[str]:

@@ -25,7 +25,9 @@ round is always in one of these phases::
 * ``play``: one hand of one seat is asked at a time (``hit``, ``stand``, ``double``,
   ``split``, ``surrender``). Hands that need no decision (bust, 21 with nothing but stand
   allowed, split aces holding their one card, five-card charlie) finish by themselves.
-* ``done``: the dealer has played and every hand, insurance and bonus is settled.
+* ``done``: the dealer has played and every hand, insurance and bonus is settled. The dealer
+  draws only while something still waits for its hand (``blackjack_rules.waits_for_dealer``):
+  with a hole card it otherwise only turns the hole card over.
 
 ``pending`` says whose turn it is and what is allowed; ``why_not`` says why an action is
 refused; ``act`` applies an allowed action and runs forward to the next decision, or raises
@@ -67,7 +69,7 @@ from machine.games.round_events import (
     event_from_dict,
 )
 from machine.games.round_result import round_result, seat_settlements
-from machine.games.rules import Rules
+from machine.games.rules import Rules, totals_mask
 
 INSURANCE_ACTIONS = ("insure", "no_insurance")
 SURRENDER_ACTIONS = ("surrender", "continue")
@@ -434,16 +436,18 @@ class Round:
     # -- dealer and settlement ----------------------------------------------------------------
 
     def _hand_waits_for_dealer(self, hand: Hand) -> bool:
-        return bj.waits_for_dealer(hand.total, hand.charlie, hand.surrendered, self.rules.surrender == "early")
+        r = self.rules
+        return bj.waits_for_dealer(
+            hand.total, hand.blackjack, hand.charlie, hand.surrendered, r.surrender == "early", r.hole_card
+        )
 
     def _finish(self) -> None:
         r = self.rules
         dealer_bj_known = self.peeked and is_natural(self.dealer)
         if self.rules.hole_card:
             self._emit(HoleCardRevealed(self.dealer[1]))
-        needed = any(s.insurance for s in self.seats) or any(
-            self._hand_waits_for_dealer(h) for s in self.seats for h in s.hands
-        )
+        insured = bj.insurance_waits_for_dealer(r.hole_card) and any(s.insurance for s in self.seats)
+        needed = insured or any(self._hand_waits_for_dealer(h) for s in self.seats for h in s.hands)
         if needed and not dealer_bj_known:
             while bj.dealer_draws(*score(self.dealer), r.dealer_hits_soft_17):
                 self._give_dealer()
@@ -455,12 +459,14 @@ class Round:
         d_total = score(self.dealer).total
         d_bj = is_natural(self.dealer)
         late = r.surrender == "late"
+        original_only = r.no_hole_card_loses == "original"
+        ties = totals_mask(r.dealer_wins_ties)
         pays = r.blackjack_pays
         for seat in self.seats:
             for i, hand in enumerate(seat.hands):
                 code, ret = bj.settle_hand(
-                    hand.stake, hand.total, hand.blackjack, hand.surrendered, hand.charlie,
-                    d_total, d_bj, late, pays.numerator, pays.denominator,
+                    hand.stake, seat.bet, hand.total, hand.blackjack, hand.surrendered, hand.charlie, i == 0,
+                    d_total, d_bj, late, original_only, ties, r.player_21_wins, pays.numerator, pays.denominator,
                 )
                 hand.result, hand.returned = bj.RESULTS[code], ret
                 self._emit(HandSettled(seat.number, i, ret, hand.result))

@@ -37,6 +37,8 @@ def play_problem(r: Rules, seat: Seat, hand: Hand, action: str, dealer_may_peek:
         if hand.from_split and not r.double_after_split:
             return "doubling after a split is not allowed"
         soft = hand.soft
+        if total == 21 and not r.may_double_total(total, soft):
+            return "a hand of 21 stands"
         if not r.may_double_total(total, soft):
             return f"{'soft' if soft else 'hard'} {total} may not be doubled ({double_rule_text(r)})"
         return extra_stake_problem(r, seat, "double")

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Self
 from machine import yamlio
 
 SURRENDER = ("none", "late", "early")
+NO_HOLE_CARD_LOSES = ("all", "original")
 
 
 class RulesError(ValueError):
@@ -135,6 +136,10 @@ class Rules(TableRules):
     surrender: str = "none"
     three_sevens_bonus: Fraction = Fraction(1)
     five_card_charlie: bool = False
+    no_hole_card_loses: str = "all"  # a dealer blackjack without a hole card takes every stake, or the original bet
+    dealer_wins_ties: frozenset[int] = frozenset()  # totals on which a tie loses instead of pushing
+    spanish_deck: bool = False  # the rank T (not J Q K) taken out of every deck: 48-card decks
+    player_21_wins: bool = False  # a player's 21 beats a dealer's 21 that is not a blackjack
     min_bet: int = 2
     max_bet: int = 500
     bet_step: int = 2
@@ -142,8 +147,18 @@ class Rules(TableRules):
     # -- the questions the engine and the analysis ask -------------------------------------
 
     def may_double_total(self, total: int, soft: bool) -> bool:
+        """Whether a two-card hand of this total may double. "any" is every total but 21: a
+        hand of 21 stands by itself unless its list names 21 (Random Blackjack's soft 21)."""
         allowed = self.double_soft if soft else self.double_hard
-        return allowed is None or total in allowed
+        return total != 21 if allowed is None else total in allowed
+
+
+def totals_mask(totals: frozenset[int]) -> int:
+    """A set of totals as the bit mask the settlement rule reads (bit t: total t)."""
+    mask = 0
+    for t in totals:
+        mask |= 1 << t
+    return mask
 
 
 # -- value parsers: each returns the typed value or raises ValueError with the reason ---------
@@ -215,6 +230,18 @@ def _totals(lo: int, hi: int):
     return parse
 
 
+def _total_list(lo: int, hi: int):
+    def parse(v: object) -> frozenset[int]:
+        if not isinstance(v, list) or not all(isinstance(t, int) and not isinstance(t, bool) for t in v):
+            raise ValueError(f"must be a list of totals, not {v!r}")
+        bad = [t for t in v if not lo <= t <= hi]
+        if bad:
+            raise ValueError(f"totals must be {lo} to {hi}, not {bad}")
+        return frozenset(v)
+
+    return parse
+
+
 def _choice(options: tuple[str, ...]):
     def parse(v: object) -> str:
         if v not in options:
@@ -241,6 +268,10 @@ _PARSERS = {
     "surrender": _choice(SURRENDER),
     "three_sevens_bonus": _ratio,
     "five_card_charlie": _bool,
+    "no_hole_card_loses": _choice(NO_HOLE_CARD_LOSES),
+    "dealer_wins_ties": _total_list(17, 21),
+    "spanish_deck": _bool,
+    "player_21_wins": _bool,
     "min_bet": _int_range(1, None),
     "max_bet": _int_range(1, None),
     "bet_step": _int_range(1, None),

@@ -20,6 +20,8 @@ from machine.core.cabinet import CabinetSettings
 from machine.games.rules import Profile, RulesError, config_dir, load_profile
 from machine.money.seatmoney import MoneySettings
 
+MIN_SEATS_FOR_TWO_DECKS = 5  # seats from which a blackjack-family profile must deal two decks or more
+
 
 class ConfigError(ValueError):
     """A configuration file that does not pass: ``problems`` are ``file:line: path: message``."""
@@ -202,21 +204,28 @@ def parse_config(text: str, name: str) -> MachineConfig:
         except (RulesError, yamlio.YamlError) as exc:
             problems.append(f"{name}:{_where(lines, ('games_enabled',))}: games_enabled: {exc}")
             continue
-        problems += _play_problems(profile)
+        problems += _play_problems(profile, cfg.seats)
     if problems:
         raise ConfigError(problems)
     return cfg
 
 
-def _play_problems(profile: Profile) -> list[str]:
+def _play_problems(profile: Profile, seats: int) -> list[str]:
     """What a profile allows that a cabinet cannot deal, named at the profile's own line.
 
-    ``decks: 0`` (an infinite deck) prices a game in ``cabinet rtp`` but deals no shoe.
+    ``decks: 0`` (an infinite deck) prices a game in ``cabinet rtp`` but deals no shoe. A
+    blackjack-family game on a cabinet of ``MIN_SEATS_FOR_TWO_DECKS`` seats or more needs two
+    decks at least (seed 002: "six or more at the table, mix two decks"; with one deck a full
+    table can run out of cards in a round).
     """
-    if profile.rules.decks >= 1:
+    decks = profile.rules.decks
+    if decks >= 2 or (decks == 1 and (profile.engine != "blackjack" or seats < MIN_SEATS_FOR_TWO_DECKS)):
         return []
     path = config_dir() / "games" / f"{profile.game}.yaml"
     line = _where(_line_map(path.read_text(encoding="utf-8")), ("rules", "decks"))
+    if decks == 1:
+        return [f"{path}:{line}: rules.decks: 1 deck is too few for a cabinet of {seats} seats: a blackjack game on "
+                f"{MIN_SEATS_FOR_TWO_DECKS} seats or more needs decks: 2 or more"]
     return [f"{path}:{line}: rules.decks: 0 is an infinite deck, which can be priced (cabinet rtp) but not dealt: "
             "a cabinet plays 1 to 8 decks"]
 

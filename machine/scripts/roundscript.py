@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from machine.games.cards import RANKS, CardError, check_stacked_shoe
+from machine.games.cards import RANKS, CardError, check_stacked_shoe, deck_ranks
 from machine.games.interface import GameRound, bet_action
 from machine.games.round import Event, Round, RoundError
 from machine.games.rules import Profile, RulesError, load_profile
@@ -107,7 +107,7 @@ def run_round_script(script: Mapping[str, Any], auto: AutoStrategy | None = None
 def _run_blackjack(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
     """A blackjack-family round script (round-script.md)."""
     _no_unknown_keys(script, ("game", "rules", "shoe", "seats"))
-    shoe = parse_shoe(script.get("shoe"), profile.rules.decks)
+    shoe = parse_shoe(script.get("shoe"), profile.rules.decks, deck_ranks(profile.rules.spanish_deck))
     raw_seats = script.get("seats")
     _need(isinstance(raw_seats, list) and bool(raw_seats), "seats: must be a list of 1 to 7 seats")
     assert isinstance(raw_seats, list)

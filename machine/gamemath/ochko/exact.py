@@ -76,7 +76,7 @@ def _net_vs_banker(total: int) -> tuple[float, ...]:
     """The net of a waiting hand of ``total`` (bust: any total over 21) per banker outcome."""
     out = []
     for banker in BANKER_TOTALS:
-        _code, returned = bj.settle_hand(1, total, False, False, False, banker, False, False, 1, 1)
+        _code, returned = bj.settle_hand(1, 1, total, False, False, False, True, banker, False, False, False, 0, False, 1, 1)
         out.append(float(returned - 1))
     return tuple(out)
 

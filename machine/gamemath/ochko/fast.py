@@ -146,7 +146,9 @@ def _play_round(deck, lazy, nseats, P, vals, nxt, act, bank2, seats, res):
             if seats[S_WAIT, k]:
                 stake = seats[S_STAKE, k]
                 total = _hand_total(seats[S_PTS, k], seats[S_N, k], seats[S_ACES, k], two)
-                _code, returned = _settle_hand(stake, total, False, False, False, banker, False, False, 1, 1)
+                _code, returned = _settle_hand(
+                    stake, stake, total, False, False, False, True, banker, False, False, False, 0, False, 1, 1
+                )
                 net += returned - stake
                 bank += _bank_move(stake, returned)
     bank2[0] = bank

@@ -355,7 +355,8 @@ class OchkoRound:
                 if seat.dark:
                     self._emit(ev.DarkCardShown(seat.number, 0, seat.cards[-1]))
                 code, returned = bj.settle_hand(
-                    seat.bet, self.total(seat.cards), False, False, False, banker, False, False, 1, 1
+                    seat.bet, seat.bet, self.total(seat.cards), False, False, False, True,
+                    banker, False, False, False, 0, False, 1, 1,
                 )
                 self._settle(seat, bj.RESULTS[code], returned)
         if bank_closes(self.bank, self.stuk, self.rules.min_bet):
