@@ -11,6 +11,7 @@ from machine.cli import main
 from machine.operator.config import ConfigError, load_config, parse_config
 
 BASE = (Path(__file__).resolve().parents[1] / "config" / "machine.yaml").read_text()
+ENABLED = next(line for line in BASE.splitlines() if line.startswith("games_enabled:"))  # the shipped list
 
 
 def with_line(key_regex: str, new_line: str) -> tuple[str, int]:
@@ -141,7 +142,7 @@ HOUSE_INFINITE = "game: house\ntitle: House\nrules:\n  hole_card: true\n  decks:
 def test_a_profile_with_decks_0_is_refused_for_play_at_its_own_line(tmp_path, monkeypatch, capsys):
     folder = _config_folder(tmp_path, HOUSE_INFINITE)
     monkeypatch.setenv("CABINET_CONFIG", str(folder))
-    text = BASE.replace("games_enabled: [random-blackjack, casino-blackjack]", "games_enabled: [random-blackjack, house]")
+    text = BASE.replace(ENABLED, "games_enabled: [random-blackjack, house]")
     with pytest.raises(ConfigError) as err:
         parse_config(text, "machine.yaml")
     assert err.value.problems == [
@@ -180,6 +181,7 @@ def test_the_current_game_must_be_enabled_and_no_game_listed_twice():
 
 def test_a_one_deck_blackjack_profile_is_refused_on_a_cabinet_of_five_seats_naming_file_and_field(capsys, tmp_path):
     five = BASE.replace("seats: 4", "seats: 5").replace("seats: [1, 2, 3, 4]", "seats: [1, 2, 3, 4, 5]")
+    five = five.replace(ENABLED, "games_enabled: [random-blackjack, casino-blackjack]")
     with pytest.raises(ConfigError) as err:
         parse_config(five, "machine.yaml")
     (problem,) = err.value.problems
@@ -191,6 +193,12 @@ def test_a_one_deck_blackjack_profile_is_refused_on_a_cabinet_of_five_seats_nami
     assert main(["config", "check", str(tmp_path / "five.yaml")]) == 2
     out, err_text = capsys.readouterr()
     assert out == "" and err_text.count("\n") == 1 and "casino-blackjack.yaml:10: rules.decks" in err_text
+    # every one-deck blackjack profile the shipped configuration enables is named, each at its line
+    every = BASE.replace("seats: 4", "seats: 5").replace("seats: [1, 2, 3, 4]", "seats: [1, 2, 3, 4, 5]")
+    with pytest.raises(ConfigError) as err:
+        parse_config(every, "machine.yaml")
+    named = sorted(p.split("/games/")[1].split(".yaml")[0] for p in err.value.problems)
+    assert named == ["casino-blackjack", "european-blackjack", "spanish-21", "swedish-pub-blackjack"]
     # four seats: one deck is the seed's rule
     assert parse_config(BASE, "machine.yaml").seats == 4
     # five seats with only six-deck Random Blackjack enabled: fine

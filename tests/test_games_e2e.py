@@ -152,3 +152,43 @@ def test_eenentwintig_end_to_end_deal_then_bet_wash_and_the_bank_closed_until_it
         assert cab.journal.verify() == []
     finally:
         app.close()
+
+
+# -- casino blackjack with late surrender (an operator's setting; the panel has no Surrender
+# button, so Insurance stands for it where it is offered). Hole-card deal: seat 1 TS, seat 2 9S,
+# the up card TC, seat 1 6H, seat 2 6D, the hole card 7C (the dealer peeks: no blackjack).
+# Seat 1 draws 2H (18): its Insurance lamp is dark, surrender being a first decision only; it
+# stands. Seat 2 surrenders 15 with the Insurance button and gets half back; the dealer's 17
+# stands; seat 1's 18 wins.
+CASINO_ROUND = "TS 9S TC 6H 6D 7C 2H"
+
+
+def test_casino_blackjack_surrender_is_pressed_on_the_insurance_button_only_where_offered(tmp_path, monkeypatch):
+    import shutil
+
+    from machine.games.rules import config_dir
+
+    folder = tmp_path / "config"
+    shutil.copytree(config_dir(), folder)
+    profile = folder / "games" / "casino-blackjack.yaml"
+    profile.write_text(profile.read_text().replace("surrender: none", "surrender: late"))
+    monkeypatch.setenv("CABINET_CONFIG", str(folder))
+    app = open_app("casino-blackjack", tmp_path, CASINO_ROUND)
+    try:
+        cab = app.cab
+        coins_and_bets(app)
+        assert cab.round.pending.seat == 1 and "surrender" in cab.round.pending.options
+        assert lamps(app, 1) == {"draw", "stand", "double", "insurance", "auto"}
+        assert cab.button_labels(1)[Button.INSURANCE] == "Surrender"
+        press(app, 1, "draw", lambda: len(cab.round.seat(1).hands[0].cards) == 3)
+        assert lamps(app, 1) == {"draw", "stand", "auto"}  # no surrender after the first decision
+        press(app, 1, "stand", lambda: cab.round.pending.seat == 2)
+        assert "insurance" in lamps(app, 2) and cab.button_labels(2)[Button.INSURANCE] == "Surrender"
+        press(app, 2, "insurance", lambda: cab.round is None, what="seat 2's surrender and the dealer")
+        g1, g2 = (cab.journal.records("game", seat=n)[-1].data for n in (1, 2))
+        assert g2["seat"]["hands"][0]["result"] == "surrender" and g2["seat"]["returned"] == 1
+        assert g1["seat"]["hands"][0]["cards"] == ["TS", "6H", "2H"] and g1["seat"]["returned"] == 4
+        assert g1["dealer"]["cards"] == ["TC", "7C"]
+        assert [d["action"] for d in g2["decisions"]] == ["surrender"]
+    finally:
+        app.close()

@@ -17,7 +17,7 @@ from typing import Any
 from machine.core.admin import audit
 from machine.core.context import Core
 from machine.core.state import SeatState
-from machine.games.interface import Decision
+from machine.games.interface import Decision, ShoeExhausted
 
 
 class ShoeError(RuntimeError):
@@ -71,7 +71,10 @@ def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
     carry = row.carry.get(core.profile.game)
     state.round = core.game.start(shoe, bets, funds, [s.number for s in seats], carry)
     state.round_shoe = shoe
-    state.round_meta = {"round_no": row.round_no, "before": before, "decisions": []}
+    state.round_meta = {
+        "round_no": row.round_no, "before": before, "decisions": [],
+        "staked": {str(s.number): b for s, b in zip(seats, bets, strict=True)},  # what a void round gives back
+    }
     stakes = {str(s.number): b for s, b in zip(seats, bets, strict=True)}
     core.store.append("round_start", {"round_no": row.round_no, "shoe": shoe, "bets": stakes, "carry": carry})
     _journal_events(core, state.round.events)
@@ -90,7 +93,11 @@ def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
         by = "auto" if by == "player" else by
     d = rnd.pending
     assert d is not None
-    new = rnd.act(n, action)
+    try:
+        new = rnd.act(n, action)
+    except ShoeExhausted as exc:
+        void_round(core, str(exc))
+        return
     core.state.round_meta["decisions"].append({"seat": n, "hand": d.hand, "kind": d.kind, "action": action, "by": by})
     _journal_events(core, new)
     for e in new:
@@ -99,6 +106,8 @@ def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
             seat = core.state.seats[e.seat]
             core.store.moves(seat, seat.money.stake(e.stake_kind, points))
             add_bet(core, seat, points)
+            staked = core.state.round_meta.setdefault("staked", {})
+            staked[str(e.seat)] = staked.get(str(e.seat), 0) + points
     core.state.row.decision_since = now
     core.store.mark("round")
     _settle_if_finished(core)
@@ -154,6 +163,37 @@ def _settle_if_finished(core: Core) -> None:
     if rnd.carry:
         state.row.carry[core.profile.game] = dict(rnd.carry)
     core.last_round = rnd
+    state.round, state.round_meta, state.round_shoe = None, {}, []
+    state.row.decision_since = None
+
+
+def void_round(core: Core, why: str) -> None:
+    """The shoe ran out mid-round (other-games.md: practically impossible with the shipped
+    decks): the round is void and every stake comes back; the event log and each seat's recall
+    say so."""
+    state = core.state
+    rnd = state.round
+    assert rnd is not None
+    meta = state.round_meta
+    game = core.profile.game
+    for n in rnd.seat_numbers:
+        seat = state.seats[n]
+        back = meta.get("staked", {}).get(str(n), 0)
+        core.store.moves(seat, seat.money.settle(back))
+        core.store.seat_dirty(seat)
+        seat.meters.add("total_won", back)
+        seat.meters.add(f"total_won:{game}", back)
+        seat.meters.add("games_void")
+        core.store.append("game", {
+            "round_no": meta["round_no"], "game": game, "title": core.profile.title, "rules": core.rules.to_dict(),
+            "void": True, "why": why, "shoe": list(state.round_shoe),
+            "dealer": {"cards": [], "total": 0},
+            "seat": {"seat": n, "bet": back, "staked": back, "returned": back, "net": 0, "hands": []},
+            "decisions": [x for x in meta["decisions"] if x["seat"] == n],
+            "before": meta["before"][str(n)], "after": {"credit": seat.money.credit, "club": seat.money.club},
+        }, n)
+        audit(core, seat, "settlement")
+    core.store.event("round_void", None, round_no=meta["round_no"], why=why)
     state.round, state.round_meta, state.round_shoe = None, {}, []
     state.row.decision_since = None
 

@@ -52,11 +52,12 @@ def _first_option(rnd) -> str:
 
 
 def _cabinet(
-    tmp: Path, *tops: str, seats: int = 4, money: MoneySettings | None = None, game: str = "random-blackjack"
+    tmp: Path, *tops: str, seats: int = 4, money: MoneySettings | None = None, game: str = "random-blackjack",
+    rules: dict | None = None,
 ) -> Cabinet:
     settings = CabinetSettings(seats=seats, money=money or MoneySettings())
     auto = _stand if game == "random-blackjack" else _first_option
-    return open_cabinet(tmp / "journal.sqlite", load_profile(game), settings,
+    return open_cabinet(tmp / "journal.sqlite", load_profile(game, rules), settings,
                         lambda profile: make_game(profile, auto), _stacked(*tops))
 
 
@@ -79,9 +80,11 @@ def scene_betting(tmp: Path) -> Cabinet:
     return cab
 
 
-def _two_seat_round(tmp: Path, shoe: str, coins1: int, game: str = "random-blackjack") -> Cabinet:
+def _two_seat_round(
+    tmp: Path, shoe: str, coins1: int, game: str = "random-blackjack", rules: dict | None = None
+) -> Cabinet:
     """Seats 1 and 2 put in 2-euro coins, bet 2 and start a round dealt from ``shoe``."""
-    cab = _cabinet(tmp, shoe, game=game)
+    cab = _cabinet(tmp, shoe, game=game, rules=rules)
     _coins(cab, 1, *["EU200A"] * coins1)
     _coins(cab, 2, "EU200A", "EU200A")
     for n in (1, 2):
@@ -153,6 +156,12 @@ def scene_ochko_settled(tmp: Path) -> Cabinet:
     return cab
 
 
+# -- casino blackjack with late surrender (an operator's setting): seat 1 TS 6H against the up
+# card TC, the hole card closed; Insurance stands for Surrender, its lamp lit on the first decision
+def scene_surrender(tmp: Path) -> Cabinet:
+    return _two_seat_round(tmp, "TS 9S TC 6H 6D 7C 2H", 5, game="casino-blackjack", rules={"surrender": "late"})
+
+
 # -- eenentwintig: deal, then bet ----------------------------------------------------------------
 # closed cards: seat 1 7S, seat 2 9H, the bank KD; open cards: seat 1 8D, seat 2 AC, the bank TC.
 # Seat 1 washes its 7 + 8 for A A (20.5) and passes; seat 2 passes on 9 + A (20); the bank turns
@@ -187,6 +196,7 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "dealer-blackjack": scene_dealer_blackjack,
     "tilt": scene_tilt,
     "handpay": scene_handpay,
+    "surrender": scene_surrender,
     "ochko-stake": scene_ochko_stake,
     "ochko-settled": scene_ochko_settled,
     "eenentwintig-bet": scene_eenentwintig_bet,

@@ -32,7 +32,7 @@ from hardware.panel.buttons import BET_BUTTONS, MONEY_BUTTONS, PLAY_BUTTONS, But
 
 __all__ = [
     "BET_BUTTONS", "MONEY_BUTTONS", "PLAY_BUTTONS", "Button", "Decision", "Game", "GameRound", "HandShown",
-    "SeatSettlement", "TableShown", "bet_action", "bet_of",
+    "RoundError", "SeatSettlement", "ShoeExhausted", "TableShown", "bet_action", "bet_of",
 ]
 
 FACE_DOWN = "??"  # a card the viewer may not see, in ``HandShown.cards`` and ``TableShown.dealer_cards``
@@ -49,6 +49,14 @@ def bet_of(action: str) -> int | None:
         return None
     digits = action[4:]
     return int(digits) if digits.isdigit() else None
+
+
+class RoundError(Exception):
+    """Base of the errors a round raises."""
+
+
+class ShoeExhausted(RoundError):
+    """The shoe ran out of cards mid-round (the cabinet voids the round; a script is refused)."""
 
 
 @dataclass(frozen=True)

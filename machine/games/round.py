@@ -49,7 +49,7 @@ from typing import Any
 from machine.games import blackjack_rules as bj
 from machine.games.cards import value
 from machine.games.hand import earns_three_sevens, is_bust, is_natural, score, total_text
-from machine.games.interface import FACE_DOWN, Decision, HandShown, SeatSettlement, TableShown
+from machine.games.interface import FACE_DOWN, Decision, HandShown, RoundError, SeatSettlement, ShoeExhausted, TableShown
 from machine.games.round_checks import PLAY_ACTIONS, play_problem
 from machine.games.round_events import (
     Action,
@@ -75,10 +75,6 @@ INSURANCE_ACTIONS = ("insure", "no_insurance")
 SURRENDER_ACTIONS = ("surrender", "continue")
 
 
-class RoundError(Exception):
-    """Base of the errors a round raises."""
-
-
 class IllegalAction(RoundError):
     """An action refused at this point; the round is unchanged."""
 
@@ -86,10 +82,6 @@ class IllegalAction(RoundError):
         self.seat, self.hand, self.action, self.reason = seat, hand, action, reason
         where = f"seat {seat}" + (f", hand {hand + 1}" if hand is not None else "")
         super().__init__(f"{where}: {action} is not allowed: {reason}")
-
-
-class ShoeExhausted(RoundError):
-    """The (stacked) shoe ran out of cards."""
 
 
 @dataclass

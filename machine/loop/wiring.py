@@ -34,6 +34,22 @@ def default_auto(engine: str = "blackjack") -> Callable[[Any], str]:
     return auto_for(engine)
 
 
+def prepare_auto(in_force: Any, others: list[Any]) -> None:
+    """Auto's tables (a few seconds a game): the game in force now, so no decision of it waits;
+    the other enabled games in a background thread, each ready long before a player could
+    choose it (a game chosen sooner computes its own tables at its first Auto decision)."""
+    from machine.gamemath.engines import prepare
+
+    prepare(in_force)
+
+    def the_others() -> None:
+        for p in others:
+            prepare(p)
+
+    if others:
+        threading.Thread(target=the_others, name="auto-tables", daemon=True).start()
+
+
 @dataclass
 class Wiring:
     """The cabinet core and its devices, joined; the bus worker is not started yet."""
@@ -61,11 +77,6 @@ class Wiring:
                 raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
         profile = load_profile(cfg.game)
         others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
-        if auto is None:
-            from machine.gamemath.engines import prepare
-
-            for p in (profile, *others):
-                prepare(p)  # Auto's tables, once (a few seconds a game), so no decision waits
         cab = open_cabinet(
             cfg.data_path(base) / "journal.sqlite",
             profile,
@@ -73,6 +84,8 @@ class Wiring:
             lambda p: make_game(p, auto or default_auto(p.engine)),
             random_shuffle(secrets.SystemRandom()) if shoes is None else stacked_shuffle(shoes),
         )
+        if auto is None:
+            prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game])
         lock = threading.Lock()
         ident = software_id()
         manifest = check_manifest()

@@ -58,6 +58,7 @@ EVENT_CODES = {
     "operator": 170,
     "settings_changed": 171,
     "software_identity": 180,
+    "round_void": 190,
 }
 
 
