@@ -18,7 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 from machine.games.cards import deck_ranks, new_shoe
-from machine.games.interface import Button, Decision, TableShown
+from machine.games.hosted import HostedGame
+from machine.games.interface import Button, TableShown
 from machine.games.round import Round
 from machine.games.rules import Profile, Rules
 
@@ -56,21 +57,15 @@ def odds_text(pays: Fraction) -> str:
     return f"{pays.numerator} to {pays.denominator}"
 
 
-class BlackjackGame:
+class BlackjackGame(HostedGame):
     """One blackjack-family profile with its rules in force, as the cabinet hosts it."""
 
+    ACTIONS = ACTIONS
+    LABELS = LABELS
+
     def __init__(self, profile: Profile, auto: AutoStrategy):
-        self.profile = profile
+        super().__init__(profile, auto)
         self.rules: Rules = profile.rules
-        self.name = profile.game
-        self.title = profile.title
-        self._auto = auto
-
-    bets_after_deal = False
-
-    @property
-    def min_bet(self) -> int:
-        return self.rules.min_bet
 
     def new_shoe(self) -> list[str]:
         return new_shoe(self.rules.decks, deck_ranks(self.rules.spanish_deck))
@@ -91,22 +86,8 @@ class BlackjackGame:
     def restore(self, data: Mapping[str, Any]) -> Round:
         return Round.from_dict(dict(data))
 
-    def action_for(self, decision: Decision, button: Button) -> str | None:
-        if button == Button.AUTO:
-            return "auto"
-        action = ACTIONS.get(decision.kind, {}).get(button)
-        return action if action in decision.options else None
 
-    def button_labels(self, decision: Decision) -> dict[Button, str]:
-        out = {}
-        for button in Button:
-            action = self.action_for(decision, button)
-            if action is not None:
-                out[button] = LABELS[action]
-        return out
 
-    def auto(self, rnd: Any) -> str:
-        return self._auto(rnd)
 
     def attract_lines(self) -> list[str]:
         r = self.rules

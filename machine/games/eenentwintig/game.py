@@ -19,7 +19,8 @@ from machine.games.cards import new_shoe
 from machine.games.eenentwintig.round import BANK, EenentwintigRound
 from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.eenentwintig.scoring import RANKS
-from machine.games.interface import Button, Decision, TableShown
+from machine.games.hosted import HostedGame
+from machine.games.interface import Button, TableShown
 from machine.games.rules import Profile
 
 AutoStrategy = Callable[[EenentwintigRound], str]
@@ -31,21 +32,17 @@ ACTIONS: dict[Button, str] = {Button.DRAW: "hit", Button.STAND: "stand", Button.
 LABELS: dict[str, str] = {"hit": "Buy", "stand": "Pass", "split": "Split", "wash": "Wash", "auto": "Auto"}
 
 
-class EenentwintigGame:
+class EenentwintigGame(HostedGame):
     """One eenentwintig profile with its rules in force, as the cabinet hosts it."""
 
     bets_after_deal = True
 
-    def __init__(self, profile: Profile, auto: AutoStrategy):
-        self.profile = profile
-        self.rules: EenentwintigRules = profile.rules
-        self.name = profile.game
-        self.title = profile.title
-        self._auto = auto
+    ACTIONS = {"play": ACTIONS}  # at a bet decision the bet buttons and Start are the core's
+    LABELS = LABELS
 
-    @property
-    def min_bet(self) -> int:
-        return self.rules.min_bet
+    def __init__(self, profile: Profile, auto: AutoStrategy):
+        super().__init__(profile, auto)
+        self.rules: EenentwintigRules = profile.rules
 
     def new_shoe(self) -> list[str]:
         return new_shoe(self.rules.decks, RANKS)
@@ -67,25 +64,8 @@ class EenentwintigGame:
     def restore(self, data: Mapping[str, Any]) -> EenentwintigRound:
         return EenentwintigRound.from_dict(dict(data))
 
-    def action_for(self, decision: Decision, button: Button) -> str | None:
-        """Auto at every decision; at a bet decision the bet buttons and Start are the core's."""
-        if button == Button.AUTO:
-            return "auto"
-        if decision.kind != "play":
-            return None
-        action = ACTIONS.get(button)
-        return action if action in decision.options else None
 
-    def button_labels(self, decision: Decision) -> dict[Button, str]:
-        out = {}
-        for button in Button:
-            action = self.action_for(decision, button)
-            if action is not None:
-                out[button] = LABELS[action]
-        return out
 
-    def auto(self, rnd: Any) -> str:
-        return self._auto(rnd)
 
     def attract_lines(self) -> list[str]:
         r = self.rules

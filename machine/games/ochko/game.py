@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from machine.games.cards import new_shoe
-from machine.games.interface import Button, Decision, TableShown
+from machine.games.hosted import HostedGame
+from machine.games.interface import Button, TableShown
 from machine.games.ochko.round import BANKER, OchkoRound, next_bank
 from machine.games.ochko.rules import RANKS, OchkoRules, is_stuk
 from machine.games.rules import Profile
@@ -29,21 +30,17 @@ ACTIONS: dict[Button, str] = {Button.DRAW: "hit", Button.STAND: "stand", Button.
 LABELS: dict[str, str] = {"hit": "Draw", "stand": "Enough", "dark": "Dark card", "auto": "Auto"}
 
 
-class OchkoGame:
+class OchkoGame(HostedGame):
     """One ochko profile with its rules in force, as the cabinet hosts it."""
 
     bets_after_deal = True
 
-    def __init__(self, profile: Profile, auto: AutoStrategy):
-        self.profile = profile
-        self.rules: OchkoRules = profile.rules
-        self.name = profile.game
-        self.title = profile.title
-        self._auto = auto
+    ACTIONS = {"play": ACTIONS}  # at a bet decision the bet buttons and Start are the core's
+    LABELS = LABELS
 
-    @property
-    def min_bet(self) -> int:
-        return self.rules.min_bet
+    def __init__(self, profile: Profile, auto: AutoStrategy):
+        super().__init__(profile, auto)
+        self.rules: OchkoRules = profile.rules
 
     def new_shoe(self) -> list[str]:
         return new_shoe(self.rules.decks, RANKS)
@@ -72,24 +69,8 @@ class OchkoGame:
     def restore(self, data: Mapping[str, Any]) -> OchkoRound:
         return OchkoRound.from_dict(data)
 
-    def action_for(self, decision: Decision, button: Button) -> str | None:
-        if button == Button.AUTO:
-            return "auto"
-        if decision.kind != "play":
-            return None  # the stake: the cabinet's bet buttons and Start
-        action = ACTIONS.get(button)
-        return action if action in decision.options else None
 
-    def button_labels(self, decision: Decision) -> dict[Button, str]:
-        out = {}
-        for button in Button:
-            action = self.action_for(decision, button)
-            if action is not None:
-                out[button] = LABELS[action]
-        return out
 
-    def auto(self, rnd: Any) -> str:
-        return self._auto(rnd)
 
     def attract_lines(self) -> list[str]:
         r = self.rules
