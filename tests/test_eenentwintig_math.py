@@ -232,6 +232,7 @@ def test_the_fast_path_plays_every_round_as_the_engine(decks, seats):
     assert seen["wash"] > 60 and seen["split"] > 60
 
 
+@pytest.mark.slow  # cabinet bench repeats it at 10 M rounds; tools/bench runs it
 def test_the_fast_path_agrees_with_the_exact_return():
     pytest.importorskip("numba")
     t = een.fast_simulate(RULES, 1_000_000, seed=2, workers=1)

@@ -55,6 +55,7 @@ def test_round_scripts_take_auto_now(capsys, monkeypatch):
     assert hand["cards"] == ["AS", "8C"] and not hand["doubled"]  # soft 19: Auto stands, never doubles here
 
 
+@pytest.mark.slow  # cabinet bench repeats it at 10 M rounds; tools/bench runs it
 def test_the_simulation_agrees_with_the_exact_rtp_within_its_interval():
     rules = load_profile("random-blackjack").rules
     t = simulate(rules, rounds=20_000, seats=2, seed=11, workers=1)

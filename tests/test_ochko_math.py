@@ -197,6 +197,7 @@ def test_the_fast_path_plays_the_dark_card_as_the_engine():
     assert [tuple(int(out[k][i]) for k in ("net", "staked", "used", "bank")) for i in range(count)] == want
 
 
+@pytest.mark.slow  # cabinet bench repeats it at 10 M rounds; tools/bench runs it
 def test_the_fast_path_agrees_with_the_exact_return():
     pytest.importorskip("numba")
     from machine.gamemath.ochko import fast

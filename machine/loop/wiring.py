@@ -36,8 +36,9 @@ def default_auto(engine: str = "blackjack") -> Callable[[Any], str]:
 
 def prepare_auto(in_force: Any, others: list[Any]) -> None:
     """Auto's tables (a few seconds a game): the game in force now, so no decision of it waits;
-    the other enabled games in a background thread, each ready long before a player could
-    choose it (a game chosen sooner computes its own tables at its first Auto decision)."""
+    the other enabled games in a background thread a minute after start-up (the start and the
+    first rounds keep both cores), each ready long before a player is likely to choose it (a
+    game chosen sooner computes its own tables at its first Auto decision)."""
     from machine.gamemath.engines import prepare
 
     prepare(in_force)
@@ -47,7 +48,9 @@ def prepare_auto(in_force: Any, others: list[Any]) -> None:
             prepare(p)
 
     if others:
-        threading.Thread(target=the_others, name="auto-tables", daemon=True).start()
+        later = threading.Timer(60.0, the_others)
+        later.name, later.daemon = "auto-tables", True
+        later.start()
 
 
 @dataclass
