@@ -26,6 +26,19 @@ NL = {
     "Three sevens pay a bonus!": "Drie zevens geven een bonus!",
     "Five cards without busting win": "Vijf kaarten zonder dood te gaan winnen",
     "Draw / Stand: choose the game": "Draw / Stand: kies het spel",
+    "Surrender": "Opgeven", "Play on": "Doorspelen", "No insurance": "Geen verzekering",
+    "Place bet": "Inzet plaatsen", "Minimum": "Minimum", "Buy": "Kopen", "Pass": "Passen",
+    "Wash": "Vuile was", "Enough": "Genoeg", "Dark card": "Blinde kaart",
+    "DEALER": "DEALER", "BANK": "BANK", "BANKER": "BANKIER",
+    "Beat the bank: wins pay 1 to 1": "Versla de bank: winst betaalt 1 tegen 1",
+    "Two aces count 20.5": "Twee azen tellen 20,5",
+    "Three sevens beat every 21": "Drie zevens verslaan elke 21",
+    "A 7 and an 8? Wash them for two new cards": "Een 7 en een 8? Vuile was: twee nieuwe kaarten",
+    "Exactly 21 is paid at once: 1 to 1": "Precies 21 wordt meteen betaald: 1 tegen 1",
+    "An open 21 is paid at once: 1 to 1": "Een open 21 wordt meteen betaald: 1 tegen 1",
+    "Beat the banker: 1 to 1": "Versla de bankier: 1 tegen 1", "Two aces make 21!": "Twee azen zijn 21!",
+    "Stuk: the last round of this bank": "Stuk: de laatste ronde van deze bank",
+    "Stuk: the next round is the last of this bank": "Stuk: de volgende ronde is de laatste van deze bank",
     "Door open": "Deur open", "Panel offline": "Paneel niet verbonden", "Operator menu": "Exploitantmenu",
 }
 STATES_NL = {
@@ -42,6 +55,11 @@ PATTERNS_NL = [
      lambda m: f"{ {'WIN': 'WINST', 'LOSE': 'VERLIES', 'PUSH': 'GELIJK', 'SURRENDER': 'OPGEGEVEN'}[m[1]]} {m[2]}"),
     (re.compile(r"soft (\d+)"), lambda m: f"zacht {m[1]}"),
     (re.compile(r"^Blackjack pays (\d+) to (\d+)$"), lambda m: f"Blackjack betaalt {m[1]} tegen {m[2]}"),
+    (re.compile(r"^Bet (\d+) to (\d+) after seeing your open card$"),
+     lambda m: f"Inzet {m[1]} tot {m[2]} na uw open kaart"),
+    (re.compile(r"^Stake up to the bank: it opens at (\d+)$"), lambda m: f"Inzet tot de bank: die opent met {m[1]}"),
+    (re.compile(r"^The bank closed: a new bank of (\d+) opens$"), lambda m: f"De bank is gesloten: een nieuwe bank van {m[1]} opent"),
+    (re.compile(r"^BANK (\d+)$"), lambda m: f"BANK {m[1]}"),
 ]
 
 
