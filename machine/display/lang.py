@@ -26,7 +26,6 @@ NL = {
     "Three sevens pay a bonus!": "Drie zevens geven een bonus!",
     "Five cards without busting win": "Vijf kaarten zonder dood te gaan winnen",
     "Draw / Stand: choose the game": "Draw / Stand: kies het spel",
-    "Surrender": "Opgeven", "Play on": "Doorspelen", "No insurance": "Geen verzekering",
     "Place bet": "Inzet plaatsen", "Minimum": "Minimum", "Buy": "Kopen", "Pass": "Passen",
     "Wash": "Vuile was", "Enough": "Genoeg", "Dark card": "Blinde kaart",
     "DEALER": "DEALER", "BANK": "BANK", "BANKER": "BANKIER",
@@ -58,7 +57,8 @@ PATTERNS_NL = [
     (re.compile(r"^Bet (\d+) to (\d+) after seeing your open card$"),
      lambda m: f"Inzet {m[1]} tot {m[2]} na uw open kaart"),
     (re.compile(r"^Stake up to the bank: it opens at (\d+)$"), lambda m: f"Inzet tot de bank: die opent met {m[1]}"),
-    (re.compile(r"^The bank closed: a new bank of (\d+) opens$"), lambda m: f"De bank is gesloten: een nieuwe bank van {m[1]} opent"),
+    (re.compile(r"^The bank closed: a new bank of (\d+) opens$"),
+     lambda m: f"De bank is gesloten: een nieuwe bank van {m[1]} opent"),
     (re.compile(r"^BANK (\d+)$"), lambda m: f"BANK {m[1]}"),
 ]
 
