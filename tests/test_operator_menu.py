@@ -197,3 +197,31 @@ def test_without_the_operator_key_no_button_combination_reaches_the_menu(tmp_pat
         assert app.menu is None and "operator" not in app.cab.pauses
     finally:
         app.close()
+
+
+def test_the_settings_page_offers_only_the_settings_of_the_game_in_force(tmp_path):
+    # ochko has no dealer and no soft 17: the page must not ask the rules for one (it crashed)
+    from machine.core.cabinet import CabinetSettings, open_cabinet
+    from machine.games.catalog import make_game
+    from machine.games.rules import load_profile
+    from machine.operator.menu import OperatorMenu, pin_hash
+
+    from .cabinet_helpers import stacked_shoes
+
+    def menu_on(game: str, seats: int, folder):
+        cab = open_cabinet(folder / "journal.sqlite", load_profile(game), CabinetSettings(seats=seats),
+                           lambda p: make_game(p, lambda rnd: "stand"), stacked_shoes())
+        return cab, OperatorMenu(cab, pin_hash("1234"), "x")
+
+    (tmp_path / "a").mkdir()
+    cab, menu = menu_on("ochko", 2, tmp_path / "a")
+    for b in ("draw", "draw", "draw", "start"):
+        menu.press(1, b, 1)
+    names = [line.split()[0] for line in menu.view().lines]
+    assert "decks" in names and "dealer_hits_soft_17" not in names
+    cab.journal.close()
+    # a blackjack game on five seats: one deck is not offered (config check refuses it too)
+    (tmp_path / "b").mkdir()
+    cab, menu = menu_on("casino-blackjack", 5, tmp_path / "b")
+    assert menu._choices("decks") == (2, 4, 6, 8)
+    cab.journal.close()

@@ -24,6 +24,7 @@ from typing import Any
 
 from machine.core.cabinet import Cabinet
 from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, per_game, total
+from machine.operator.config import MIN_SEATS_FOR_TWO_DECKS
 
 PIN_DIGITS = {
     "+2": "1", "+10": "2", "x2": "3", "repeat": "4", "max": "5",
@@ -142,7 +143,7 @@ class OperatorMenu:
 
     def _unlocked(self, now: float) -> None:
         if self.after_pin == "edit":
-            name = list(EDITABLE)[min(self.cursor, len(EDITABLE) - 1)]
+            name = self._editable()[min(self.cursor, len(self._editable()) - 1)]
             self.edit_value = self._current(name)
             self.mode = "edit"
         elif self.after_pin in ("period", "ram"):
@@ -152,7 +153,7 @@ class OperatorMenu:
             self.mode = "browse"
 
     def _edit_key(self, button: str, now: float) -> None:
-        name = list(EDITABLE)[min(self.cursor, len(EDITABLE) - 1)]
+        name = self._editable()[min(self.cursor, len(self._editable()) - 1)]
         values = self._choices(name)
         i = values.index(self.edit_value) if self.edit_value in values else 0
         if button in ("draw", "stand"):
@@ -179,8 +180,18 @@ class OperatorMenu:
             self.requests.append("hopper_test")
             self.message = "Hopper test: paying one coin"
 
+    def _editable(self) -> list[str]:
+        """The settings of the menu that apply now: the machine's, and the rules the game in
+        force has (ochko has no soft 17)."""
+        rules = self.cab.rules
+        return [n for n in EDITABLE if n == "game" or n in self._machine_names() or hasattr(rules, n)]
+
     def _choices(self, name: str) -> tuple[Any, ...]:
-        return tuple(self.cab.games_enabled) if name == "game" else EDITABLE[name]
+        if name == "game":
+            return tuple(self.cab.games_enabled)
+        if name == "decks" and self.cab.profile.engine == "blackjack" and len(self.cab.seats) >= MIN_SEATS_FOR_TWO_DECKS:
+            return tuple(d for d in EDITABLE[name] if d >= 2)  # as config check: one deck is too few here
+        return EDITABLE[name]
 
     def _current(self, name: str) -> Any:
         if name == "game":
@@ -218,7 +229,7 @@ class OperatorMenu:
                     "ram": "RAM CLEAR: erase every meter, credit and recall?"}[self.after_pin]
             return MenuView("Confirm", [what, "", "Start: yes   any other button: no"])
         if self.mode == "edit":
-            name = list(EDITABLE)[min(self.cursor, len(EDITABLE) - 1)]
+            name = self._editable()[min(self.cursor, len(self._editable()) - 1)]
             note = " (game mathematics: takes effect after the next RAM clear)" if name not in self._machine_names() else ""
             return MenuView(f"Setting: {name}", [f"{self._current(name)}  ->  {self.edit_value}{note}"],
                             footer="Draw/Stand: change   Start: save   Collect: cancel")
@@ -286,7 +297,7 @@ class OperatorMenu:
 
     def _page_settings(self) -> MenuView:
         lines = []
-        for name in EDITABLE:
+        for name in self._editable():
             pending = f"   (after RAM clear: {self.cab.pending_rules[name]})" if name in self.cab.pending_rules else ""
             if name == "game":
                 later = f"   (when no seat has a bet: {self.cab.pending_game})" if self.cab.pending_game else ""
