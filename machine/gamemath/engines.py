@@ -30,6 +30,7 @@ from typing import Any
 
 # engine -> its math module (every engine but blackjack, whose math is this package's own)
 MODULES = {
+    "eenendertigen": "machine.gamemath.eenendertigen",
     "eenentwintig": "machine.gamemath.eenentwintig",
     "ochko": "machine.gamemath.ochko",
 }

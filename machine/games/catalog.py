@@ -12,6 +12,8 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from machine.games.blackjack import BlackjackGame
+from machine.games.eenendertigen.game import EenendertigenGame
+from machine.games.eenendertigen.rules import EenendertigenRules
 from machine.games.eenentwintig.game import EenentwintigGame
 from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.interface import Game
@@ -24,6 +26,7 @@ ENGINES: dict[str, tuple[type[TableRules], Callable[..., Game]]] = {
     "blackjack": (Rules, BlackjackGame),
     "ochko": (OchkoRules, OchkoGame),
     "eenentwintig": (EenentwintigRules, EenentwintigGame),
+    "eenendertigen": (EenendertigenRules, EenendertigenGame),
 }
 
 
