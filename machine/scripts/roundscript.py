@@ -208,6 +208,10 @@ def script_actions(engine: str) -> tuple[str, ...]:
         from machine.scripts.ochkoscript import ACTIONS
 
         return ACTIONS
+    if engine == "eenendertigen":
+        from machine.scripts.eenendertigenscript import SCRIPT_ACTIONS as EEN31_ACTIONS
+
+        return EEN31_ACTIONS
     if engine == "eenentwintig":
         from machine.scripts.eenentwintigscript import SCRIPT_ACTIONS as EEN_ACTIONS
 
@@ -223,8 +227,15 @@ def _run_eenentwintig(script: Mapping[str, Any], profile: Profile, auto: AutoStr
     return run_eenentwintig(script, profile, auto)
 
 
+def _run_eenendertigen(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
+    from machine.scripts.eenendertigenscript import run_eenendertigen  # it imports this module's helpers
+
+    return run_eenendertigen(script, profile, auto)
+
+
 RUNNERS: dict[str, Callable[[Mapping[str, Any], Profile, AutoStrategy | None], dict[str, Any]]] = {
     "blackjack": _run_blackjack,
     "ochko": _run_ochko,
     "eenentwintig": _run_eenentwintig,
+    "eenendertigen": _run_eenendertigen,
 }
