@@ -76,6 +76,20 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     return 1 if report["problems"] else 0
 
 
+def _cmd_tournament_deals(args: argparse.Namespace) -> int:
+    """The decks a tournament with ``--seed`` deals, round by round (eenendertigen ``deals``)."""
+    from machine.games.eenendertigen.deals import tournament_decks
+
+    decks = tournament_decks(args.seed, args.variant, args.rounds)
+    if args.json:
+        rounds = [{"round": n, "deck": d} for n, d in enumerate(decks, start=1)]
+        print(json.dumps({"seed": args.seed, "variant": args.variant, "rounds": rounds}, indent=2))
+    else:
+        for n, d in enumerate(decks, start=1):
+            print(f"round {n:2}: {' '.join(d)}")
+    return 0
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from machine.devtools.bench import BENCHES, run
 
@@ -294,6 +308,14 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("session", help="play one seat's money from a script and print the meters after every step")
     s.add_argument("script", help="a YAML or JSON session script, or - for standard input")
     s.set_defaults(func=_cmd_session)
+    tour = sub.add_parser("tournament", help="eenendertigen tournaments: the decks a published seed deals")
+    tour_sub = tour.add_subparsers(dest="tournament_command", required=True)
+    deals = tour_sub.add_parser("deals", help="every deck of a tournament, derived from its seed")
+    deals.add_argument("--seed", required=True, help="the tournament's seed, as published when it closed")
+    deals.add_argument("--variant", choices=("classic", "modern"), required=True)
+    deals.add_argument("--rounds", type=int, default=16, help="rounds to derive (default 16)")
+    deals.add_argument("--json", action="store_true")
+    deals.set_defaults(func=_cmd_tournament_deals)
     c = sub.add_parser("crashtest", help="kill the cabinet at random instants and compare with an uninterrupted run")
     c.add_argument("--kills", type=int, default=200, help="kill points to take (default 200)")
     c.add_argument("--seed", type=int, default=1)
