@@ -258,7 +258,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             t = math.fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
         else:
             t = math.simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
-        exact = math.exact_rtp(profile.rules)
+        exact: float | None = math.exact_rtp(profile.rules) if getattr(math, "HAS_EXACT_RTP", True) else None
     elif args.fast:
         from machine.gamemath.fastsim import fast_simulate
 
@@ -267,6 +267,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         t = simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
         exact = game_rtp(profile.rules).rtp
+    if exact is None:  # eenendertigen: the return depends on the computer players' play
+        print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds: "
+              f"{math.SIMULATED_AS}")
+        return 0
     lo, hi = t.rtp - t.half_width, t.rtp + t.half_width
     inside = "inside" if lo <= exact <= hi else "OUTSIDE"
     print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds x {args.seats} seat(s)")

@@ -167,7 +167,7 @@ def _cli(script: dict[str, Any]) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_refused_move_exits_2_with_one_line_naming_place_action_and_why():
-    script = {"game": "eenendertigen", "rules": {"variant": "modern"}, "shoe": shoe_of(MHANDS, "AS", "KS"),
+    script: dict[str, Any] = {"game": "eenendertigen", "rules": {"variant": "modern"}, "shoe": shoe_of(MHANDS, "AS", "KS"),
               "players": [{"bet": 10, "actions": [["take_open", 4]]}, "computer", "computer", "computer"]}
     out = _cli(script)
     assert out.returncode == 2 and out.stdout == ""

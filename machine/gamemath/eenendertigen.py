@@ -39,6 +39,8 @@ from machine.games.cards import deck, shuffle
 from machine.games.eenendertigen.round import EenendertigenRound
 from machine.games.eenendertigen.rules import THIRTY_ONE2, EenendertigenRules, ranks_of, score2
 
+HAS_EXACT_RTP = False  # cabinet simulate prints the simulated figure alone
+SIMULATED_AS = "one seat (Auto, the minimum bet) in place 1 against three computer players"
 Q = 0.5  # the share of one more chance's expected gain a kept hand is worth
 PASS_AT = {"classic": 52, "modern": 54}  # pass on 26 (classic) / 27 (modern) when no move scores more
 
