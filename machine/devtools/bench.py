@@ -334,6 +334,22 @@ def eenentwintig_bench(rounds: int = 10_000_000) -> None:
           f"{tally.rtp * 100:.5f} % +/- {tally.half_width * 100:.5f} %, exact {exact * 100:.5f} %: {inside}")
 
 
+@bench("eenendertigen")
+def eenendertigen_bench(rounds: int = 1_000_000) -> None:
+    """Eenendertigen: Auto in place 1 against three computer players, per variant: the share of
+    rounds won (a tie counted as its share) and the return at the default win_pays."""
+    from machine.gamemath.eenendertigen import win_rate
+    from machine.games.rules import load_profile
+
+    for variant in ("classic", "modern"):
+        rules = load_profile("eenendertigen", {"variant": variant}).rules
+        t = time.perf_counter()
+        wins, rtp = win_rate(rules, rounds)
+        dt = time.perf_counter() - t
+        print(f"{variant}: {rounds} rounds in {dt:.0f} s: Auto wins {wins * 100:.2f} %, returns "
+              f"{rtp * 100:.2f} % at win_pays {float(rules.win_pays):g}")
+
+
 def run(names: list[str], **options: int) -> int:
     for name in names or list(BENCHES):
         print(f"== {name}")

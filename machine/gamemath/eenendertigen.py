@@ -67,7 +67,11 @@ def future(variant: str, hand: tuple[str, ...]) -> float:
 
 def value(variant: str, hand: list[str] | tuple[str, ...], last: bool) -> float:
     """V(h), or the score alone on a place's last turn."""
-    key = tuple(sorted(hand))
+    return _value(variant, tuple(sorted(hand)), last)
+
+
+@lru_cache(maxsize=400_000)
+def _value(variant: str, key: tuple[str, ...], last: bool) -> float:
     s = score2(key)
     if last or s == THIRTY_ONE2:
         return float(s) + (1000.0 if s == THIRTY_ONE2 else 0.0)
