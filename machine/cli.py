@@ -151,12 +151,15 @@ def _cmd_config(args: argparse.Namespace) -> int:
 def _return_warnings(games: Sequence[str]) -> list[str]:
     """A line for every enabled game whose exact return is 100 % or more (a seed's home rules
     can favour the player), at a flat bet or with the best bet rule where the bet follows the cards."""
-    from machine.gamemath.engines import returns
+    from machine.gamemath.engines import MODULES, math_of, returns
     from machine.games.rules import load_profile
 
     out = []
     for name in games:
-        flat, rule = returns(load_profile(name))
+        profile = load_profile(name)
+        if profile.engine in MODULES and not getattr(math_of(profile.engine), "HAS_EXACT_RTP", True):
+            continue  # eenendertigen: its return depends on the computer players (cabinet simulate)
+        flat, rule = returns(profile)
         if flat >= 1:
             out.append(f"{name} returns {_pct(flat)} at a flat bet with Auto's play: the players win in the long run")
         if rule is not None and rule >= 1:
