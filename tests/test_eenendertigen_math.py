@@ -74,3 +74,18 @@ def test_simulate_and_the_figures_this_game_has_not():
         math.rtp_report(load_profile("eenendertigen"))
     with pytest.raises(ValueError, match="no compiled fast simulator"):
         math.fast_simulate(CLASSIC, 10)
+
+
+def test_the_commands_simulate_and_refuse_the_exact_return_in_one_line(tmp_path, capsys):
+    from machine.cli import main
+
+    script = tmp_path / "g.yaml"
+    script.write_text("game: eenendertigen\nrules: {variant: modern}\n")
+    assert main(["simulate", str(script), "--rounds", "20", "--workers", "1"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert len(out) == 1 and out[0].startswith("simulated RTP") and "against three computer players" in out[0]
+    assert main(["rtp", str(script)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "no exact return" in captured.err
+    assert main(["strategy", str(script)]) == 0
+    assert "knocks" in capsys.readouterr().out

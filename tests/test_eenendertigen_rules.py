@@ -150,6 +150,13 @@ def test_modern_round_ends_at_once_when_the_closed_stack_is_empty():
     assert r["winners"] == [1] and r["places"][0]["swaps"] == 1  # 24 beats 9, 9, 9
 
 
+def test_modern_with_nothing_left_to_draw_takes_the_open_card_or_passes_and_the_round_ends():
+    r = play(MHANDS, "AS", [[["take_open", 1]], [], [], []], variant="modern")
+    assert r["ended"] == "stack empty" and cards(r)[0] == ["8S", "9S", "AS"] and r["cards_used"] == 13
+    with pytest.raises(ScriptError, match=r"^place 1 \(seat 1\): draw:1 is not allowed: not a move"):
+        play(MHANDS, "AS", [[["draw", 1]], [], [], []], variant="modern")
+
+
 def test_modern_has_no_five_swap_limit():
     rest = "5S 6D 5C 6C 5D 6S 7H 8H 9H TH JH QH"
     r = play(MHANDS, "AS", [[["draw", 4]] * 6 + ["pass"], [["draw", 4]] * 5 + ["pass"], ["pass"], ["pass"]],

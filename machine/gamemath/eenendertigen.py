@@ -110,7 +110,7 @@ def choose(rnd: EenendertigenRound, place: int) -> str:
     if now >= PASS_AT[variant] and best_now <= now:
         return "pass"
     options = [(value(variant, after, last or passes), a) for a, after, passes in moves]
-    if variant == "modern":
+    if variant == "modern" and rnd.stack > 0:
         options.append((_draw_value(rnd, place, last), "draw"))
     best = max(options, key=lambda o: o[0])
     if best[0] <= now and (last or now >= PASS_AT[variant]):

@@ -147,6 +147,8 @@ class EenendertigenRound:
             swaps = tuple(f"swap:{h}:{t}" for h in range(1, HAND + 1) for t in range(1, HAND + 1))
             return (*swaps, "swap_all", "pass")
         takes = tuple(f"take_open:{d}" for d in range(1, HAND + 1))
+        if self.stack == 0:  # a script's short shoe: nothing to draw before the round ends
+            return (*takes, "pass")
         draws = tuple(f"draw:{d}" for d in range(1, HAND + 2))
         return (*takes, "draw", *draws, "pass")
 
