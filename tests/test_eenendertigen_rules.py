@@ -239,3 +239,17 @@ def test_cabinet_tournament_deals_prints_json():
     assert [r["deck"] for r in data["rounds"]] == tournament_decks("5f3c", "classic", 3)
     bad = subprocess.run([*run, "--rounds", "0"], capture_output=True, text=True, cwd=ROOT, check=False)
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_the_example_and_a_session_play_through_the_same_round():
+    from machine import yamlio
+    from machine.scripts.session import run_session_script
+
+    r = run_round_script(yamlio.load(ROOT / "examples" / "eenendertigen.yaml"), auto=auto_action)
+    assert r["winners"] == [1] and r["ended"] == "31" and r["places"][0]["returned"] == 35
+    session = {"game": "eenendertigen", "steps": [
+        {"coin": 100}, {"press": "+10"},
+        {"press": "start", "shoe": yamlio.load(ROOT / "examples" / "eenendertigen.yaml")["shoe"], "actions": ["swap:3:2"]},
+    ]}
+    last = run_session_script(session, auto=auto_action)["steps"][-1]
+    assert last["round"]["places"][0]["cards"] == ["AH", "KH", "QH"] and last["club"] == 10 - 2 + 7
