@@ -6,11 +6,11 @@ deal) and restoring one, the table between rounds, the panel map and the attract
 computer players play Auto's strategy: the injected ``auto`` answers for the place whose turn it
 is, seat or computer, so the strategy stays in ``machine.gamemath``. Pure.
 
-The panel: Double and Split step through the choices of the turn (``swap:H:T``, ``take_open:D``,
-``draw``...), which is more than two buttons can name one each; the round is also answered by
-a touch on the cards, which the cabinet side maps to these same actions. Here Stand is Pass and
-Draw is the modern draw from the closed stack; the other moves are offered on the touch screen
-(the display's part, the lead's side).
+The panel, as far as one button can stand for one action: Stand is ``pass``, Draw the modern
+draw from the closed stack (the discard is then a ``discard`` decision), Double classic's
+``swap_all``. The moves that choose a card (``swap:H:T``, ``take_open:D``, ``discard:D``) have no
+button of their own: choosing a hand card, then a table card or stack, with the panel or a touch
+is the cabinet side's part (issue 12, item 3) and needs a way to select cards before acting.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from machine.games.cards import deck
 from machine.games.eenendertigen.round import EenendertigenRound
 from machine.games.eenendertigen.rules import PLACES, EenendertigenRules
 from machine.games.hosted import HostedGame
-from machine.games.interface import Button, TableShown
+from machine.games.interface import Button, RoundError, TableShown
 from machine.games.rules import Profile
 
 ACTIONS: dict[Button, str] = {Button.STAND: "pass", Button.DRAW: "draw", Button.DOUBLE: "swap_all"}
@@ -51,7 +51,9 @@ class EenendertigenGame(HostedGame):
         self, shoe: list[str], bets: Sequence[int], funds: Sequence[int], seat_numbers: Sequence[int],
         carry: Mapping[str, Any] | None = None,
     ) -> EenendertigenRound:
-        seats = sorted(seat_numbers)[:PLACES]
+        if len(seat_numbers) > PLACES:  # the cabinet must not deal in more seats than places
+            raise RoundError(f"eenendertigen has {PLACES} places: {len(seat_numbers)} seats cannot all play")
+        seats = sorted(seat_numbers)
         by_seat = dict(zip(seat_numbers, bets, strict=True))
         places: list[int | None] = [*seats, *[None] * (PLACES - len(seats))]
         stakes = [by_seat[s] if s is not None else 0 for s in places]
