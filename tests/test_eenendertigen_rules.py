@@ -17,6 +17,7 @@ from machine.games.catalog import make_game
 from machine.games.eenendertigen.deals import tournament_deck, tournament_decks
 from machine.games.eenendertigen.round import EenendertigenRound, MoveRefused
 from machine.games.eenendertigen.rules import score2, score_value
+from machine.games.interface import RoundError
 from machine.games.rules import load_profile
 from machine.scripts.roundscript import ScriptError, run_round_script
 
@@ -217,6 +218,8 @@ def test_the_game_seats_take_places_1_on_computers_fill_the_rest_and_play_to_the
     assert money == {3: (4, rnd.seat(3).returned), 5: (8, rnd.seat(5).returned)}
     assert sum(p.won for p in rnd.places) == len(rnd.winners) >= 1
     assert "??" not in rnd.shown().notice  # every hand revealed at the end
+    with pytest.raises(RoundError, match="4 places: 5 seats cannot all play"):
+        game.start(game.new_shoe(), [2] * 5, [100] * 5, [1, 2, 3, 4, 5])
 
 
 # -- tournament deals -------------------------------------------------------------------------
