@@ -256,3 +256,18 @@ def test_the_example_and_a_session_play_through_the_same_round():
     ]}
     last = run_session_script(session, auto=auto_action)["steps"][-1]
     assert last["round"]["places"][0]["cards"] == ["AH", "KH", "QH"] and last["club"] == 10 - 2 + 7
+
+
+def test_modern_stack_running_out_during_the_turns_after_a_knock_ends_the_round_at_once():
+    hands = ["AH KH 7C", "2D 3D 4D", "2C 3C 4C", "5D 6D 7D"]
+    r = play(hands, "QH", [[["take_open", 3]], [["draw", 4]], [["draw", 4]], []], variant="modern", rest="2S 3S")
+    assert cards(r)[0] == ["AH", "KH", "QH"] and r["places"][0]["knocked"]
+    assert r["ended"] == "31" and r["turns"] == 3 and r["cards_used"] == 15  # place 4 had no turn
+
+
+def test_swap_all_by_a_later_place_that_makes_31_passes_and_knocks():
+    hands = ["7S 8S 9S", "7H 8H 9H", "7D 8D 9D", "TC JC 8C"]
+    r = play(hands, "AD KD QD", [["pass"], ["swap_all"], ["pass"], ["pass"]])
+    p2 = r["places"][1]
+    assert cards(r)[1] == ["AD", "KD", "QD"] and p2["passed"] and p2["knocked"] and p2["swaps"] == 1
+    assert r["ended"] == "31" and r["winners"] == [2] and r["turns"] == 4
