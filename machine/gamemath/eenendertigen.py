@@ -119,15 +119,23 @@ def choose(rnd: EenendertigenRound, place: int) -> str:
 
 
 def _draw_value(rnd: EenendertigenRound, place: int, last: bool) -> float:
-    """Modern: the mean over the cards the place has not seen of the best discard's value."""
+    """Modern: the mean over the cards the place has not seen of the best discard's value (the
+    sum over every card the hand does not hold, remembered per hand, less the seen pile's)."""
     p = rnd.places[place]
-    seen = set(p.cards) | set(rnd.table)
-    unseen = [c for c in _deck("modern") if c not in seen]
-    total = 0.0
-    for c in unseen:
-        four = [*p.cards, c]
-        total += max(value("modern", four[:d] + four[d + 1 :], last) for d in range(4))
-    return total / len(unseen)
+    hand = tuple(sorted(p.cards))
+    pile = [c for c in rnd.table if c not in hand]
+    total = _draw_sum(hand, last) - sum(_best_discard(hand, c, last) for c in pile)
+    return total / (len(_deck("modern")) - len(hand) - len(pile))
+
+
+def _best_discard(hand: tuple[str, ...], card: str, last: bool) -> float:
+    four = [*hand, card]
+    return max(value("modern", four[:d] + four[d + 1 :], last) for d in range(4))
+
+
+@lru_cache(maxsize=100_000)
+def _draw_sum(hand: tuple[str, ...], last: bool) -> float:
+    return sum(_best_discard(hand, c, last) for c in _deck("modern") if c not in hand)
 
 
 def auto_action(rnd: Any) -> str:
