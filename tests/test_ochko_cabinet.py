@@ -62,3 +62,32 @@ def test_a_round_of_ochko_on_the_cabinet_with_a_power_cut_in_the_middle(tmp_path
     assert cab.journal.records("round_start")[-1].data["carry"] == {"bank": 96, "closed": False}
     cab.press(1, "auto", 8)  # Auto stakes the minimum: two aces, 21 at once
     assert cab.round is None and cab.carry == {"bank": 94, "closed": False}
+
+
+def test_at_a_bet_decision_the_bet_buttons_move_the_proposal_within_the_options_and_the_quarter_cap(tmp_path):
+    # the bet buttons and Start belong to the seat at its bet decision: +2, +10, x2 and Max move
+    # the bet the screen proposes among the round's options, never above a quarter of the club
+    # meter; Repeat goes back to the bet set before Start; Start places the proposal
+    from machine.core import lamps
+
+    cab = boot(tmp_path, stacked_shoes("TS 9S 7H 8S"))
+    for n in (1, 2):
+        assert cab.coin(n, "EU200A", 0) and cab.press(n, "+2", 0)
+    for n in (1, 2):
+        cab.press(n, "start", 1)
+    state = cab.core.state
+    state.seats[1].money.club = 40  # as after a few wins (only the lamps are asked below): cap 10
+    assert cab.proposal(1) == 2 and cab.proposal(2) is None  # the bet set before Start; seat 2 waits
+    assert lamps.bet_press(state, 1, Button.PLUS_2) == 4
+    assert lamps.bet_press(state, 1, Button.PLUS_10) == 10  # 12 is above the cap of 10
+    assert lamps.bet_press(state, 1, Button.MAX) == 10
+    assert lamps.bet_press(state, 1, Button.TIMES_2) == 4
+    assert lamps.bet_press(state, 1, Button.REPEAT) is None  # already the bet set before Start
+    assert lamps.bet_press(state, 1, Button.START) == "bet:2"
+    state.seats[1].proposal = 10
+    assert cab.proposal(1) == 10
+    assert lamps.bet_press(state, 1, Button.MAX) is None and lamps.bet_press(state, 1, Button.PLUS_2) is None
+    assert lamps.bet_press(state, 1, Button.REPEAT) == 2 and lamps.bet_press(state, 1, Button.START) == "bet:10"
+    state.seats[1].money.club = 10  # a quarter of 10 is below the minimum: the minimum only
+    assert cab.proposal(1) == 2 and set(cab.live(1)) == {Button.START, Button.AUTO}
+    cab.journal.close()
