@@ -322,7 +322,7 @@ class Cabinet:
         core = self.core
         with core.tx("press", {"button": b.value}, n):
             seat = self.seats[n]
-            at_bet = lamps.bet_press(core.state, n, b) if b != Button.AUTO else None
+            at_bet = lamps.bet_press(core.state, n, b)  # at a bet decision: a new proposal, or Start's bet
             if isinstance(at_bet, int):
                 seat.proposal = at_bet
                 core.store.seat_dirty(seat)

@@ -135,34 +135,49 @@ def _settle_if_finished(core: Core) -> None:
     by_seat = {r["seat"]: r for r in result["seats"]}
     for ss in rnd.settlement():
         seat = state.seats[ss.seat]
-        core.store.moves(seat, seat.money.settle(ss.returned))
-        core.store.seat_dirty(seat)
+        _give_back(core, seat, ss.returned)
         m = seat.meters
         m.add("games_played")
         m.add("games_won" if ss.net > 0 else "games_lost" if ss.net < 0 else "games_pushed")
-        m.add("total_won", ss.returned)
         m.add(f"games_played:{core.profile.game}")
-        m.add(f"total_won:{core.profile.game}", ss.returned)
         for name, count in ss.counters.items():
             m.add(name, count)
-        recall = {
-            "round_no": state.round_meta["round_no"],
-            "game": core.profile.game,
-            "title": core.profile.title,
-            "rules": core.rules.to_dict(),
-            "dealer_title": rnd.shown().dealer_title,
-            "shoe": state.round_shoe[: result["cards_used"]],
-            **shared,
-            "seat": by_seat[ss.seat],
-            "decisions": [x for x in state.round_meta["decisions"] if x["seat"] == ss.seat],
-            "before": state.round_meta["before"][str(ss.seat)],
-            "after": {"credit": seat.money.credit, "club": seat.money.club},
-        }
-        core.store.append("game", recall, ss.seat)
-        audit(core, seat, "settlement")
+        _recall(core, seat, {"dealer_title": rnd.shown().dealer_title, "shoe": state.round_shoe[: result["cards_used"]],
+                             **shared, "seat": by_seat[ss.seat]})
     if rnd.carry:
         state.row.carry[core.profile.game] = dict(rnd.carry)
     core.last_round = rnd
+    _round_over(core)
+
+
+def _give_back(core: Core, seat: SeatState, points: int) -> None:
+    """The round's returns (stakes included) onto the seat's club meter, and its won meters."""
+    core.store.moves(seat, seat.money.settle(points))
+    core.store.seat_dirty(seat)
+    seat.meters.add("total_won", points)
+    seat.meters.add(f"total_won:{core.profile.game}", points)
+
+
+def _recall(core: Core, seat: SeatState, round_keys: dict[str, Any]) -> None:
+    """One seat's recall record of the round just ended: the cabinet's keys around the round's
+    own (``round_keys``); then the seat's self-audit."""
+    meta = core.state.round_meta
+    record = {
+        "round_no": meta["round_no"],
+        "game": core.profile.game,
+        "title": core.profile.title,
+        "rules": core.rules.to_dict(),
+        **round_keys,
+        "decisions": [x for x in meta["decisions"] if x["seat"] == seat.number],
+        "before": meta["before"][str(seat.number)],
+        "after": {"credit": seat.money.credit, "club": seat.money.club},
+    }
+    core.store.append("game", record, seat.number)
+    audit(core, seat, "settlement")
+
+
+def _round_over(core: Core) -> None:
+    state = core.state
     state.round, state.round_meta, state.round_shoe = None, {}, []
     state.row.decision_since = None
 
@@ -175,27 +190,15 @@ def void_round(core: Core, why: str) -> None:
     rnd = state.round
     assert rnd is not None
     meta = state.round_meta
-    game = core.profile.game
     for n in rnd.seat_numbers:
         seat = state.seats[n]
         back = meta.get("staked", {}).get(str(n), 0)
-        core.store.moves(seat, seat.money.settle(back))
-        core.store.seat_dirty(seat)
-        seat.meters.add("total_won", back)
-        seat.meters.add(f"total_won:{game}", back)
+        _give_back(core, seat, back)
         seat.meters.add("games_void")
-        core.store.append("game", {
-            "round_no": meta["round_no"], "game": game, "title": core.profile.title, "rules": core.rules.to_dict(),
-            "void": True, "why": why, "shoe": list(state.round_shoe),
-            "dealer": {"cards": [], "total": 0},
-            "seat": {"seat": n, "bet": back, "staked": back, "returned": back, "net": 0, "hands": []},
-            "decisions": [x for x in meta["decisions"] if x["seat"] == n],
-            "before": meta["before"][str(n)], "after": {"credit": seat.money.credit, "club": seat.money.club},
-        }, n)
-        audit(core, seat, "settlement")
+        _recall(core, seat, {"void": True, "why": why, "shoe": list(state.round_shoe), "dealer": {"cards": [], "total": 0},
+                             "seat": {"seat": n, "bet": back, "staked": back, "returned": back, "net": 0, "hands": []}})
     core.store.event("round_void", None, round_no=meta["round_no"], why=why)
-    state.round, state.round_meta, state.round_shoe = None, {}, []
-    state.row.decision_since = None
+    _round_over(core)
 
 
 # -- the clock ----------------------------------------------------------------------------------

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
-from machine.games.interface import HandShown, TableShown
+from machine.games.interface import HandShown
 
 BUTTON_ORDER = ("+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect")
 
@@ -72,8 +72,10 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
     pending = rnd.pending if rnd else None
     last = cab.last_round if rnd is None else None
     shown_round = rnd or last
-    table: TableShown = shown_round.shown() if shown_round else cab.game.shown_between(cab.carry)
-    between = cab.game.shown_between(cab.carry) if rnd is None else table
+    between = cab.game.shown_between(cab.carry) if rnd is None else None  # the bank the next round opens with
+    table = shown_round.shown() if shown_round else between
+    assert table is not None  # between rounds with no round to show, the table between rounds
+    house = between or table
     seats = []
     for n, st in sorted(cab.seats.items()):
         m = st.money
@@ -130,8 +132,8 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         banner=banner,
         attract_lines=tuple(cab.attract_lines()),
         game_choice=frozenset(n for n in cab.seats if cab.game_choice(n)),
-        bank=between.bank if between.bank is not None else table.bank,
-        notice=table.notice or between.notice,
+        bank=house.bank if house.bank is not None else table.bank,
+        notice=table.notice or house.notice,
         dealer_title=table.dealer_title,
     )
 
