@@ -206,11 +206,6 @@ def test_a_one_deck_blackjack_profile_is_refused_on_a_cabinet_of_five_seats_nami
     assert parse_config(only_rb, "machine.yaml").seats == 5
 
 
-def test_a_game_not_yet_hosted_on_the_cabinet_is_refused_in_one_line():
-    text, n = with_line(r"^games_enabled:", "games_enabled: [random-blackjack, eenendertigen]")
-    with pytest.raises(ConfigError) as err:
-        parse_config(text, "machine.yaml")
-    assert err.value.problems == [
-        f"machine.yaml:{n}: games_enabled: eenendertigen is not playable on the cabinet yet "
-        "(cabinet round and cabinet tournament deals only)"
-    ]
+def test_every_engine_is_hosted_on_the_cabinet_eenendertigen_too():
+    text, _ = with_line(r"^games_enabled:", "games_enabled: [random-blackjack, eenendertigen]")
+    assert parse_config(text, "machine.yaml").games_enabled == ["random-blackjack", "eenendertigen"]

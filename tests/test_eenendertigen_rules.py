@@ -16,7 +16,7 @@ from machine.gamemath.eenendertigen import auto_action
 from machine.games.catalog import make_game
 from machine.games.eenendertigen.deals import tournament_deck, tournament_decks
 from machine.games.eenendertigen.round import EenendertigenRound, MoveRefused
-from machine.games.eenendertigen.rules import score2, score_value
+from machine.games.eenendertigen.rules import score2, score_text, score_value
 from machine.games.interface import RoundError
 from machine.games.rules import load_profile
 from machine.scripts.roundscript import ScriptError, run_round_script
@@ -209,15 +209,21 @@ def test_the_game_seats_take_places_1_on_computers_fill_the_rest_and_play_to_the
     rnd = game.start(tournament_deck("x", "classic", 1), [4, 8], [100, 100], [3, 5])
     assert [p.seat for p in rnd.places] == [3, 5, None, None] and rnd.seat(5).bet == 8
     shown = rnd.shown()
-    assert set(shown.hands) == {3, 5} and "??" in shown.notice and shown.dealer_title == "TABLE"
+    assert set(shown.hands) == {3, 5} and shown.dealer_title == "TABLE" and shown.max_swaps == 5
+    assert [(p.place, p.seat, p.cards, p.score_text) for p in shown.places] == [
+        (n + 1, seat, ("??",) * 3, "") for n, seat in enumerate([3, 5, None, None])]  # every hand hidden
+    assert shown.hands[3][0].cards == tuple(rnd.seat(3).cards)  # but a seat's own, to that seat
     while (d := rnd.pending) is not None:
-        assert game.action_for(d, next(iter(game.button_labels(d)))) in (*d.options, "auto")
+        assert all(game.action_for(d, b) in (*d.options, "auto", "pick:hand", "pick:table") for b in game.button_labels(d))
         rnd = game.restore(json.loads(json.dumps(rnd.to_dict())))
         rnd.act(d.seat, game.auto(rnd))
     money = {s.seat: (s.staked, s.returned) for s in rnd.settlement()}
     assert money == {3: (4, rnd.seat(3).returned), 5: (8, rnd.seat(5).returned)}
     assert sum(p.won for p in rnd.places) == len(rnd.winners) >= 1
-    assert "??" not in rnd.shown().notice  # every hand revealed at the end
+    end = rnd.shown()  # every hand revealed at the end, with its score and result
+    assert [(p.cards, p.score_text, p.won) for p in end.places] == [
+        (tuple(p.cards), score_text(score2(p.cards)), p.won) for p in rnd.places]
+    assert end.notice.endswith(f"Place {rnd.winners[0]} wins" if len(rnd.winners) == 1 else "share the win")
     with pytest.raises(RoundError, match="4 places: 5 seats cannot all play"):
         game.start(game.new_shoe(), [2] * 5, [100] * 5, [1, 2, 3, 4, 5])
 

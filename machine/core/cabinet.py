@@ -27,7 +27,7 @@ from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, CabinetSettin
 from machine.core.payouts import POWER_CUT
 from machine.core.state import CabinetRow, CabinetState, Payout, SeatState
 from machine.games.cards import RandomSource, shuffle
-from machine.games.interface import BET_BUTTONS, Button, Game
+from machine.games.interface import BET_BUTTONS, PICK, Button, Game
 from machine.games.rules import Profile, Rules
 from machine.money.journal import Journal, JournalError
 from machine.money.meters import Meters
@@ -252,7 +252,16 @@ class Cabinet:
             return {}
         if d.kind == "bet":
             return {Button.START: "Place bet", Button.AUTO: "Minimum"}
-        return dict(self.core.game.button_labels(d))
+        return dict(self.core.game.button_labels(d, self.seats[n].picks))
+
+    def picks(self, n: int) -> dict[str, int]:
+        """The cards seat ``n`` has chosen for its pending action, defaults filled in (the
+        screen frames them); empty when it is not deciding or its game chooses no cards."""
+        rnd = self.core.state.round
+        d = rnd.pending if rnd is not None else None
+        if d is None or d.seat != n or d.kind == "bet":
+            return {}
+        return self.core.game.picked(d, self.seats[n].picks)
 
     def proposal(self, n: int) -> int | None:
         """At seat ``n``'s bet decision, the bet its buttons set now; else None."""
@@ -346,6 +355,33 @@ class Cabinet:
             else:
                 action = lamps.action_for(core.state, core.game, n, b)
                 assert action is not None
+                if action.startswith(PICK):
+                    assert core.state.round is not None and core.state.round.pending is not None
+                    seat.picks = core.game.next_pick(core.state.round.pending, seat.picks, action)
+                    core.store.seat_dirty(seat)
+                else:
+                    play.decide(core, n, action, now, by="player")
+        return True
+
+    def touch(self, n: int, target: str, now: float) -> bool:
+        """A touch (or click) on a card of seat ``n``'s screen: ``hand:2``, ``table:1``, ``stack``.
+        It chooses the card, or takes the action the game gives it; elsewhere it does nothing
+        and returns False (journaled as ignored, like a dead button)."""
+        core = self.core
+        rnd = core.state.round
+        d = rnd.pending if rnd is not None else None
+        seat = self.seats[n]
+        picks, action = ({}, None) if d is None or d.seat != n or d.kind == "bet" or core.state.row.pauses else (
+            core.game.touch(d, seat.picks, target))
+        if action is None and picks == seat.picks:
+            with core.tx("touch", {"target": target, "ignored": True}, n):
+                pass
+            return False
+        with core.tx("touch", {"target": target}, n):
+            if action is None:
+                seat.picks = picks
+                core.store.seat_dirty(seat)
+            else:
                 play.decide(core, n, action, now, by="player")
         return True
 

@@ -105,7 +105,7 @@ def action_for(state: CabinetState, game: Game, n: int, button: Button) -> str |
     d = rnd.pending if rnd is not None else None
     if d is None or d.seat != n:
         return None
-    return game.action_for(d, button)
+    return game.action_for(d, button, state.seats[n].picks)
 
 
 def bet_decision(state: CabinetState, n: int) -> Decision | None:

@@ -43,7 +43,7 @@ def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
     seats = bettors(core)
     if not seats or (not timeout and not all(s.ready for s in seats)):
         return
-    seats = [s for s in seats if not audit(core, s, "game")]
+    seats = [s for s in seats if not audit(core, s, "game")][: core.game.max_seats]  # the rest wait for the next round
     if not seats:
         return
     row.round_no += 1
@@ -99,6 +99,10 @@ def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
         void_round(core, str(exc))
         return
     core.state.round_meta["decisions"].append({"seat": n, "hand": d.hand, "kind": d.kind, "action": action, "by": by})
+    seat = core.state.seats[n]
+    if seat.picks:  # the cards it chose were for this action
+        seat.picks = {}
+        core.store.seat_dirty(seat)
     _journal_events(core, new)
     for e in new:
         points = e.stake
@@ -132,7 +136,10 @@ def _settle_if_finished(core: Core) -> None:
         return
     result = rnd.result(core.profile.game)
     shared = {k: v for k, v in result.items() if k not in ("game", "seats", "cards_used")}
-    by_seat = {r["seat"]: r for r in result["seats"]}
+    by_seat = {r["seat"]: r for r in result.get("seats", result.get("places", [])) if r["seat"] is not None}
+    moves = getattr(rnd, "moves", None)  # a game of places: every place's moves, for recall
+    if moves is not None:
+        shared["moves"] = moves
     for ss in rnd.settlement():
         seat = state.seats[ss.seat]
         _give_back(core, seat, ss.returned)

@@ -34,6 +34,7 @@ class SeatState:
     lock_detail: str = ""
     handpay_owed: int = 0
     proposal: int = 0  # at a bet decision (games that bet after the deal): the bet the buttons set
+    picks: dict[str, int] = field(default_factory=dict)  # the cards it chose for its next action (eenendertigen)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -44,6 +45,7 @@ class SeatState:
             "lock_detail": self.lock_detail,
             "handpay_owed": self.handpay_owed,
             "proposal": self.proposal,
+            **({"picks": dict(self.picks)} if self.picks else {}),
         }
 
     @classmethod
@@ -57,6 +59,7 @@ class SeatState:
             lock_detail=d["lock_detail"],
             handpay_owed=d["handpay_owed"],
             proposal=d.get("proposal", 0),
+            picks=dict(d.get("picks", {})),
         )
 
 

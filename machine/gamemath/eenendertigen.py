@@ -88,8 +88,8 @@ def choose(rnd: EenendertigenRound, place: int) -> str:
     variant = rnd.rules.variant
     last = _last_turn(rnd, place)
     now = score2(p.cards)
-    if rnd.drawn:  # modern, after a draw: keep the best three of the four
-        scores = [value(variant, p.cards[:d] + p.cards[d + 1 :], last) for d in range(4)]
+    if rnd.drawn:  # modern, after a draw (or the panel's take): keep the best three of the four
+        scores = [value(variant, p.cards[:d] + p.cards[d + 1 :], last) for d in range(len(rnd.options()))]
         return f"discard:{scores.index(max(scores)) + 1}"
     moves: list[tuple[str, list[str], bool]] = []  # (action, hand after, the move passes)
     if variant == "classic":

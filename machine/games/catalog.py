@@ -29,11 +29,6 @@ ENGINES: dict[str, tuple[type[TableRules], Callable[..., Game]]] = {
     "eenendertigen": (EenendertigenRules, EenendertigenGame),
 }
 
-# the engines the cabinet hosts on its panel and screens today; the others are played by
-# `cabinet round` only (eenendertigen's places, card choice and tournaments on the cabinet are
-# still to come: issue 12)
-ON_CABINET = frozenset({"blackjack", "eenentwintig", "ochko"})
-
 
 def _entry(engine: str) -> tuple[type[TableRules], Callable[..., Game]]:
     if engine not in ENGINES:

@@ -31,10 +31,11 @@ from typing import Any, Protocol, runtime_checkable
 from hardware.panel.buttons import BET_BUTTONS, MONEY_BUTTONS, PLAY_BUTTONS, Button
 
 __all__ = [
-    "BET_BUTTONS", "MONEY_BUTTONS", "PLAY_BUTTONS", "Button", "Decision", "Game", "GameRound", "HandShown",
+    "BET_BUTTONS", "MONEY_BUTTONS", "PLAY_BUTTONS", "Button", "Decision", "Game", "GameRound", "HandShown", "PlaceShown",
     "RoundError", "SeatSettlement", "ShoeExhausted", "TableShown", "bet_action", "bet_of",
 ]
 
+PICK = "pick:"  # an action of a button that moves one of the seat's card picks; never sent to the round
 FACE_DOWN = "??"  # a card the viewer may not see, in ``HandShown.cards`` and ``TableShown.dealer_cards``
 
 
@@ -98,6 +99,23 @@ class HandShown:
 
 
 @dataclass(frozen=True)
+class PlaceShown:
+    """One place at a table of places (eenendertigen: four, each playing for itself), as every
+    screen may see it: a hand still hidden is ``FACE_DOWN`` cards with an empty score."""
+
+    place: int  # 1-4
+    seat: int | None  # None: a computer player
+    cards: tuple[str, ...]
+    score_text: str = ""
+    passed: bool = False
+    knocked: bool = False
+    swaps: int = 0
+    turn: bool = False  # the place to move now
+    won: bool | None = None  # once the round is over
+    returned: int = 0
+
+
+@dataclass(frozen=True)
 class TableShown:
     """What the screens show of a round (or of the table between rounds): the dealer's or the
     bank's cards, each seat's hands as that seat sees them, and the bank where the game has one."""
@@ -108,6 +126,9 @@ class TableShown:
     bank: int | None = None  # ochko: the banker's bank now
     notice: str = ""  # a line for every screen ("Last round of this bank")
     dealer_title: str = "DEALER"  # what the screens call the house's hand ("BANK", "BANKER")
+    places: tuple[PlaceShown, ...] = ()  # a game of places: every place, seats and computer players
+    stack: int | None = None  # cards left in a closed stack beside ``dealer_cards`` (modern 31)
+    max_swaps: int | None = None  # the swaps a place may make (classic 31: 5), for "swaps 2/5"
 
 
 @runtime_checkable
@@ -155,6 +176,10 @@ class Game(Protocol):
     ``bet:N`` actions), taken after cards are dealt; the cabinet then starts the round with
     the seats that pressed Start holding the minimum, and takes nothing before the deal."""
 
+    max_seats: int | None
+    """The most seats one round deals in (eenendertigen: its four places); None: every seat.
+    Seats ready beyond it keep their bet and Start for the next round."""
+
     @property
     def min_bet(self) -> int: ...
 
@@ -181,12 +206,26 @@ class Game(Protocol):
 
     def restore(self, data: Mapping[str, Any]) -> GameRound: ...
 
-    def action_for(self, decision: Decision, button: Button) -> str | None:
-        """The action a press of ``button`` takes at ``decision``, or None (its lamp is dark)."""
+    def action_for(self, decision: Decision, button: Button, picks: Mapping[str, int] | None = None) -> str | None:
+        """The action a press of ``button`` takes at ``decision`` with the seat's card ``picks``
+        (``pick:NAME``: it moves a pick), or None (its lamp is dark)."""
         ...
 
-    def button_labels(self, decision: Decision) -> Mapping[Button, str]:
+    def button_labels(self, decision: Decision, picks: Mapping[str, int] | None = None) -> Mapping[Button, str]:
         """What the screen writes beside each live play button at ``decision``."""
+        ...
+
+    def picked(self, decision: Decision, picks: Mapping[str, int]) -> dict[str, int]:
+        """The card picks in force at ``decision`` (``{}`` where no action names a card)."""
+        ...
+
+    def next_pick(self, decision: Decision, picks: Mapping[str, int], action: str) -> dict[str, int]:
+        """The seat's picks after the ``pick:NAME`` action a button took."""
+        ...
+
+    def touch(self, decision: Decision, picks: Mapping[str, int], target: str) -> tuple[dict[str, int], str | None]:
+        """A touch on a card (``hand:2``, ``table:1``, ``stack``): the picks after it and the action
+        it takes, or None."""
         ...
 
     def auto(self, rnd: GameRound) -> str:

@@ -17,7 +17,6 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from machine import yamlio
 from machine.core.cabinet import CabinetSettings
-from machine.games.catalog import ON_CABINET
 from machine.games.rules import Profile, RulesError, config_dir, load_profile
 from machine.money.seatmoney import MoneySettings
 
@@ -204,10 +203,6 @@ def parse_config(text: str, name: str) -> MachineConfig:
             profile = load_profile(game)
         except (RulesError, yamlio.YamlError) as exc:
             problems.append(f"{name}:{_where(lines, ('games_enabled',))}: games_enabled: {exc}")
-            continue
-        if profile.engine not in ON_CABINET:
-            problems.append(f"{name}:{_where(lines, ('games_enabled',))}: games_enabled: {game} is not playable on the "
-                            "cabinet yet (cabinet round and cabinet tournament deals only)")
             continue
         problems += _play_problems(profile, cfg.seats)
     if problems:

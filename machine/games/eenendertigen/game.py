@@ -6,11 +6,13 @@ deal) and restoring one, the table between rounds, the panel map and the attract
 computer players play Auto's strategy: the injected ``auto`` answers for the place whose turn it
 is, seat or computer, so the strategy stays in ``machine.gamemath``. Pure.
 
-The panel, as far as one button can stand for one action: Stand is ``pass``, Draw the modern
-draw from the closed stack (the discard is then a ``discard`` decision), Double classic's
-``swap_all``. The moves that choose a card (``swap:H:T``, ``take_open:D``, ``discard:D``) have no
-button of their own: choosing a hand card, then a table card or stack, with the panel or a touch
-is the cabinet side's part (issue 12, item 3) and needs a way to select cards before acting.
+The panel (written on screen beside each button): classic — Draw moves the frame to the next
+hand card, Split to the next table card, Double swaps the two framed cards, Insurance swaps all
+three, Stand passes; modern — Draw draws from the closed stack, Split takes the open card, Stand
+passes, and then (the discard) Draw moves the frame over the four cards, Double discards the
+framed one; Auto everywhere. A touch: classic, a hand card and a table card (either first) swap;
+modern, the open card takes it, the stack draws, then a hand card is the discard. A card
+chosen with a button counts as chosen for a touch too.
 """
 
 from __future__ import annotations
@@ -22,23 +24,49 @@ from machine.games.cards import deck
 from machine.games.eenendertigen.round import EenendertigenRound
 from machine.games.eenendertigen.rules import PLACES, EenendertigenRules
 from machine.games.hosted import HostedGame
-from machine.games.interface import Button, RoundError, TableShown
+from machine.games.interface import Button, Decision, RoundError, TableShown
 from machine.games.rules import Profile
 
-ACTIONS: dict[Button, str] = {Button.STAND: "pass", Button.DRAW: "draw", Button.DOUBLE: "swap_all"}
-LABELS: dict[str, str] = {"pass": "Pass", "draw": "Draw from the stack", "swap_all": "Swap all three", "auto": "Auto"}
+ACTIONS: dict[str, dict[str, dict[Button, str]]] = {  # variant -> decision kind -> button -> action
+    "classic": {"play": {Button.DRAW: "pick:hand", Button.SPLIT: "pick:table", Button.DOUBLE: "swap:{hand}:{table}",
+                         Button.INSURANCE: "swap_all", Button.STAND: "pass"}},
+    "modern": {"play": {Button.DRAW: "draw", Button.SPLIT: "take_open", Button.STAND: "pass"},
+               "discard": {Button.DRAW: "pick:hand", Button.DOUBLE: "discard:{hand}"}},
+}
+LABELS: dict[str, str] = {
+    "pick:hand": "Hand card", "pick:table": "Table card", "swap:{hand}:{table}": "Swap", "swap_all": "Swap all three",
+    "pass": "Pass", "draw": "Draw from the stack", "take_open": "Take the open card", "discard:{hand}": "Discard",
+    "auto": "Auto",
+}
 
 
 class EenendertigenGame(HostedGame):
     """One eenendertigen profile with its rules in force, as the cabinet hosts it."""
 
     bets_after_deal = False
-    ACTIONS = {"play": ACTIONS}
+    max_seats = PLACES
     LABELS = LABELS
 
     def __init__(self, profile: Profile, auto: Callable[[Any], str]):
         super().__init__(profile, auto)
         self.rules: EenendertigenRules = profile.rules
+        self.ACTIONS = ACTIONS[self.rules.variant]
+
+    def touch(self, decision: Decision, picks: Mapping[str, int], target: str) -> tuple[dict[str, int], str | None]:
+        kind, _, number = target.partition(":")
+        picks = dict(picks)
+        if decision.kind == "discard":
+            action = f"discard:{number}" if kind == "hand" else None
+        elif self.rules.variant == "modern":
+            action = {"table": "take_open", "stack": "draw"}.get(kind)
+        elif kind in ("hand", "table") and number.isdigit():  # a swap once both cards are chosen
+            picks[kind] = int(number)
+            action = "swap:{hand}:{table}".format(**picks) if "hand" in picks and "table" in picks else None
+        else:
+            action = None
+        if action is not None and action not in decision.options:
+            return picks, None
+        return picks, action
 
     def computer(self, rnd: EenendertigenRound, place: int) -> str:
         """A computer player's move: Auto's choice for the place whose turn it is (``place``)."""

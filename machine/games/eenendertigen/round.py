@@ -3,7 +3,8 @@
 Owns: the deal (three cards to each place, one at a time in place order, then the table: three
 open cards in classic, one open card beside the closed stack in modern), whose turn it is, each
 move (classic: ``swap:H:T``, ``swap_all``, ``pass``; modern: ``take_open:D``, ``draw:D``, or
-``draw`` then ``discard:D`` where the seat chooses after seeing the card, ``pass``), the knock
+``take_open`` / ``draw`` then ``discard:D`` where the seat chooses its discard seeing all four
+cards — the panel's way —, ``pass``), the knock
 on 31 and the one more turn it gives, the five-swap limit, the last-one-not-passed rule, every
 end, the winners and each seat's return. Computer places move inside the round through the
 injected ``computer`` strategy, so ``pending`` only ever asks a seat. ``to_dict``/``from_dict``
@@ -27,10 +28,11 @@ from machine.games.eenendertigen.rules import (
     score_text,
     score_value,
 )
-from machine.games.interface import FACE_DOWN, Decision, HandShown, SeatSettlement, TableShown
+from machine.games.interface import FACE_DOWN, Decision, HandShown, PlaceShown, SeatSettlement, TableShown
 from machine.games.round import IllegalAction, RoundError, ShoeExhausted
 
 MAX_SWAPS = 5  # classic: a place that has swapped five times has passed
+ENDED_TEXT = {"31": "31!", "all passed": "Everyone passed", "swaps": "Five swaps", "stack empty": "The stack is empty"}
 Computer = Callable[["EenendertigenRound", int], str]  # (round, place index 0-3) -> action
 
 
@@ -77,7 +79,7 @@ class EenendertigenRound:
         self.first_turn_taken = False
         self.final: list[int] | None = None  # after a knock: the places still owed their one turn
         self.last_one: int | None = None  # everyone else passed: this place's one more turn
-        self.drawn = False  # modern: a card drawn, its discard not yet chosen (the hand holds 4)
+        self.drawn = ""  # modern: "draw" or "take_open" taken, its discard not yet chosen (the hand holds 4)
         self.stack_ran_out = False
         self.ended = ""
 
@@ -141,12 +143,12 @@ class EenendertigenRound:
         """Every action the place to move may take now."""
         if self.turn is None:
             return ()
-        if self.drawn:
-            return tuple(f"discard:{d}" for d in range(1, HAND + 2))
+        if self.drawn:  # the open card just taken may not go back
+            return tuple(f"discard:{d}" for d in range(1, HAND + (1 if self.drawn == "take_open" else 2)))
         if self.rules.variant == "classic":
             swaps = tuple(f"swap:{h}:{t}" for h in range(1, HAND + 1) for t in range(1, HAND + 1))
             return (*swaps, "swap_all", "pass")
-        takes = tuple(f"take_open:{d}" for d in range(1, HAND + 1))
+        takes = ("take_open", *(f"take_open:{d}" for d in range(1, HAND + 1)))
         if self.stack == 0:  # a script's short shoe: nothing to draw before the round ends
             return (*takes, "pass")
         draws = tuple(f"draw:{d}" for d in range(1, HAND + 2))
@@ -172,10 +174,10 @@ class EenendertigenRound:
     def _why_not_move(self, action: str) -> str | None:
         if action in self.options():
             return None
-        if action == "take_open:4":
+        if action == "take_open:4" or (action == f"discard:{HAND + 1}" and self.drawn == "take_open"):
             return "the open card just taken may not be discarded in the same turn"
         if self.drawn:
-            return f"a card was drawn: discard one of the four (discard:1 to discard:{HAND + 1})"
+            return f"a card was taken: discard one of the four ({', '.join(self.options())})"
         return f"not a move of {self.rules.variant} eenendertigen now (allowed: {', '.join(self.options())})"
 
     def act(self, seat_number: int, action: str) -> list[ev.Event]:
@@ -218,19 +220,16 @@ class EenendertigenRound:
             self._swapped(i, action, took, gave)
             if not first and not p.passed:
                 self._pass(i, "swap_all")
-        elif name == "take_open":
-            p.cards.append(self.table.pop())
-            self._discard(i, action, int(arg))
-        elif name == "draw":
-            p.cards.append(self._draw())
+        elif name in ("take_open", "draw"):
+            p.cards.append(self.table.pop() if name == "take_open" else self._draw())
             if not arg:
-                self.drawn = True
+                self.drawn = name
                 self.first_turn_taken = True
-                return  # the seat chooses its discard after seeing the card
+                return  # the seat chooses its discard seeing all four cards
             self._discard(i, action, int(arg))
-        elif name == "discard":
-            self.drawn = False
-            self._discard(i, action, int(arg))
+        elif name == "discard":  # recorded as the one move it completes: take_open:D or draw:D
+            name, self.drawn = self.drawn, ""
+            self._discard(i, f"{name}:{arg}", int(arg))
         self._after_turn(i)
 
     def _swapped(self, i: int, action: str, took: tuple[str, ...], gave: tuple[str, ...]) -> None:
@@ -329,30 +328,43 @@ class EenendertigenRound:
     def carry(self) -> dict[str, Any]:
         return {}
 
+    @property
+    def moves(self) -> list[dict[str, Any]]:
+        """Every place's moves, passes and knocks in order (the cabinet's recall keeps them)."""
+        return [e.to_dict() for e in self.events if e.kind in ("move", "pass", "knock")]
+
     # -- what the screens show -----------------------------------------------------------------
 
     def shown(self) -> TableShown:
-        """Each seat's own hand open; the other places' hands stay hidden until the end, when the
-        notice reveals every hand; who passed and who knocked ("31!") in the notice."""
+        """Each seat's own hand open (four cards while it chooses its discard); every place with
+        its hand hidden until the round ends, then revealed with its score and result; who
+        passed, who knocked ("31!") and the swaps, for everyone at once; the table's open cards
+        and (modern) the closed stack's count."""
+        over = self.turn is None
         hands: dict[int, tuple[HandShown, ...]] = {}
+        places = []
         for n, p in enumerate(self.places):
-            if p.seat is None:
-                continue
-            result = None if self.turn is not None else ("win" if p.won else "lose")
-            hands[p.seat] = (HandShown(tuple(p.cards), p.bet, score_text(score2(p.cards)) if len(p.cards) == HAND else "",
-                                       result, p.returned, active=self.turn == n),)
-        notes = []
-        for n, p in enumerate(self.places):
-            bits = ([f"{' '.join(p.cards)} {score_text(score2(p.cards))}"] if self.turn is None else
-                    [" ".join([FACE_DOWN] * HAND)])
-            bits += ["31!"] if p.knocked else []
-            bits += ["passed"] if p.passed else []
-            bits += [f"{p.swaps} swaps"] if self.rules.variant == "classic" else []
-            notes.append(f"Place {n + 1}: {', '.join(bits)}")
-        if self.rules.variant == "modern":
-            notes.append(f"Stack: {self.stack}")
+            text = score_text(score2(p.cards)) if len(p.cards) == HAND else ""
+            if p.seat is not None:
+                hands[p.seat] = (HandShown(tuple(p.cards), p.bet, text, ("win" if p.won else "lose") if over else None,
+                                           p.returned, active=self.turn == n),)
+            places.append(PlaceShown(
+                n + 1, p.seat, tuple(p.cards) if over else (FACE_DOWN,) * HAND, text if over else "", p.passed, p.knocked,
+                p.swaps, self.turn == n, p.won if over else None, p.returned))
         open_cards = tuple(self.table) if self.rules.variant == "classic" else tuple(self.table[-1:])
-        return TableShown(dealer_cards=open_cards, hands=hands, notice=" | ".join(notes), dealer_title="TABLE")
+        return TableShown(
+            dealer_cards=open_cards, hands=hands, notice=self._notice(), dealer_title="TABLE", places=tuple(places),
+            stack=self.stack if self.rules.variant == "modern" else None,
+            max_swaps=MAX_SWAPS if self.rules.variant == "classic" else None)
+
+    def _notice(self) -> str:
+        """The line every screen shows: who knocked, then how the round ended and who won."""
+        knocked = [n + 1 for n, p in enumerate(self.places) if p.knocked]
+        if self.turn is not None:
+            return f"31! Place {knocked[0]} knocked: one more turn each" if knocked else ""
+        winners = self.winners
+        who = f"Place {winners[0]} wins" if len(winners) == 1 else f"Places {', '.join(map(str, winners))} share the win"
+        return f"{ENDED_TEXT[self.ended]}: {who}"
 
     # -- plain data ----------------------------------------------------------------------------
 
@@ -371,7 +383,8 @@ class EenendertigenRound:
         rnd = cls(rules, list(data["shoe"]), [Place(**dict(p, cards=list(p["cards"]))) for p in data["places"]], computer)
         rnd.table = list(data["table"])
         rnd.cards_used, rnd.turn, rnd.turns = data["cards_used"], data["turn"], data["turns"]
-        rnd.first_turn_taken, rnd.last_one, rnd.drawn = data["first_turn_taken"], data["last_one"], data["drawn"]
+        rnd.first_turn_taken, rnd.last_one = data["first_turn_taken"], data["last_one"]
+        rnd.drawn = data["drawn"]
         rnd.final = None if data["final"] is None else list(data["final"])
         rnd.stack_ran_out, rnd.ended = data["stack_ran_out"], data["ended"]
         rnd.events = [ev.from_dict(e) for e in data["events"]]
