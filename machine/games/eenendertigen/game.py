@@ -44,7 +44,7 @@ class EenendertigenGame(HostedGame):
     """One eenendertigen profile with its rules in force, as the cabinet hosts it."""
 
     bets_after_deal = False
-    max_seats = PLACES
+    max_seats: int | None = PLACES
     LABELS = LABELS
 
     def __init__(self, profile: Profile, auto: Callable[[Any], str]):
