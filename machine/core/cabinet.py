@@ -4,7 +4,8 @@ Owns: the ONE entry point of the core. Each input (a coin, a button press, the c
 on, a hopper report, the attendant key, an operator's change) opens ONE journal transaction
 and hands the work to the module whose job it is: ``play`` (rounds), ``payouts`` (coins in,
 Collect, the hopper's ledger, handpays, tilts, the attendant), ``admin`` (settings, RAM clear,
-period reset, pauses, the self-audit); ``lamps`` answers what is live, ``state`` holds the
+period reset, pauses, the self-audit), ``tournament`` (eenendertigen tournaments: a mode in
+which the cabinet plays only the tournament); ``lamps`` answers what is live, ``state`` holds the
 typed state and ``store`` the transaction machinery. Also boots the cabinet from its journal:
 every meter, the interrupted round and payout restored, or the machine locked.
 
@@ -21,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from machine.core import admin, lamps, payouts, play
+from machine.core import admin, lamps, payouts, play, tournament
 from machine.core.admin import fresh_seat
 from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, CabinetSettings, Core, GameFactory, Shuffler
 from machine.core.payouts import POWER_CUT
@@ -248,6 +249,8 @@ class Cabinet:
         """What the screen writes beside seat ``n``'s live play buttons (empty: not its turn)."""
         rnd = self.core.state.round
         d = rnd.pending if rnd is not None else None
+        if rnd is None and tournament.in_force(self.core.state):
+            return self._tournament_labels(n)
         if d is None or d.seat != n:
             return {}
         if d.kind == "bet":
@@ -267,6 +270,49 @@ class Cabinet:
         """At seat ``n``'s bet decision, the bet its buttons set now; else None."""
         d = lamps.bet_decision(self.core.state, n)
         return None if d is None else lamps.proposal(self.core.state, n, d)
+
+    def _tournament_labels(self, n: int) -> dict[Button, str]:
+        state = self.core.state
+        a = tournament.active(state)
+        if a is not None and a["seat"] == n and a["stage"] == "name":
+            words = {Button.DRAW: "Next", Button.STAND: "Previous", Button.DOUBLE: "Take", Button.SPLIT: "Erase",
+                     Button.START: "Done", Button.AUTO: "Give up"}
+            return {b: w for b, w in words.items() if self.is_live(n, b)}
+        if tournament.may_play_next(state, n):
+            return {Button.START: "Next round"}
+        if tournament.may_enter(state, n):
+            return {Button.START: "Enter"}
+        return {}
+
+    # -- tournaments (read-only) ---------------------------------------------------------------------
+
+    @property
+    def tournament(self) -> dict[str, Any] | None:
+        """The open tournament as the screens and the menu may show it (never its seed), with its
+        ranking list; None when none is open."""
+        t = tournament.current(self.core.state)
+        return None if t is None else tournament.public(t)
+
+    @property
+    def tournament_in_force(self) -> bool:
+        return tournament.in_force(self.core.state)
+
+    @property
+    def last_tournament(self) -> dict[str, Any] | None:
+        """The last closed tournament: id, variant, its published seed and final ranking."""
+        last = self.core.state.row.tournaments.get("last")
+        return dict(last) if last else None
+
+    def tournament_seat(self) -> dict[str, Any] | None:
+        """The seat entering a name (``stage`` name: ``name``, ``char``, ``note``) or playing
+        (``stage`` play, with ``progress``: rounds, score, round), or None."""
+        a = tournament.active(self.core.state)
+        if a is None:
+            return None
+        out = {k: v for k, v in a.items() if k != "since"}
+        if a["stage"] == "play":
+            out["progress"] = tournament.progress(self.core.state)
+        return out
 
     def attract_lines(self) -> list[str]:
         return self.core.game.attract_lines()
@@ -329,6 +375,10 @@ class Cabinet:
                 pass
             return False
         core = self.core
+        if tournament.in_force(core.state):
+            with core.tx("press", {"button": b.value, "tournament": True}, n):
+                self._tournament_press(n, b, now)
+            return True
         with core.tx("press", {"button": b.value}, n):
             seat = self.seats[n]
             at_bet = lamps.bet_press(core.state, n, b)  # at a bet decision: a new proposal, or Start's bet
@@ -385,13 +435,63 @@ class Cabinet:
                 play.decide(core, n, action, now, by="player")
         return True
 
+    def _tournament_press(self, n: int, b: Button, now: float) -> None:
+        """A live press while a tournament is in force (lamps.tournament_live said what is live)."""
+        core = self.core
+        a = tournament.active(core.state)
+        if core.state.round is not None:
+            action = lamps.action_for(core.state, core.game, n, b)
+            assert action is not None
+            self._decide(n, action, now, "player")
+        elif b == Button.COLLECT:
+            payouts.collect(core, self.seats[n])
+        elif a is not None and a["seat"] == n and a["stage"] == "name":
+            tournament.name_key(core, n, b, now)
+        elif tournament.may_play_next(core.state, n):
+            tournament.next_round(core, now)
+        else:
+            tournament.begin_name(core, n, now)
+
+    def _decide(self, n: int, action: str, now: float, by: str) -> None:
+        """A decision of the round in play; a tournament round's end counts its score at once."""
+        core = self.core
+        rnd = core.state.round
+        ours = "tournament" in core.state.round_meta
+        play.decide(core, n, action, now, by)
+        if ours and core.state.round is None:
+            tournament.round_over(core, rnd, now)
+
+    def _tournament_clock(self, now: float) -> bool:
+        """The tournament's own timers (start, end, an abandoned entry, prizes); True if one acted."""
+        core = self.core
+        what = tournament.due(core, now)
+        if what is None:
+            return False
+        with core.tx(f"tournament_{what}", {"now": now}):
+            t = tournament.current(core.state)
+            if what == "prizes":
+                tournament.pay_prizes(core)
+            elif what == "start":
+                tournament.put_in_force(core, now)
+            elif what == "give_up":
+                tournament.give_up(core)
+            elif what == "next_round":
+                tournament.next_round(core, now)
+            else:
+                assert t is not None
+                closing = t.get("closing") or {"by": "clock", "why": "its end time came"}
+                tournament.close(core, now, closing["by"], closing["why"])
+        return True
+
     def tick(self, now: float) -> None:
         """The clock moved on: the betting time and the decision timeout (not while paused)."""
         core = self.core
         if core.state.row.pauses:
             return
+        if self._tournament_clock(now):
+            return
         chosen = core.state.row.pending_game
-        if chosen is not None and admin.cabinet_idle(core):
+        if chosen is not None and admin.cabinet_idle(core) and not tournament.in_force(core.state):
             with core.tx("game_change", {"game": chosen, "now": now}):
                 admin.select_game(core, chosen, "operator")
             return
@@ -402,7 +502,7 @@ class Cabinet:
         d = play.decision_due(core, now)
         if d is not None:
             with core.tx("decision_time_out", {"now": now, "seat": d.seat}, d.seat):
-                play.decide(core, d.seat, "auto", now, by="timeout")
+                self._decide(d.seat, "auto", now, by="timeout")
 
     # -- inputs: pauses ---------------------------------------------------------------------------
 
@@ -486,6 +586,14 @@ class Cabinet:
         the next RAM clear, so the meters never mix two games.
         """
         core = self.core
+        if tournament.in_force(core.state) and not admin.is_machine_setting(name):
+            if name != "game":
+                raise ValueError(f"a tournament is on: {name} can change after it closes")
+            if value not in core.profiles:
+                raise ValueError(f"game {value!r} is not enabled (enabled: {', '.join(core.profiles)})")
+            with core.tx("settings_change", {"name": name, "old": core.base_profile.game, "new": value, "by": who}):
+                admin.choose_game_later(core, value, who)
+            return "when the tournament has closed"
         if name == "game":
             if value not in core.profiles:
                 raise ValueError(f"game {value!r} is not enabled (enabled: {', '.join(core.profiles)})")
@@ -510,6 +618,35 @@ class Cabinet:
         with self.core.tx("operator", {"what": what, "now": now, **detail}):
             self.core.store.event("operator", what=what, **detail)
 
+    def open_tournament(self, variant: str, entry: int, prizes: list[int], start: float | None, end: float | None,
+                        seed: str, now: float, who: str) -> dict[str, Any]:
+        """Open an eenendertigen tournament (the operator menu's Tournament page).
+
+        ``start`` and ``end`` are seconds from ``now`` on the cabinet's clock (None: at once; no
+        end); ``seed`` comes from the OS random source, drawn by the caller (the core draws no
+        random number), journaled in the open record and shown nowhere until the close.
+        Raises ``TournamentError`` (one line) when it cannot be opened.
+        """
+        core = self.core
+        at = None if start is None else now + start
+        until = None if end is None else now + end
+        tournament.check_open(core, variant, entry, list(prizes), at, until, seed, now)
+        with core.tx("tournament_open", {"variant": variant, "entry": entry, "prizes": list(prizes), "start": at,
+                                         "end": until, "seed": seed, "now": now, "by": who}):  # the open record
+            t = tournament.open_tournament(core, variant, entry, list(prizes), at, until, seed, now, who)
+            if tournament.due(core, now) == "start":
+                tournament.put_in_force(core, now)
+        return tournament.public(t)
+
+    def close_tournament(self, who: str, now: float) -> str:
+        """Close the open tournament (the ranking final, the seed published, prizes as handpays);
+        with a participant's round in play, at that round's end. Returns what happens."""
+        if tournament.current(self.core.state) is None:
+            raise tournament.TournamentError("no tournament is open")
+        with self.core.tx("tournament_close_asked", {"by": who, "now": now}):
+            done = tournament.ask_close(self.core, now, who, "closed by the operator")
+        return "closed" if done else "at the end of the round in play"
+
     def reset_period(self, who: str) -> None:
         """Zero every period meter (the lifetime meters run on)."""
         with self.core.tx("period_reset", {"by": who}):
@@ -528,6 +665,8 @@ class Cabinet:
         """
         if self.payouts:
             raise RuntimeError("a RAM clear waits until no payout is in progress")
+        if tournament.current(self.core.state) is not None:
+            raise RuntimeError("a RAM clear waits until the tournament is closed")
         with self.core.tx("ram_clear", {"by": who, "rules": dict(self.pending_rules)}):
             admin.ram_clear(self.core, who)
 

@@ -23,6 +23,7 @@ from machine.money.seatmoney import MoneySettings
 
 MONEY_SETTINGS = ("payout", "hopper_limit", "remainder")
 MACHINE_SETTINGS = ("betting_time", "decision_timeout", "credit_limit")
+TOURNAMENT_ENGINE = "eenendertigen"  # the game a tournament plays (machine/core/tournament.py)
 
 GameFactory = Callable[[Profile], Game]
 """Builds the game for a profile (its rules in force): ``lambda p: BlackjackGame(p, auto)``."""
@@ -72,6 +73,13 @@ class Core:
         cab = snap["cabinet"]
         self.apply_settings(cab["overrides"], cab["rule_overrides"])
 
+    def profile_of_engine(self, engine: str) -> Profile:
+        """The enabled profile played by ``engine`` (KeyError: none is enabled)."""
+        for p in self.profiles.values():
+            if p.engine == engine:
+                return p
+        raise KeyError(engine)
+
     def apply_settings(self, overrides: Mapping[str, Any], rule_overrides: Mapping[str, Any]) -> None:
         """Put machine settings and game rules in force; a change of rules rebuilds the game."""
         money = {k: v for k, v in overrides.items() if k in MONEY_SETTINGS}
@@ -82,6 +90,10 @@ class Core:
         self.state.row.overrides = dict(overrides)
         self.base_profile = self.profiles.get(self.state.row.game or "", self.config_profile)
         rules = self.base_profile.rules.with_overrides(rule_overrides)
+        tournament = self.state.row.tournaments.get("open")
+        if tournament is not None and tournament.get("in_force"):  # the tournament's game and variant, nothing else
+            self.base_profile = self.profile_of_engine(TOURNAMENT_ENGINE)
+            rules = self.base_profile.rules.with_overrides({"variant": tournament["variant"]})
         if rules != self.rules or self.profile.game != self.base_profile.game:
             self.rules = rules
             self.profile = dataclasses.replace(self.base_profile, rules=rules)

@@ -11,7 +11,8 @@ holds names it. The row also says which buttons may light in that state (``bet``
 buttons and Start; ``collect``; ``play``: the game's buttons when the game asks this seat)
 and whether the coin acceptor may take coins; seat money and the game then decide button by
 button. ``game``: at an idle cabinet (no round, no seat with a bet) with more than one game
-enabled, Draw and Stand choose the next and the previous game.
+enabled, Draw and Stand choose the next and the previous game. While a tournament is in force
+``tournament_live`` answers instead (its name entry, its rounds, Start to enter).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from machine.core import tournament
 from machine.core.state import CabinetState, SeatState
 from machine.games.interface import BET_BUTTONS, Button, Decision, Game, bet_action, bet_of
 
@@ -161,6 +163,8 @@ def is_live(state: CabinetState, game: Game, n: int, button: Button, games: int 
     """Whether pressing ``button`` on seat ``n`` now would do something (its lamp)."""
     if state.row.pauses:
         return False
+    if tournament.in_force(state):
+        return tournament_live(state, game, n, button)
     seat = state.seats[n]
     if bet_decision(state, n) is not None and button != Button.AUTO:
         return bet_press(state, n, button) is not None
@@ -178,6 +182,25 @@ def is_live(state: CabinetState, game: Game, n: int, button: Button, games: int 
     if button == Button.START:
         return seat.money.is_live("start") and not seat.ready
     return seat.money.is_live(button.value)
+
+
+def tournament_live(state: CabinetState, game: Game, n: int, button: Button) -> bool:
+    """A tournament in force (machine/core/tournament.py): betting and the game choice are dark;
+    the participant's round takes the game's buttons; the name entry its own keys; Start enters
+    (any free seat while no one else is entering or playing) or deals the participant's next
+    round; Collect works as always outside a round."""
+    if not STATES[seat_state(state, n)].lamps:  # locked or paying
+        return False
+    if state.round is not None:
+        return _group(button) == "play" and action_for(state, game, n, button) is not None
+    if button == Button.COLLECT:
+        return state.seats[n].money.is_live("collect")
+    a = tournament.active(state)
+    if a is not None and a["seat"] == n and a["stage"] == "name":
+        return tournament.name_key_live(state, n, button)
+    if button == Button.START:
+        return tournament.may_enter(state, n) or tournament.may_play_next(state, n)
+    return False
 
 
 def live(state: CabinetState, game: Game, n: int, games: int = 1) -> list[Button]:

@@ -30,11 +30,15 @@ def bettors(core: Core) -> list[SeatState]:
 
 def deal_shoe(core: Core, round_no: int) -> list[str]:
     """The shoe for round ``round_no``: the game's fresh shoe, shuffled; nothing else."""
+    return checked_shoe(core, list(core.shuffle(list(core.game.new_shoe()), round_no)), round_no)
+
+
+def checked_shoe(core: Core, shoe: list[str], round_no: int) -> list[str]:
+    """``shoe`` when it is the game's fresh shoe in some order (a tournament's deck, a shuffle)."""
     cards = core.game.new_shoe()
-    shoe = list(core.shuffle(list(cards), round_no))
     if Counter(shoe) != Counter(cards):
         raise ShoeError(f"round {round_no}: the shuffled shoe ({len(shoe)} cards) is not the game's shoe ({len(cards)} cards)")
-    return shoe
+    return list(shoe)
 
 
 def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
@@ -48,7 +52,7 @@ def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
         return
     row.round_no += 1
     shoe = deal_shoe(core, row.round_no)
-    bets, funds = [], []
+    bets = []
     before = {}
     after_deal = core.game.bets_after_deal
     for s in seats:
@@ -63,20 +67,42 @@ def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
             add_bet(core, s, bet)
         s.ready = False
         bets.append(bet)
-        funds.append(s.money.club)
     for s in state.seats.values():
         if s.ready:
             s.ready = False
             core.store.seat_dirty(s)
+    _deal(core, seats, bets, before, shoe, now)
+
+
+def start_unstaked_round(core: Core, seat: SeatState, shoe: list[str], now: float, marks: dict[str, Any]) -> None:
+    """Deal ``seat`` alone into a round from ``shoe`` with nothing staked (a tournament round:
+    bet 0, no money meter moves); ``marks`` go into the round's record and its ``round_start``."""
+    core.state.row.round_no += 1
+    shoe = checked_shoe(core, shoe, core.state.row.round_no)
+    before = {str(seat.number): {"credit": seat.money.credit, "club": seat.money.club}}
+    seat.money.join_unstaked()
+    seat.ready = False
+    core.store.seat_dirty(seat)
+    _deal(core, [seat], [0], before, shoe, now, marks)
+
+
+def _deal(
+    core: Core, seats: list[SeatState], bets: list[int], before: dict[str, Any], shoe: list[str], now: float,
+    marks: dict[str, Any] | None = None,
+) -> None:
+    """Deal the round to ``seats`` (their ``bets`` already taken), record it and let it run."""
+    state, row = core.state, core.state.row
+    funds = [s.money.club for s in seats]
     carry = row.carry.get(core.profile.game)
     state.round = core.game.start(shoe, bets, funds, [s.number for s in seats], carry)
     state.round_shoe = shoe
     state.round_meta = {
         "round_no": row.round_no, "before": before, "decisions": [],
         "staked": {str(s.number): b for s, b in zip(seats, bets, strict=True)},  # what a void round gives back
+        **(marks or {}),
     }
     stakes = {str(s.number): b for s, b in zip(seats, bets, strict=True)}
-    core.store.append("round_start", {"round_no": row.round_no, "shoe": shoe, "bets": stakes, "carry": carry})
+    core.store.append("round_start", {"round_no": row.round_no, "shoe": shoe, "bets": stakes, "carry": carry, **(marks or {})})
     _journal_events(core, state.round.events)
     row.betting_since = None
     row.decision_since = now
@@ -176,6 +202,7 @@ def _recall(core: Core, seat: SeatState, round_keys: dict[str, Any]) -> None:
         "rules": core.rules.to_dict(),
         **round_keys,
         "decisions": [x for x in meta["decisions"] if x["seat"] == seat.number],
+        **({"tournament": meta["tournament"]} if "tournament" in meta else {}),
         "before": meta["before"][str(seat.number)],
         "after": {"credit": seat.money.credit, "club": seat.money.club},
     }
@@ -219,9 +246,12 @@ def betting_time_up(core: Core, now: float) -> bool:
 
 
 def timed_decision(core: Core) -> Decision | None:
-    """The pending decision when it runs against the clock (more than one seat in the round)."""
+    """The pending decision when it runs against the clock (more than one seat in the round, or
+    a tournament round)."""
     rnd = core.state.round
-    if rnd is None or rnd.pending is None or core.state.row.decision_since is None or len(rnd.seat_numbers) < 2:
+    if rnd is None or rnd.pending is None or core.state.row.decision_since is None:
+        return None
+    if len(rnd.seat_numbers) < 2 and "tournament" not in core.state.round_meta:  # a tournament's other seats wait on it
         return None
     return rnd.pending
 

@@ -135,8 +135,12 @@ class CabinetRow:
     pending_game: str | None = None  # chosen while a seat had a bet or a hand: in force when none has
     game_rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # other games' rule settings
     carry: dict[str, dict[str, Any]] = field(default_factory=dict)  # game -> what its next round starts from
+    # eenendertigen tournaments (machine/core/tournament.py): "open" (the open one), "count"
+    # (tournaments opened so far), "last" (the last closed one's list), "prizes_owed"; plain data
+    tournaments: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self, seats: int) -> dict[str, Any]:
+        extra = {"tournaments": copy.deepcopy(self.tournaments)} if self.tournaments else {}  # old rows stay as they were
         return {
             "seats": seats,
             "meters": self.meters.to_dict(),
@@ -154,6 +158,7 @@ class CabinetRow:
             "pending_game": self.pending_game,
             "game_rules": {k: dict(v) for k, v in self.game_rules.items()},
             "carry": {k: dict(v) for k, v in self.carry.items()},
+            **extra,
         }
 
     @classmethod
@@ -174,6 +179,7 @@ class CabinetRow:
             pending_game=d.get("pending_game"),
             game_rules={k: dict(v) for k, v in d.get("game_rules", {}).items()},
             carry={k: dict(v) for k, v in d.get("carry", {}).items()},
+            tournaments=copy.deepcopy(dict(d.get("tournaments", {}))),
         )
 
 

@@ -32,7 +32,12 @@ SEAT_METERS = (
 # Per game (GLI-11 asks a multi-game machine to meter each game): <meter>:<game> for these
 GAME_METERS = ("games_played", "total_bet", "total_won")
 # Cabinet only -------------------------------------------------------------------------------
-CABINET_METERS = ("power_ups", "door_openings", "ram_clears", "period_resets", "hopper_test_coins", "hopper_refills")
+CABINET_METERS = (
+    "power_ups", "door_openings", "ram_clears", "period_resets", "hopper_test_coins", "hopper_refills",
+    "tournaments",  # eenendertigen tournaments opened (count)
+    "tournament_entries",  # entries taken from participants' credit meters, points (in total_bet too)
+    "tournament_prizes",  # prizes put on participants' credit meters as handpays, points (in total_won too)
+)
 
 # Event log codes ------------------------------------------------------------------------------
 EVENT_CODES = {
@@ -59,6 +64,11 @@ EVENT_CODES = {
     "settings_changed": 171,
     "software_identity": 180,
     "round_void": 190,
+    "tournament_opened": 200,
+    "tournament_started": 201,  # its start time came: the cabinet plays only the tournament
+    "tournament_entry": 202,
+    "tournament_closed": 203,
+    "tournament_prize": 204,
 }
 
 

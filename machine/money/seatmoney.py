@@ -220,6 +220,28 @@ class SeatMoney:
         self.game_open = False
         self.in_round = True
 
+    def join_unstaked(self) -> None:
+        """A round with nothing staked (a tournament round): the seat is dealt in, no meter moves."""
+        if self.in_round:
+            raise MoneyError("the seat is already in a round")
+        self.in_round = True
+
+    def tournament_entry(self, amount: int) -> list[Move]:
+        """A tournament's entry, taken from the credit meter (a stake the house keeps)."""
+        if not 0 < amount <= self.credit:
+            raise MoneyError(f"cannot take an entry of {amount} from a credit meter of {self.credit}")
+        self.credit -= amount
+        self.staked += amount
+        return [self._move("tournament_entry", amount)]
+
+    def tournament_prize(self, amount: int) -> list[Move]:
+        """A tournament prize onto the credit meter (a return), to be paid there as a handpay."""
+        if amount <= 0:
+            raise MoneyError(f"a prize is at least 1 point, not {amount}")
+        self.credit += amount
+        self.returned += amount
+        return [self._move("tournament_prize", amount)]
+
     def stake(self, kind: str, amount: int) -> list[Move]:
         """An extra stake during the round: insurance, a double or a split."""
         if not self.in_round or amount > self.club:
