@@ -403,15 +403,20 @@ class Cabinet:
                 step = lamps.game_step(core.state, n, b, len(names))
                 admin.select_game(core, names[(names.index(core.profile.game) + step) % len(names)], f"seat {n}")
             else:
-                action = lamps.action_for(core.state, core.game, n, b)
-                assert action is not None
-                if action.startswith(PICK):
-                    assert core.state.round is not None and core.state.round.pending is not None
-                    seat.picks = core.game.next_pick(core.state.round.pending, seat.picks, action)
-                    core.store.seat_dirty(seat)
-                else:
-                    play.decide(core, n, action, now, by="player")
+                self._play_button(n, b, now)
         return True
+
+    def _play_button(self, n: int, b: Button, now: float) -> None:
+        """A live play button of the round in play: a card pick, or the action it stands for."""
+        core, seat = self.core, self.seats[n]
+        action = lamps.action_for(core.state, core.game, n, b)
+        assert action is not None
+        if action.startswith(PICK):
+            assert core.state.round is not None and core.state.round.pending is not None
+            seat.picks = core.game.next_pick(core.state.round.pending, seat.picks, action)
+            core.store.seat_dirty(seat)
+        else:
+            self._decide(n, action, now, "player")
 
     def touch(self, n: int, target: str, now: float) -> bool:
         """A touch (or click) on a card of seat ``n``'s screen: ``hand:2``, ``table:1``, ``stack``.
@@ -432,7 +437,7 @@ class Cabinet:
                 seat.picks = picks
                 core.store.seat_dirty(seat)
             else:
-                play.decide(core, n, action, now, by="player")
+                self._decide(n, action, now, "player")
         return True
 
     def _tournament_press(self, n: int, b: Button, now: float) -> None:
@@ -440,9 +445,7 @@ class Cabinet:
         core = self.core
         a = tournament.active(core.state)
         if core.state.round is not None:
-            action = lamps.action_for(core.state, core.game, n, b)
-            assert action is not None
-            self._decide(n, action, now, "player")
+            self._play_button(n, b, now)
         elif b == Button.COLLECT:
             payouts.collect(core, self.seats[n])
         elif a is not None and a["seat"] == n and a["stage"] == "name":
