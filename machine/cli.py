@@ -64,6 +64,13 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         text, ok = verify_report(path)
         print(text)
         return 0 if ok else 1
+    if args.what == "tournaments":
+        from machine.money.audit import gather_tournaments, tournaments_csv, tournaments_text
+
+        tours = gather_tournaments(path)
+        print(tournaments_csv(tours) if args.csv else json.dumps(tours, indent=2) if args.json else tournaments_text(tours),
+              end="" if args.csv else "\n")
+        return 1 if tours["problems"] else 0
     report = gather(path, seat=args.seat, games=args.games)
     if args.csv:
         print(as_csv(report, args.what), end="")
@@ -328,8 +335,9 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--seed", type=int, default=1)
     c.set_defaults(func=_cmd_crashtest)
     a = sub.add_parser("audit", help="meters, game recall and the event log from the journal (read-only)")
-    a.add_argument("what", nargs="?", choices=("all", "meters", "recall", "events", "verify"), default="all",
-                   help="what to show; verify proves the journal's hash chain unbroken")
+    a.add_argument("what", nargs="?", choices=("all", "meters", "recall", "events", "tournaments", "verify"),
+                   default="all", help="what to show; verify proves the journal's hash chain unbroken; tournaments: "
+                   "each eenendertigen tournament's ranking and round scores (its seed once closed)")
     a.add_argument("--data", default="data", help="the cabinet's data directory (default: data)")
     a.add_argument("--seat", type=int, help="one seat only")
     a.add_argument("--games", type=int, default=100, help="recall: last N games per seat (default 100)")

@@ -1,7 +1,9 @@
-"""Reading the journal for people and programs: meters, game recall, the event log.
+"""Reading the journal for people and programs: meters, game recall, the event log, tournaments.
 
-Owns: ``cabinet audit``'s reports. Opens the journal read-only (SQLite WAL lets it read beside
-a running cabinet without disturbing it) and never writes.
+Owns: ``cabinet audit``'s reports (``tournaments``: every eenendertigen tournament since the last
+RAM clear, from its close record, and the open one from the cabinet row, its seed left out).
+Opens the journal read-only (SQLite WAL lets it read beside a running cabinet without disturbing
+it) and never writes.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from machine.games.eenendertigen.rules import score_value
+from machine.games.eenendertigen.standings import display_name, ranking
 from machine.money.journal import Journal
 from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, Meters, per_game, total
 
@@ -156,4 +160,77 @@ def as_csv(report: dict[str, Any], what: str) -> str:
         for e in report["events"]:
             detail = "; ".join(f"{k}={v}" for k, v in e.items() if k not in ("seq", "seat", "code", "event"))
             w.writerow([e["seq"], e["code"], e["event"], e["seat"] or "", detail])
+    return out.getvalue()
+
+
+# -- tournaments ----------------------------------------------------------------------------------
+
+
+def gather_tournaments(journal_path: Path) -> dict[str, Any]:
+    """Every tournament since the last RAM clear (closed ones from their close records, the open
+    one from the cabinet row): id, variant, state, times, entry, prizes, seed (once closed, else
+    None), the ranking (rank, name, score, rounds) and each participant's round scores."""
+    j = Journal(journal_path, readonly=True)
+    try:
+        since = j.last_of("ram_clear")
+        out = [_tournament(r.data, closed=True) for r in j.records("tournament_close", since=since)]
+        cab = j.get("cabinet") or {}
+        t = (cab.get("tournaments") or {}).get("open")
+        if t:
+            out.append(_tournament(t, closed=False))
+        return {"tournaments": out, "problems": j.verify()}
+    finally:
+        j.close()
+
+
+def _tournament(t: dict[str, Any], closed: bool) -> dict[str, Any]:
+    rows = t["ranking"] if closed else ranking(t["participants"])
+    return {
+        "id": t["id"], "variant": t["variant"], "state": "closed" if closed else ("playing" if t["in_force"] else "open"),
+        "opened": t["opened"], "closed": t.get("closed"), "start": t["start"], "end": t["end"],
+        "entry": t["entry"], "prizes": list(t["prizes"]), "seed": t["seed"] if closed else None,
+        "why_closed": t.get("why"),
+        "ranking": [{k: r[k] for k in ("rank", "number", "name", "score", "rounds")} for r in rows],
+        "participants": [{"number": p["number"], "name": display_name(p), "seat": p["seat"], "entry": p["entry"],
+                          "round_scores": [score_value(s) for s in p["scores2"]]} for p in t["participants"]],
+        "prizes_awarded": list(t.get("prizes_awarded", [])),
+    }
+
+
+def tournaments_text(report: dict[str, Any]) -> str:
+    lines: list[str] = []
+    if report["problems"]:
+        lines += ["JOURNAL PROBLEMS (memory error):"] + [f"  {p}" for p in report["problems"]]
+    if not report["tournaments"]:
+        lines.append("no tournaments since the last RAM clear")
+    for t in report["tournaments"]:
+        closed = f", closed at {t['closed']:g}" if t["closed"] is not None else ""
+        lines.append(f"Tournament {t['id']} ({t['variant']}, {t['state']}): opened at {t['opened']:g}{closed}, "
+                     f"entry {t['entry']}, prizes {'/'.join(map(str, t['prizes'])) or 'none'}")
+        lines.append(f"  seed {t['seed'] or '(published when it closes)'}")
+        lines.append(f"  {'rank':>4}  {'name':<12}  {'score':>6}  {'rounds':>6}")
+        lines += [f"  {r['rank']:>4}  {r['name']:<12}  {r['score']!s:>6}  {r['rounds']:>6}" for r in t["ranking"]]
+        for p in t["participants"]:
+            lines.append(f"  {p['name']} (seat {p['seat']}): " + (" ".join(map(str, p["round_scores"])) or "no rounds yet"))
+    return "\n".join(lines)
+
+
+def tournaments_csv(report: dict[str, Any]) -> str:
+    """One row per participant (a tournament without any: one row with its own columns only)."""
+    import csv
+    import io
+
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["tournament", "variant", "state", "opened", "closed", "entry", "prizes", "seed",
+                "rank", "number", "name", "score", "rounds", "round_scores"])
+    for t in report["tournaments"]:
+        head = [t["id"], t["variant"], t["state"], t["opened"], "" if t["closed"] is None else t["closed"], t["entry"],
+                " ".join(map(str, t["prizes"])), t["seed"] or ""]
+        scores = {p["number"]: p["round_scores"] for p in t["participants"]}
+        for r in t["ranking"]:
+            played = " ".join(map(str, scores[r["number"]]))
+            w.writerow([*head, r["rank"], r["number"], r["name"], r["score"], r["rounds"], played])
+        if not t["ranking"]:
+            w.writerow(head + [""] * 6)
     return out.getvalue()
