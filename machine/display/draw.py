@@ -13,6 +13,7 @@ import math
 
 import pygame
 
+from machine.display import tournament
 from machine.display.cardart import card_surface
 from machine.display.lang import translate
 from machine.display.view import BUTTON_ORDER, SeatView, TableView, money_text
@@ -99,6 +100,11 @@ class Renderer:
         s = H / 540
         seat = next(x for x in view.seats if x.number == number)
         self._felt(surf, s)
+        if view.tournament is not None and tournament.takes_screen(view, seat):
+            tournament.draw_screen(self, surf, view, seat, now, s, offset)
+            if view.banner:
+                self._banner(surf, view.banner, s)
+            return
         if view.attract and seat.state == "idle":
             self._attract(surf, view, seat, now, s)
             self._buttons(surf, seat, s, offset)
@@ -110,6 +116,7 @@ class Renderer:
         self._message(surf, view, seat, now, s)
         self._meters(surf, view, seat, s)
         self._buttons(surf, seat, s, offset)
+        tournament.draw_progress(self, surf, view, seat, s)
         if seat.state in ("handpay", "tilt", "memory_error"):
             self._lock_screen(surf, view, seat, now, s)
         if view.banner:

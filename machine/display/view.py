@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
+from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
 from machine.games.interface import HandShown
 
 BUTTON_ORDER = ("+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect")
@@ -40,6 +41,25 @@ class SeatView:
 
 
 @dataclass(frozen=True)
+class TournamentView:
+    """An eenendertigen tournament as the screens show it (machine/display/tournament.py)."""
+
+    heading: str  # "Tournament 2: classic, entry 10, prizes 100/50/25"
+    state: str  # open (before its start time), playing (the cabinet plays only it), closed (the last one's final list)
+    rows: tuple[tuple[str, str, str, str], ...]  # rank, name, score, rounds played; best first
+    seed: str = ""  # published once closed
+    seat: int | None = None  # the seat entering a name or playing
+    stage: str = ""  # name, play
+    name: str = ""  # the name typed so far
+    char: str = ""  # the character Draw / Stand stand on now
+    note: str = ""  # why the entry was refused (credit short)
+    progress: str = ""  # "Round 3 of 16 - score 84.5"
+    who: str = ""  # the playing participant's name
+    keys: tuple[str, ...] = ()  # the name entry's buttons, as written on the screen
+    full: bool = False  # ten participants: no more entries
+
+
+@dataclass(frozen=True)
 class TableView:
     game_title: str
     denomination_cents: int
@@ -55,6 +75,7 @@ class TableView:
     bank: int | None = None  # the banker's bank, where the game has one (ochko)
     notice: str = ""  # a table-wide line from the game ("Last round of this bank")
     dealer_title: str = "DEALER"
+    tournament: TournamentView | None = None  # an open tournament, or the last closed one's final list
 
 
 def money_text(points: int, cents_per_point: int) -> str:
@@ -135,7 +156,37 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         bank=house.bank if house.bank is not None else table.bank,
         notice=table.notice or house.notice,
         dealer_title=table.dealer_title,
+        tournament=tournament_view(cab),
     )
+
+
+def tournament_view(cab: Cabinet) -> TournamentView | None:
+    """The open tournament (its seed never), else the last closed one's final list with its
+    published seed, else None."""
+    t = cab.tournament
+    if t is None:
+        last = cab.last_tournament
+        if last is None:
+            return None
+        return TournamentView(f"Tournament {last['id']} ({last['variant']}): final ranking", "closed",
+                              _rows(last["ranking"]), seed=last["seed"])
+    prizes = "/".join(str(p) for p in t["prizes"]) or "none"
+    heading = f"Tournament {t['id']}: {t['variant']}, entry {t['entry']}, prizes {prizes}"
+    state = "playing" if t["in_force"] else "open"
+    at = cab.tournament_seat()
+    full = len(t["participants"]) >= PARTICIPANTS
+    if at is None:
+        return TournamentView(heading, state, _rows(t["ranking"]), full=full)
+    if at["stage"] == "name":
+        return TournamentView(heading, state, _rows(t["ranking"]), seat=at["seat"], stage="name", name=at["name"],
+                              char=CHARACTERS[at["char"]], note=at["note"], keys=ENTRY_WORDS, full=full)
+    p = at["progress"]
+    return TournamentView(heading, state, _rows(t["ranking"]), seat=at["seat"], stage="play", who=p["name"],
+                          progress=f"Round {p['round']} of {ROUNDS} - score {p['score']}", full=full)
+
+
+def _rows(ranking) -> tuple[tuple[str, str, str, str], ...]:
+    return tuple((str(r["rank"]), r["name"], str(r["score"]), str(r["rounds"])) for r in ranking)
 
 
 def _bet_shown(cab: Cabinet, rnd, n: int) -> int:

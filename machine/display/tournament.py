@@ -1,0 +1,115 @@
+"""Painting an eenendertigen tournament on a player screen from the ``TournamentView``.
+
+Owns: the ranking list screen (the attract screen while a tournament is open, the screen of
+every seat waiting while one participant plays, the last closed tournament's final list with
+its published seed), the name entry screen of the seat entering (the name so far, the
+character Draw / Stand stand on, the buttons' meanings) and the participant's "Round k of 16 -
+score S" line above their table. Draws with the ``Renderer`` it is given (machine/display/
+draw.py calls in through two small hooks); never changes the cabinet.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pygame
+
+from machine.display.view import SeatView, TableView
+
+if TYPE_CHECKING:
+    from machine.display.draw import Renderer
+
+GOLD = (236, 196, 80)
+WHITE = (245, 245, 240)
+DIM = (170, 190, 175)
+PANEL = (8, 40, 24)
+LOCKED = ("handpay", "tilt", "memory_error")
+
+
+def takes_screen(view: TableView, seat: SeatView) -> bool:
+    """Whether the tournament paints this seat's whole screen (its name entry, or the ranking
+    list where the seat would otherwise show the attract screen or wait)."""
+    t = view.tournament
+    if t is None or seat.state in LOCKED:
+        return False
+    if t.state == "playing":
+        return not (t.seat == seat.number and t.stage == "play") and seat.state != "in_round"
+    return view.attract and seat.state == "idle"
+
+
+def draw_screen(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, now: float, s: float,
+                offset: tuple[int, int] = (0, 0)) -> None:
+    """The seat's whole screen (``takes_screen`` said so): name entry or ranking list, buttons."""
+    t = view.tournament
+    assert t is not None
+    if t.state == "playing" and t.seat == seat.number and t.stage == "name":
+        _name_entry(r, surf, view, seat, s)
+    else:
+        _ranking(r, surf, view, seat, now, s)
+    r._buttons(surf, seat, s, offset)
+
+
+def draw_progress(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, s: float) -> None:
+    """The playing participant's line above their table."""
+    t = view.tournament
+    if t is None or t.state != "playing" or t.seat != seat.number or t.stage != "play":
+        return
+    W, _ = surf.get_size()
+    box = pygame.Rect(int(W * 0.2), int(2 * s), int(W * 0.6), int(24 * s))
+    pygame.draw.rect(surf, PANEL, box, border_radius=int(6 * s))
+    r.text(surf, f"{t.who}: {t.progress}", int(16 * s), GOLD, center=box.center)
+
+
+def _ranking(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, now: float, s: float) -> None:
+    t = view.tournament
+    assert t is not None
+    W, H = surf.get_size()
+    r.text(surf, "TOURNAMENT" if t.state != "closed" else "TOURNAMENT RESULT", int(34 * s), GOLD, center=(W / 2, H * 0.07))
+    r.text(surf, t.heading, int(16 * s), WHITE, center=(W / 2, H * 0.13))
+    if t.state == "closed":
+        status = f"Seed: {t.seed}"
+    elif t.state == "open":
+        status = "Opens soon: the cabinet plays as usual until then"
+    elif t.seat is not None and t.stage == "play":
+        status = f"Seat {t.seat} is playing: {t.who}, {t.progress.lower()}"
+    elif t.seat is not None:
+        status = f"Seat {t.seat} is entering a name"
+    elif t.full:
+        status = "Ten participants: the tournament is full"
+    else:
+        status = "Press Start to enter" if "start" in seat.lamps else "A tournament is on"
+    r.text(surf, status, int(13 * s) if t.state == "closed" else int(17 * s), DIM if t.state == "closed" else GOLD,
+           center=(W / 2, H * 0.185))
+    top = H * 0.23
+    box = pygame.Rect(int(W * 0.1), int(top), int(W * 0.8), int(H * 0.44))
+    pygame.draw.rect(surf, PANEL, box, border_radius=int(8 * s))
+    cols = (0.14, 0.24, 0.62, 0.78)
+    y = top + 6 * s
+    for text, c in zip(("Rank", "Name", "Score", "Rounds"), cols, strict=True):
+        r.text(surf, text, int(13 * s), DIM, topleft=(int(W * c), int(y)))
+    y += 20 * s
+    if not t.rows:
+        r.text(surf, "No participants yet", int(16 * s), WHITE, topleft=(int(W * cols[1]), int(y)))
+    for row in t.rows[:10]:
+        for text, c in zip(row, cols, strict=True):
+            r.text(surf, text, int(15 * s), WHITE, topleft=(int(W * c), int(y)))
+        y += 19 * s
+
+
+def _name_entry(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, s: float) -> None:
+    t = view.tournament
+    assert t is not None
+    W, H = surf.get_size()
+    r.text(surf, "ENTER YOUR NAME", int(32 * s), GOLD, center=(W / 2, H * 0.1))
+    r.text(surf, t.heading, int(15 * s), WHITE, center=(W / 2, H * 0.17))
+    box = pygame.Rect(int(W * 0.15), int(H * 0.24), int(W * 0.7), int(H * 0.14))
+    pygame.draw.rect(surf, PANEL, box, border_radius=int(8 * s))
+    shown = t.name + "[" + (t.char if t.char != " " else "space") + "]"
+    r.text(surf, shown, int(34 * s), WHITE, center=box.center)
+    y = H * 0.43
+    for line in t.keys:
+        r.text(surf, line, int(15 * s), DIM, center=(W / 2, y))
+        y += 19 * s
+    r.text(surf, "An empty name plays as the next participant number", int(13 * s), DIM, center=(W / 2, y + 4 * s))
+    if t.note:
+        r.text(surf, t.note, int(16 * s), (240, 140, 40), center=(W / 2, H * 0.71))
