@@ -189,12 +189,13 @@ def tournament_live(state: CabinetState, game: Game, n: int, button: Button) -> 
     the participant's round takes the game's buttons; the name entry its own keys; Start enters
     (any free seat while no one else is entering or playing) or deals the participant's next
     round; Collect works as always outside a round."""
-    if not STATES[seat_state(state, n)].lamps:  # locked or paying
+    lamps = STATES[seat_state(state, n)].lamps
+    if not lamps:  # locked or paying
         return False
+    if button == Button.COLLECT:
+        return "collect" in lamps and state.seats[n].money.is_live("collect")
     if state.round is not None:
         return _group(button) == "play" and action_for(state, game, n, button) is not None
-    if button == Button.COLLECT:
-        return state.seats[n].money.is_live("collect")
     a = tournament.active(state)
     if a is not None and a["seat"] == n and a["stage"] == "name":
         return tournament.name_key_live(state, n, button)

@@ -13,12 +13,19 @@ Buttons in the menu (shown on the screen): Draw = next, Stand = previous, Start 
 confirm, Collect = back. In the PIN entry the buttons are digits: +2 1, +10 2, x2 3, Repeat 4,
 Max Bet 5, Draw 6, Stand 7, Double 8, Split 9, Insurance 0; Start = OK, Collect = cancel,
 Auto = erase.
+
+The Tournament page opens an eenendertigen tournament (variant, entry, prizes by rank, start
+and end relative to now: each line changed with Start, then Draw / Stand) or closes the open
+one (its ranking is shown, and after the close its published seed). The seed is drawn here,
+from the OS random source (``secrets.token_hex(32)``), and handed to the cabinet with the open.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +37,8 @@ PIN_DIGITS = {
     "+2": "1", "+10": "2", "x2": "3", "repeat": "4", "max": "5",
     "draw": "6", "stand": "7", "double": "8", "split": "9", "insurance": "0",
 }
-PAGES = ("Meters", "Game recall", "Event log", "Settings", "Hardware test", "Period meter reset", "RAM clear", "Software")
+PAGES = ("Meters", "Game recall", "Event log", "Settings", "Hardware test", "Period meter reset", "RAM clear", "Software",
+         "Tournament")
 EDITABLE: dict[str, tuple[Any, ...]] = {
     "betting_time": (10.0, 15.0, 20.0, 30.0, 45.0, 60.0),
     "decision_timeout": (10.0, 15.0, 20.0, 30.0),
@@ -42,6 +50,27 @@ EDITABLE: dict[str, tuple[Any, ...]] = {
     "dealer_hits_soft_17": (False, True),  # game mathematics: after a RAM clear
     "game": (),  # one of the enabled games; in force when no seat has a bet or a hand
 }
+
+# The Tournament page's choices; start and end count in seconds from the moment it is opened
+TOURNAMENT_FORM: dict[str, tuple[Any, ...]] = {
+    "variant": ("classic", "modern"),
+    "entry": (0, 10, 20, 50, 100),
+    "prizes": ((), (100,), (200, 100, 50), (500, 250, 100), (1000, 500, 250)),
+    "start": (None, 900.0, 1800.0, 3600.0, 7200.0),
+    "end": (None, 3600.0, 7200.0, 14400.0, 28800.0, 86400.0),
+}
+
+
+def tournament_choice_text(name: str, value: Any) -> str:
+    if name == "entry":
+        return f"{value} points"
+    if name == "prizes":
+        return "/".join(map(str, value)) + " points (ranks 1..)" if value else "none"
+    if name == "start":
+        return "now" if value is None else f"in {int(value // 60)} min"
+    if name == "end":
+        return "none" if value is None else f"after {int(value // 3600)} h"
+    return str(value)
 
 
 def pin_hash(pin: str) -> str:
@@ -73,6 +102,8 @@ class OperatorMenu:
     recall_seat: int = 1
     pressed: str = ""  # hardware test: the last button seen
     requests: list[str] = field(default_factory=list)  # for the loop: "hopper_test"
+    tournament_form: dict[str, Any] = field(default_factory=lambda: {k: v[0] for k, v in TOURNAMENT_FORM.items()})
+    seed_source: Callable[[], str] = lambda: secrets.token_hex(32)  # the OS random source; a test may inject one
 
     # -- input --------------------------------------------------------------------------------
 
@@ -86,6 +117,8 @@ class OperatorMenu:
             self.mode = "browse"
         elif self.mode == "edit":
             self._edit_key(button, now)
+        elif self.mode == "tour_edit":
+            self._tournament_edit_key(button)
         elif self.page is not None and PAGES[self.page] == "Hardware test" and button not in ("collect", "start"):
             self.pressed = f"seat {seat}: {button}"
         else:
@@ -111,6 +144,8 @@ class OperatorMenu:
         if name == "Game recall" and button in ("+2", "+10"):
             self.recall_seat = self.recall_seat % len(self.cab.seats) + 1
             self.cursor = 0
+        elif button == "start" and name == "Tournament":
+            self._need_pin(self._tournament_action(), now)
         elif button == "start":
             action = {"Settings": "edit", "Period meter reset": "period", "RAM clear": "ram", "Hardware test": "hopper"}.get(name)
             if action:
@@ -146,8 +181,11 @@ class OperatorMenu:
             name = self._editable()[min(self.cursor, len(self._editable()) - 1)]
             self.edit_value = self._current(name)
             self.mode = "edit"
-        elif self.after_pin in ("period", "ram"):
+        elif self.after_pin in ("period", "ram", "tour_open", "tour_close"):
             self.mode = "confirm"
+        elif self.after_pin == "tour_edit":
+            self.edit_value = self.tournament_form[self._tournament_field()]
+            self.mode = "tour_edit"
         elif self.after_pin == "hopper":
             self._do("hopper", now)
             self.mode = "browse"
@@ -179,6 +217,63 @@ class OperatorMenu:
         elif action == "hopper":
             self.requests.append("hopper_test")
             self.message = "Hopper test: paying one coin"
+        elif action == "tour_open":
+            f = self.tournament_form
+            try:
+                t = self.cab.open_tournament(f["variant"], f["entry"], list(f["prizes"]), f["start"], f["end"],
+                                             self.seed_source(), now, "operator")
+            except ValueError as exc:
+                self.message = f"Not opened: {exc}"
+                return
+            self.message = f"Tournament {t['id']} opened" + ("" if t["in_force"] else " (it starts at its start time)")
+        elif action == "tour_close":
+            try:
+                self.message = f"Tournament: {self.cab.close_tournament('operator', now)}"
+            except ValueError as exc:
+                self.message = str(exc)
+
+    # -- the Tournament page ---------------------------------------------------------------------
+
+    def _tournament_field(self) -> str:
+        return list(TOURNAMENT_FORM)[min(self.cursor, len(TOURNAMENT_FORM) - 1)]
+
+    def _tournament_action(self) -> str:
+        """What Start on the Tournament page asks for (after the PIN)."""
+        if self.cab.tournament is not None:
+            return "tour_close"
+        return "tour_open" if self.cursor >= len(TOURNAMENT_FORM) else "tour_edit"
+
+    def _tournament_edit_key(self, button: str) -> None:
+        name = self._tournament_field()
+        values = TOURNAMENT_FORM[name]
+        i = values.index(self.edit_value) if self.edit_value in values else 0
+        if button in ("draw", "stand"):
+            self.edit_value = values[(i + (1 if button == "draw" else -1)) % len(values)]
+        elif button == "collect":
+            self.mode = "browse"
+        elif button == "start":
+            self.tournament_form[name] = self.edit_value
+            self.mode = "browse"
+
+    def _page_tournament(self) -> MenuView:
+        t = self.cab.tournament
+        if t is not None:
+            state = "playing: the cabinet plays only the tournament" if t["in_force"] else "open, waiting for its start time"
+            prizes = "/".join(map(str, t["prizes"])) or "none"
+            lines = [f"Tournament {t['id']} ({t['variant']}): {state}",
+                     f"entry {t['entry']}  prizes {prizes}  participants {len(t['participants'])} of 10",
+                     "Start: close it now (PIN; a round in play ends first)", "",
+                     f"{'rank':>4}  {'name':<12}  {'score':>6}  {'rounds':>6}"]
+            lines += [f"{r['rank']:>4}  {r['name']:<12}  {r['score']!s:>6}  {r['rounds']:>6}" for r in t["ranking"]]
+            return MenuView("Tournament", lines, 2, footer="Start: close   Collect: back")
+        fields = [f"{name:<10}{tournament_choice_text(name, self.tournament_form[name])}" for name in TOURNAMENT_FORM]
+        lines = [*fields, "Open the tournament (PIN)"]
+        last = self.cab.last_tournament
+        if last is not None:
+            lines += ["", f"Last: tournament {last['id']} ({last['variant']}), seed {last['seed']}"]
+            lines += [f"{r['rank']:>4}  {r['name']:<12}  {r['score']!s:>6}  {r['rounds']:>6}" for r in last["ranking"]]
+        return MenuView("Tournament (eenendertigen)", lines, min(self.cursor, len(TOURNAMENT_FORM)),
+                        footer="Draw/Stand: line   Start: change or open (PIN)   Collect: back")
 
     def _editable(self) -> list[str]:
         """The settings of the menu that apply now: the machine's, and the rules the game in
@@ -226,13 +321,20 @@ class OperatorMenu:
                             footer=f"{keys}  Start: OK  Auto: erase  Collect: cancel")
         if self.mode == "confirm":
             what = {"period": "Reset the period meters?",
-                    "ram": "RAM CLEAR: erase every meter, credit and recall?"}[self.after_pin]
+                    "ram": "RAM CLEAR: erase every meter, credit and recall?",
+                    "tour_open": "Open the tournament? (its seed is drawn now and published when it closes)",
+                    "tour_close": "Close the tournament? (the ranking is final, prizes become handpays)"}[self.after_pin]
             return MenuView("Confirm", [what, "", "Start: yes   any other button: no"])
         if self.mode == "edit":
             name = self._editable()[min(self.cursor, len(self._editable()) - 1)]
             note = " (game mathematics: takes effect after the next RAM clear)" if name not in self._machine_names() else ""
             return MenuView(f"Setting: {name}", [f"{self._current(name)}  ->  {self.edit_value}{note}"],
                             footer="Draw/Stand: change   Start: save   Collect: cancel")
+        if self.mode == "tour_edit":
+            name = self._tournament_field()
+            return MenuView(f"Tournament: {name}", [f"{tournament_choice_text(name, self.tournament_form[name])}  ->  "
+                                                    f"{tournament_choice_text(name, self.edit_value)}"],
+                            footer="Draw/Stand: change   Start: keep   Collect: cancel")
         if self.page is None:
             lines = list(PAGES)
             return MenuView("Operator menu", lines, self.cursor, footer=self.message or footer)
