@@ -301,3 +301,43 @@ def test_a_tournament_needs_eenendertigen_enabled_and_refuses_a_second_one(tmp_p
         cab.open_tournament("classic", 0, [], None, None, SEED, 0.0, "operator")
     with pytest.raises(RuntimeError, match="until the tournament is closed"):
         cab.ram_clear("operator")
+
+
+def test_an_abandoned_name_entry_is_given_up_and_an_abandoned_participant_plays_on_by_the_clock(tmp_path):
+    cab = boot(tmp_path)
+    cab.open_tournament("classic", 0, [], None, None, SEED, 0.0, "operator")
+    assert cab.press(1, "start", 0) and cab.press(1, "draw", 10)
+    cab.tick(10 + tournament.IDLE_TIMEOUT - 1)
+    assert cab.tournament_seat()["stage"] == "name"
+    cab.tick(10 + tournament.IDLE_TIMEOUT)  # nothing was taken; any seat may enter again
+    assert cab.tournament_seat() is None and cab.tournament["participants"] == [] and cab.live(2) == ["start"]
+    enter(cab, 2, "", 100)
+    now = 100.0
+    while cab.tournament_seat() is not None and now < 100 + 16 * 400:  # nobody presses: the timeouts play it
+        now += 5.0
+        cab.tick(now)
+    assert cab.tournament["ranking"][0]["rounds"] == 16
+    decisions = [x for g in cab.journal.records("game", seat=2) for x in g.data["decisions"]]
+    assert decisions and all(x["by"] == "timeout" for x in decisions)
+
+
+def test_a_prize_waits_for_a_busy_seat_and_the_game_and_rules_wait_for_the_close(tmp_path):
+    cab = boot(tmp_path)
+    cab.open_tournament("classic", 0, [40], None, None, SEED, 0.0, "operator")
+    with pytest.raises(ValueError, match="a tournament is on: decks can change after it closes"):
+        cab.change_setting("decks", 2, "operator")
+    assert cab.change_setting("game", "eenendertigen", "operator") == "when the tournament has closed"
+    enter(cab, 1, "", 1)
+    now = play_out(cab, 1, 1, rounds=1)
+    cab.coin_error(1, 8, "fraud", True)  # seat 1 tilts
+    assert cab.close_tournament("operator", now) == "closed"
+    seat = cab.seats[1]
+    assert seat.lock == "tilt" and seat.money.credit == 0 and cab.core.state.row.tournaments["prizes_owed"][0]["amount"] == 40
+    cab.tick(now + 1)
+    assert seat.lock == "tilt"  # still busy: the prize waits
+    assert cab.attendant_clear(1) and seat.lock is None
+    cab.tick(now + 2)
+    assert (seat.lock, seat.handpay_owed, seat.money.credit) == ("handpay", 40, 40)
+    assert "prizes_owed" not in cab.core.state.row.tournaments
+    cab.tick(now + 3)  # the game chosen during the tournament, now that it is over and the cabinet idle
+    assert cab.game.title == "Eenendertigen" and cab.tournament is None and not cab.tournament_in_force

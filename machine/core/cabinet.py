@@ -594,7 +594,8 @@ class Cabinet:
                 raise ValueError(f"a tournament is on: {name} can change after it closes")
             if value not in core.profiles:
                 raise ValueError(f"game {value!r} is not enabled (enabled: {', '.join(core.profiles)})")
-            with core.tx("settings_change", {"name": name, "old": core.base_profile.game, "new": value, "by": who}):
+            with core.tx("settings_change", {"name": name, "old": core.state.row.game or core.config_profile.game, "new": value,
+                                             "by": who}):
                 admin.choose_game_later(core, value, who)
             return "when the tournament has closed"
         if name == "game":
