@@ -13,6 +13,7 @@ import os
 import random
 import signal
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,11 +38,29 @@ def boot(tmp: Path, seats: int = 2, step_hook=None) -> Cabinet:
                         lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)), step_hook)
 
 
+def tour(cab: Cabinet) -> dict[str, Any]:
+    t = cab.tournament
+    assert t is not None
+    return t
+
+
+def at(cab: Cabinet) -> dict[str, Any]:
+    a = cab.tournament_seat()
+    assert a is not None
+    return a
+
+
+def last(cab: Cabinet) -> dict[str, Any]:
+    t = cab.last_tournament
+    assert t is not None
+    return t
+
+
 def enter(cab: Cabinet, n: int, name: str, now: float) -> None:
     """Seat ``n`` types ``name`` with Draw (next character) and Double (take it), then Start."""
     assert cab.press(n, "start", now)
     for ch in name:
-        while CHARS[cab.tournament_seat()["char"]] != ch:
+        while CHARS[at(cab)["char"]] != ch:
             assert cab.press(n, "draw", now)
         assert cab.press(n, "double", now)
     assert cab.press(n, "start", now)
@@ -50,8 +69,7 @@ def enter(cab: Cabinet, n: int, name: str, now: float) -> None:
 def play_out(cab: Cabinet, n: int, now: float, passer: bool = False, rounds: int = 16) -> float:
     """Play the participant at seat ``n`` on: Auto (or Stand, pass, where it is live), Start
     between rounds, until ``rounds`` more rounds are over or they are done."""
-    a = cab.tournament_seat()
-    target = a["progress"]["rounds"] + rounds
+    target = at(cab)["progress"]["rounds"] + rounds
     while (a := cab.tournament_seat()) is not None and a["seat"] == n and a["progress"]["rounds"] < target:
         now += 1
         if cab.round is None:
@@ -90,7 +108,7 @@ def test_two_participants_are_dealt_the_same_decks_round_for_round_unstaked(tmp_
         m = cab.seats[n]
         assert (m.money.credit, m.money.club) == (credit, 0) and m.meters.get("total_bet") == 0
         assert m.meters.get("games_played:eenendertigen") == 16 and m.money.audit_problem() is None
-    rows = cab.tournament["ranking"]
+    rows = tour(cab)["ranking"]
     assert sorted(r["name"] for r in rows) == ["ANNA", "Player 2"] and all(r["rounds"] == 16 for r in rows)
     games = [r.data for r in cab.journal.records("game", seat=1)]
     scores = [next(p["score"] for p in g["places"] if p["seat"] == 1) for g in games]
@@ -112,9 +130,9 @@ def test_the_entry_is_taken_from_the_credit_meter_and_refused_when_it_is_short(t
     cab = boot(tmp_path)
     cab.open_tournament("modern", 10, [], None, None, SEED, 0.0, "operator")
     assert cab.press(1, "start", 1) and cab.press(1, "start", 1)  # an empty name, no credit
-    assert cab.tournament_seat()["stage"] == "name" and "insert coins" in cab.tournament_seat()["note"]
+    assert at(cab)["stage"] == "name" and "insert coins" in at(cab)["note"]
     assert build_view(cab, 1).tournament.note.startswith("The entry is 10 points")
-    assert cab.tournament["participants"] == [] and cab.cabinet_meters.get("tournament_entries") == 0
+    assert tour(cab)["participants"] == [] and cab.cabinet_meters.get("tournament_entries") == 0
     cab.coin(1, "EU200A", 2)
     assert cab.press(1, "start", 3)
     seat = cab.seats[1]
@@ -137,16 +155,16 @@ def test_a_participant_resumes_their_round_after_the_cabinet_is_reopened(tmp_pat
     cab.journal.close()
     cab = boot(tmp_path)
     assert cab.tournament_in_force and cab.round.to_dict() == before
-    assert cab.tournament_seat()["progress"]["rounds"] == 2 and cab.live(1) != ["start"]
+    assert at(cab)["progress"]["rounds"] == 2 and cab.live(1) != ["start"]
     now = play_out(cab, 1, now + 1)
     enter(cab, 2, "", now)  # the same deals and Auto's same play: the same score, round for round
     play_out(cab, 2, now + 1)
-    first, second = cab.tournament["participants"]
+    first, second = tour(cab)["participants"]
     assert first["scores2"] == second["scores2"] and len(first["scores2"]) == 16
 
 
 def _child(data: Path, log: Path) -> None:
-    armed = []
+    armed: list[bool] = []
 
     def hook(where: str) -> None:
         if armed:
@@ -159,7 +177,7 @@ def _child(data: Path, log: Path) -> None:
     enter(cab, 2, "", now)
     now = play_out(cab, 2, now, rounds=3)
     assert cab.press(2, "start", now)  # round 4 dealt
-    log.write_text(json.dumps(cab.tournament["ranking"]))
+    log.write_text(json.dumps(tour(cab)["ranking"]))
     armed.append(True)
     cab.press(2, "auto", now + 1)  # killed inside this press's transaction
 
@@ -181,10 +199,10 @@ def test_the_ranking_list_survives_a_sigkill_mid_round(tmp_path):
     _, status = os.waitpid(pid, 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
     cab = boot(tmp_path)
-    assert cab.tournament["ranking"] == json.loads(log.read_text())
-    assert [(r["name"], r["rounds"]) for r in cab.tournament["ranking"]] == [("BO", 16), ("Player 2", 3)] or \
-        [(r["name"], r["rounds"]) for r in cab.tournament["ranking"]] == [("Player 2", 3), ("BO", 16)]
-    assert cab.round is not None and cab.round_no == 20 and cab.tournament_seat()["progress"]["round"] == 4
+    assert tour(cab)["ranking"] == json.loads(log.read_text())
+    assert [(r["name"], r["rounds"]) for r in tour(cab)["ranking"]] == [("BO", 16), ("Player 2", 3)] or \
+        [(r["name"], r["rounds"]) for r in tour(cab)["ranking"]] == [("Player 2", 3), ("BO", 16)]
+    assert cab.round is not None and cab.round_no == 20 and at(cab)["progress"]["round"] == 4
     assert [r.data["event"] for r in cab.journal.records("event")][-1] == "power_up"
 
 
@@ -204,10 +222,10 @@ def test_closing_publishes_the_seed_and_the_prizes_become_handpays_and_audit_exp
     assert SEED not in json.dumps([r.data for r in cab.journal.records("event")])
     assert cab.close_tournament("operator", now) == "closed"
     assert not cab.tournament_in_force and cab.game.title == "Random Blackjack" and cab.tournament is None
-    rows = cab.last_tournament["ranking"]
+    rows = last(cab)["ranking"]
     assert [(r["rank"], r["name"], r["rounds"]) for r in rows] == [(1, "Player 1", 16), (1, "Player 2", 16), (3, "Player 3", 2)]
     close = cab.journal.records("tournament_close")[-1].data
-    assert close["seed"] == cab.last_tournament["seed"] == SEED and close["ranking"] == rows
+    assert close["seed"] == last(cab)["seed"] == SEED and close["ranking"] == rows
     assert [(p["seat"], p["amount"]) for p in close["prizes_awarded"]] == [(1, 75), (2, 75)]  # 100 + 50 shared
     for n in (1, 2):
         seat = cab.seats[n]
@@ -246,10 +264,10 @@ def test_the_start_and_end_times_bound_the_tournament_and_the_tenth_participant_
     for i in range(10):
         enter(cab, 1 + i % 2, "", now)
         now = play_out(cab, 1 + i % 2, now + 1)
-    assert cab.tournament is None and cab.last_tournament["id"] == 1 and len(cab.last_tournament["ranking"]) == 10
+    assert cab.tournament is None and last(cab)["id"] == 1 and len(last(cab)["ranking"]) == 10
     assert cab.journal.records("tournament_close")[-1].data["why"] == "10 participants played"
     cab.open_tournament("modern", 0, [], None, 3600.0, SEED, now, "operator")
-    assert cab.tournament["id"] == 2 and cab.tournament_in_force and cab.rules.variant == "modern"
+    assert tour(cab)["id"] == 2 and cab.tournament_in_force and cab.rules.variant == "modern"
     enter(cab, 1, "", now)
     now += 3605.0
     cab.tick(now)  # past the end time, but a round is in play: it is played out first (the timeout plays Auto)
@@ -258,7 +276,7 @@ def test_the_start_and_end_times_bound_the_tournament_and_the_tenth_participant_
         now += 20.0
         cab.tick(now)
     assert cab.journal.records("tournament_close")[-1].data["why"] == "its end time came"
-    assert [(r["name"], r["rounds"]) for r in cab.last_tournament["ranking"]] == [("Player 1", 1)]
+    assert [(r["name"], r["rounds"]) for r in last(cab)["ranking"]] == [("Player 1", 1)]
 
 
 def test_the_operator_opens_and_closes_a_tournament_from_the_menu_with_a_seed_from_the_os(tmp_path):
@@ -280,7 +298,7 @@ def test_the_operator_opens_and_closes_a_tournament_from_the_menu_with_a_seed_fr
     menu.press(1, "start", 0)
     assert menu.mode == "confirm"
     menu.press(1, "start", 5.0)
-    assert cab.tournament is not None and cab.tournament["entry"] == 10 and "Tournament 1 opened" in menu.message
+    assert cab.tournament is not None and tour(cab)["entry"] == 10 and "Tournament 1 opened" in menu.message
     assert cab.journal.records("tournament_open")[-1].data["seed"] == SEED  # journaled in the open record
     assert "seed" not in " ".join(menu.view().lines)
     menu.press(1, "start", 6.0)
@@ -308,15 +326,15 @@ def test_an_abandoned_name_entry_is_given_up_and_an_abandoned_participant_plays_
     cab.open_tournament("classic", 0, [], None, None, SEED, 0.0, "operator")
     assert cab.press(1, "start", 0) and cab.press(1, "draw", 10)
     cab.tick(10 + tournament.IDLE_TIMEOUT - 1)
-    assert cab.tournament_seat()["stage"] == "name"
+    assert at(cab)["stage"] == "name"
     cab.tick(10 + tournament.IDLE_TIMEOUT)  # nothing was taken; any seat may enter again
-    assert cab.tournament_seat() is None and cab.tournament["participants"] == [] and cab.live(2) == ["start"]
+    assert cab.tournament_seat() is None and tour(cab)["participants"] == [] and cab.live(2) == ["start"]
     enter(cab, 2, "", 100)
     now = 100.0
     while cab.tournament_seat() is not None and now < 100 + 16 * 400:  # nobody presses: the timeouts play it
         now += 5.0
         cab.tick(now)
-    assert cab.tournament["ranking"][0]["rounds"] == 16
+    assert tour(cab)["ranking"][0]["rounds"] == 16
     decisions = [x for g in cab.journal.records("game", seat=2) for x in g.data["decisions"]]
     assert decisions and all(x["by"] == "timeout" for x in decisions)
 
