@@ -3,7 +3,8 @@
 Owns: who bets in the coming round, the shoe it is dealt from (always the game's own
 ``new_shoe()`` under the rules in force, put in order by the injected shuffler), starting the
 round through ``Game.start``, each decision (a press, Auto, a timeout) through
-``GameRound.act``, the stakes the round's events take (``event.stake``), and the settlement
+``GameRound.act``, the stakes the round's events take (``event.stake``), a round dealt from a
+given shoe with nothing staked (``start_unstaked_round``: a tournament's), and the settlement
 (``GameRound.settlement()``: money onto the club meter, the meters, the recall record from
 ``GameRound.result()``). It knows the game ONLY through ``machine/games/interface.py``. Each
 function runs INSIDE the transaction the ``Cabinet`` opened for the input.
