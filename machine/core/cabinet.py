@@ -478,6 +478,8 @@ class Cabinet:
                 tournament.put_in_force(core, now)
             elif what == "give_up":
                 tournament.give_up(core)
+            elif what == "rebase":
+                tournament.rebase(core, now)
             elif what == "next_round":
                 tournament.next_round(core, now)
             else:

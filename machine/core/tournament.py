@@ -169,7 +169,7 @@ def open_tournament(core: Core, variant: str, entry: int, prizes: list[int], sta
 def due(core: Core, now: float) -> str | None:
     """What the clock asks of the tournament now: ``start``, ``end``, ``give_up`` (a name entry
     left alone), ``next_round`` (a participant who stopped pressing Start), ``prizes`` (a prize
-    waiting for its seat to be free) or None."""
+    waiting for its seat to be free), ``rebase`` (the clock went back) or None."""
     state = core.state
     if any(_seat_free(core, int(o["seat"])) for o in state.row.tournaments.get("prizes_owed", ())):
         return "prizes"
@@ -187,9 +187,22 @@ def due(core: Core, now: float) -> str | None:
     if ended or t.get("closing"):
         return "end"
     a = t.get("active")
-    if a is not None and now - a["since"] >= IDLE_TIMEOUT:
-        return "give_up" if a["stage"] == "name" else "next_round"
+    if a is None:
+        return None
+    if now < a["since"]:
+        return "rebase"  # the clock started again (a power cut): the wait counts from now
+    if now - a["since"] >= IDLE_TIMEOUT:
+        if a["stage"] == "name":
+            return "give_up"
+        if state.seats[a["seat"]].lock is None:  # a locked seat waits for the attendant
+            return "next_round"
     return None
+
+
+def rebase(core: Core, now: float) -> None:
+    t = current(core.state)
+    assert t is not None and t.get("active") is not None
+    t["active"]["since"] = now
 
 
 def put_in_force(core: Core, now: float) -> None:
