@@ -68,5 +68,5 @@ def test_an_eenendertigen_session_stakes_the_bet_on_the_buttons_for_each_round()
     assert (first["places"][0]["staked"], first["places"][0]["returned"]) == (2, 7)
     assert (out[2]["credit"], out[2]["club"]) == (10, 10 - 2 + 7)
     assert second["places"][0]["cards"][0] == "AS" and second["places"][0]["passed"]
-    assert (out[3]["credit"], out[3]["club"]) == (10, 15) and out[4]["credit"] == 0  # 10 more to the club at Start
-    assert out[4]["club"] == 15 + 10 - 2 + second["places"][0]["returned"]
+    assert (out[3]["credit"], out[3]["club"]) == (0, 25)  # the +2 opening the game moved 10 more to the club
+    assert out[4]["club"] == 25 - 2 + second["places"][0]["returned"]
