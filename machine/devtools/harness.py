@@ -111,7 +111,7 @@ class SimulatedCabinet(CabinetApp):
 
     def help_text(self) -> str:
         return (f"Simulated panel - keys: F1-F{self.cfg.seats} choose seat (now seat {self.selected_seat}), "
-                "buttons as marked (or click them), Q/W/E insert 0.50/1/2 EUR, "
+                "buttons as marked (or click them), click a card to touch it, Q/W/E insert 0.50/1/2 EUR, "
                 "O operator key, T attendant key, R door, Esc quit")
 
     def on_input(self, event: Any) -> None:

@@ -99,6 +99,8 @@ class Renderer:
         W, H = surf.get_size()
         s = H / 540
         seat = next(x for x in view.seats if x.number == number)
+        for key in [k for k in self.card_rects if k[0] == number]:  # only the cards drawn this frame take a touch
+            del self.card_rects[key]
         self._felt(surf, s)
         if view.attract and seat.state == "idle":
             self._attract(surf, view, seat, now, s)

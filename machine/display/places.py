@@ -35,8 +35,6 @@ SMALL_SCALE = 0.55
 
 def draw_places(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, now: float, s: float, offset) -> None:
     """The table, the notice, the other places and the seat's own hand (see the module docstring)."""
-    for key in [k for k in r.card_rects if k[0] == seat.number]:
-        del r.card_rects[key]
     _table(r, surf, view, seat, now, s, offset)
     if view.notice:
         r.text(surf, view.notice, int(17 * s), GOLD, center=(surf.get_width() / 2, NOTICE_Y * s))
