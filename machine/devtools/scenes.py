@@ -1,8 +1,9 @@
 """The main screens, set up on a real cabinet core and rendered headless to PNG files.
 
 Owns: ``cabinet screenshots DIR`` and the scenes the screenshot tests compare: attract, betting,
-a split hand, the insurance offer, a dealer blackjack, tilt and handpay. Each scene plays real
-inputs into a cabinet core on a throw-away journal with stacked shoes, so a picture shows what
+a split hand, the insurance offer, a dealer blackjack, tilt and handpay, and the other games'
+main moments (ochko, eenentwintig, eenendertigen's swap, knock, reveal and modern discard, whose
+computer players play the real Auto strategy). Each scene plays real inputs into a cabinet core on a throw-away journal with stacked shoes, so a picture shows what
 the machine would really show.
 """
 
