@@ -3,8 +3,9 @@
 Owns: ``cabinet screenshots DIR`` and the scenes the screenshot tests compare: attract, betting,
 a split hand, the insurance offer, a dealer blackjack, tilt and handpay, and the other games'
 main moments (ochko, eenentwintig, eenendertigen's swap, knock, reveal and modern discard, whose
-computer players play the real Auto strategy). Each scene plays real inputs into a cabinet core on a throw-away journal with stacked shoes, so a picture shows what
-the machine would really show.
+computer players play the real Auto strategy). Each scene plays real inputs into a cabinet
+core on a throw-away journal with stacked shoes, so a picture shows what the machine would
+really show.
 """
 
 from __future__ import annotations
