@@ -53,3 +53,20 @@ def test_a_session_bet_above_a_quarter_of_the_club_meter_is_refused_in_one_line(
     )}
     with pytest.raises(ScriptError, match=r"^steps\[2\]: bet 10 is above a quarter of the club meter \(10\)$"):
         run_session_script(script, auto=auto_for("eenentwintig"))
+
+
+def test_an_eenendertigen_session_stakes_the_bet_on_the_buttons_for_each_round():
+    # P1 7H 8C 9D takes the table's AS KS QS with swap_all on the very first turn: 31, it knocks
+    # and wins floor(3.5 x 2) = 7; next round it swaps 7H for AS (AS 8C 9D) and passes
+    deal = ["7H", "9C", "7S", "7D", "8C", "TC", "8S", "8D", "9D", "JC", "9S", "9H", "AS", "KS", "QS"]
+    out = run_session_script({"game": "eenendertigen", "steps": [
+        {"coin": 20}, {"press": "+2"}, {"press": "start", "shoe": deal, "actions": ["swap_all"]},
+        {"press": "+2"}, {"press": "start", "shoe": deal, "actions": [["swap", 1, 1], "pass"]},
+    ]}, auto=auto_for("eenendertigen"))["steps"]
+    first, second = out[2]["round"], out[4]["round"]
+    assert first["places"][0]["cards"] == ["AS", "KS", "QS"] and first["winners"] == [1] and first["ended"] == "31"
+    assert (first["places"][0]["staked"], first["places"][0]["returned"]) == (2, 7)
+    assert (out[2]["credit"], out[2]["club"]) == (10, 10 - 2 + 7)
+    assert second["places"][0]["cards"][0] == "AS" and second["places"][0]["passed"]
+    assert (out[3]["credit"], out[3]["club"]) == (0, 25)  # the +2 opening the game moved 10 more to the club
+    assert out[4]["club"] == 25 - 2 + second["places"][0]["returned"]

@@ -192,3 +192,43 @@ def test_casino_blackjack_surrender_is_pressed_on_the_insurance_button_only_wher
         assert [d["action"] for d in g2["decisions"]] == ["surrender"]
     finally:
         app.close()
+
+
+# -- eenendertigen (classic): seat 1 7H 8C 9D in place 1, seat 2 9C TC JC in place 2, computer
+# players in places 3 and 4; the table AS KS QS. Seat 1 moves its frames with Draw (hand card 2)
+# and Split (table card 2) and swaps 8C for KS with Double; seat 2 is left to the clock (Auto);
+# seat 1 passes at its next turn; the computer players play to the end.
+EEN31_ROUND = "7H 9C 7S 7D 8C TC 8S 8D 9D JC 9S 9H AS KS QS"
+
+
+def test_eenendertigen_end_to_end_card_picks_on_the_panel_and_the_clock_for_seat_2(tmp_path):
+    app = open_app("eenendertigen", tmp_path, EEN31_ROUND)
+    try:
+        cab = app.cab
+        coins_and_bets(app)
+        rnd = cab.round
+        assert [p.seat for p in rnd.places] == [1, 2, None, None] and rnd.pending.seat == 1
+        assert (cab.seats[1].money.club, cab.seats[2].money.club) == (8, 8)  # the bets staked before the deal
+        assert lamps(app, 1) == {"draw", "split", "double", "insurance", "stand", "auto"}
+        assert lamps(app, 2) == set()
+        press(app, 1, "draw", lambda: cab.picks(1) == {"hand": 2, "table": 1}, what="the hand frame on card 2")
+        press(app, 1, "split", lambda: cab.picks(1) == {"hand": 2, "table": 2}, what="the table frame on card 2")
+        press(app, 1, "double", lambda: cab.round is None or cab.round.pending is None or cab.round.pending.seat != 1,
+              what="the swap")
+        first = next(e for e in rnd.events if e.kind == "move")
+        assert (first.seat, first.action, first.took, first.gave) == (1, "swap:2:2", ("KS",), ("8C",))
+        run_until(app, lambda: cab.round is None or cab.round.pending.seat == 1, what="seat 2 by the clock, the computers")
+        if cab.round is not None:
+            press(app, 1, "stand", lambda: cab.round is None or cab.round.pending.seat != 1, what="seat 1's pass")
+        run_until(app, lambda: cab.round is None, timeout=30, what="the round's end")
+        g1, g2 = (cab.journal.records("game", seat=n)[-1].data for n in (1, 2))
+        assert g1["moves"][0] == {"kind": "move", "seat": 1, "place": 1, "action": "swap:2:2", "took": ["KS"], "gave": ["8C"]}
+        assert g1["decisions"][0] == {"seat": 1, "hand": None, "kind": "play", "action": "swap:2:2", "by": "player"}
+        assert g2["decisions"] and {d["by"] for d in g2["decisions"]} == {"timeout"}
+        assert [p["cards"][:1] for p in g1["places"]][0] == ["7H"] and len(g1["places"]) == 4
+        for n, g in ((1, g1), (2, g2)):
+            assert g["seat"]["staked"] == 2 and cab.seats[n].money.club == 8 + g["seat"]["returned"]
+            assert g["seat"]["returned"] == (7 // len(g1["winners"]) if g["seat"]["place"] in g1["winners"] else 0)
+        assert cab.journal.verify() == []
+    finally:
+        app.close()

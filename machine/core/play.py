@@ -68,8 +68,9 @@ def maybe_start_round(core: Core, now: float, timeout: bool) -> None:
             add_bet(core, s, bet)
         s.ready = False
         bets.append(bet)
+    waiting = {s.number for s in bettors(core)} - {s.number for s in seats}  # beyond the game's places
     for s in state.seats.values():
-        if s.ready:
+        if s.ready and s.number not in waiting:
             s.ready = False
             core.store.seat_dirty(s)
     _deal(core, seats, bets, before, shoe, now)
@@ -108,7 +109,7 @@ def _deal(
     row.betting_since = None
     row.decision_since = now
     core.store.mark("round")
-    _settle_if_finished(core)
+    _settle_if_finished(core, now)
 
 
 def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
@@ -141,7 +142,7 @@ def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
             staked[str(e.seat)] = staked.get(str(e.seat), 0) + points
     core.state.row.decision_since = now
     core.store.mark("round")
-    _settle_if_finished(core)
+    _settle_if_finished(core, now)
 
 
 def add_bet(core: Core, seat: SeatState, points: int) -> None:
@@ -155,7 +156,7 @@ def _journal_events(core: Core, events: list[Any]) -> None:
         core.store.append("round_event", e.to_dict(), e.seat)
 
 
-def _settle_if_finished(core: Core) -> None:
+def _settle_if_finished(core: Core, now: float) -> None:
     state = core.state
     rnd = state.round
     assert rnd is not None
@@ -182,6 +183,8 @@ def _settle_if_finished(core: Core) -> None:
         state.row.carry[core.profile.game] = dict(rnd.carry)
     core.last_round = rnd
     _round_over(core)
+    if bettors(core):  # seats that waited for a place: the betting time runs for the next round
+        state.row.betting_since = now
 
 
 def _give_back(core: Core, seat: SeatState, points: int) -> None:

@@ -4,7 +4,8 @@ and mouse of the ``tools/run`` window.
 Owns: ``Simulators`` (the ccTalk bus simulator process and the embedded panel simulator, each on
 a real pty, built from the machine configuration); ``SimulatedCabinet``, the cabinet's frame
 loop run on those links, with the window's keys (a seat's buttons, coins, the key switches, the
-door) and clicks driving the *simulated* panel and acceptors — never the core directly — and
+door) and clicks on the drawn buttons driving the *simulated* panel and acceptors — never the
+core directly; a click on a card is the product's touchscreen input (``CabinetApp.on_input``) — and
 the help strip that lists them. The product never imports this module; ``cabinet run`` does,
 lazily, when the configuration names a simulated device, and so do the soak robots and tests.
 """
@@ -110,7 +111,7 @@ class SimulatedCabinet(CabinetApp):
 
     def help_text(self) -> str:
         return (f"Simulated panel - keys: F1-F{self.cfg.seats} choose seat (now seat {self.selected_seat}), "
-                "buttons as marked (or click them), Q/W/E insert 0.50/1/2 EUR, "
+                "buttons as marked (or click them), click a card to touch it, Q/W/E insert 0.50/1/2 EUR, "
                 "O operator key, T attendant key, R door, Esc quit")
 
     def on_input(self, event: Any) -> None:
@@ -135,11 +136,20 @@ class SimulatedCabinet(CabinetApp):
                 sim.set_key("attendant", not bool(self.panel.keys.get("attendant")))
             elif down and sim and name == "r":
                 sim.set_door(not bool(self.panel.door_open))
-        elif event.type == pygame.MOUSEBUTTONDOWN and sim and self.screens is not None:
-            # in the windows layout each seat's buttons sit in its own window
-            only = self.screens.window_seat(getattr(event, "window", None))
-            for (seat, button), rect in self.screens.renderer.button_rects.items():
-                if (only is None or seat == only) and rect.collidepoint(event.pos):
-                    sim.tap(seat, button)
-                    self.selected_seat = seat
+        elif event.type == pygame.MOUSEBUTTONDOWN and sim and self.screens is not None and self._tap_button(event):
+            pass  # a drawn button: the simulated panel's button
+        else:  # a click on a card: the touchscreen, as on the product
+            super().on_input(event)
+
+    def _tap_button(self, event: Any) -> bool:
+        """A click on a drawn panel button taps it on the simulated panel; False when none was hit."""
+        assert self.screens is not None and self.sims.panel is not None
+        # in the windows layout each seat's buttons sit in its own window
+        only = self.screens.window_seat(getattr(event, "window", None))
+        for (seat, button), rect in self.screens.renderer.button_rects.items():
+            if (only is None or seat == only) and rect.collidepoint(event.pos):
+                self.sims.panel.tap(seat, button)
+                self.selected_seat = seat
+                return True
+        return False
 

@@ -1,9 +1,11 @@
 """The main screens, set up on a real cabinet core and rendered headless to PNG files.
 
 Owns: ``cabinet screenshots DIR`` and the scenes the screenshot tests compare: attract, betting,
-a split hand, the insurance offer, a dealer blackjack, tilt and handpay. Each scene plays real
-inputs into a cabinet core on a throw-away journal with stacked shoes, so a picture shows what
-the machine would really show.
+a split hand, the insurance offer, a dealer blackjack, tilt and handpay, and the other games'
+main moments (ochko, eenentwintig, eenendertigen's swap, knock, reveal and modern discard, whose
+computer players play the real Auto strategy). Each scene plays real inputs into a cabinet
+core on a throw-away journal with stacked shoes, so a picture shows what the machine would
+really show.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import tempfile
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
 from machine.games.cards import shuffle
@@ -56,7 +59,11 @@ def _cabinet(
     rules: dict | None = None,
 ) -> Cabinet:
     settings = CabinetSettings(seats=seats, money=money or MoneySettings())
-    auto = _stand if game == "random-blackjack" else _first_option
+    auto: Callable[[Any], str] = _stand if game == "random-blackjack" else _first_option
+    if game == "eenendertigen":  # its computer players play Auto: the real strategy, so the table is real
+        from machine.gamemath.engines import auto_for
+
+        auto = auto_for("eenendertigen")
     return open_cabinet(tmp / "journal.sqlite", load_profile(game, rules), settings,
                         lambda profile: make_game(profile, auto), _stacked(*tops))
 
@@ -188,6 +195,43 @@ def scene_eenentwintig_settled(tmp: Path) -> Cabinet:
     return cab
 
 
+# -- eenendertigen: seats 1 and 2 at places 1 and 2, computer players at places 3 and 4 ------------
+# classic: place 1 AH 8C KH, place 2 7D 8D 9S, place 3 JC TS 7C, place 4 9C 8S JS; the table 9D QH 7S.
+# Seat 1 frames its 8C and the table's QH (Draw, Split) and swaps them: AH QH KH is 31, it knocks;
+# seat 2 has its one more turn and passes, the computer players theirs, and place 1 wins.
+EEN31_CLASSIC = "AH 7D JC 9C 8C 8D TS 8S KH 9S 7C JS 9D QH 7S"
+# modern: place 1 KS 5S 9D; the open card 2S, the stack's top QS. Seat 1 draws from the stack and
+# chooses its discard seeing four cards, the 9D framed.
+EEN31_MODERN = "KS 2C 3H 4D 5S 7C 8H 9H 9D 6C TD JH 2S QS"
+
+
+def scene_eenendertigen_swap(tmp: Path) -> Cabinet:
+    cab = _two_seat_round(tmp, EEN31_CLASSIC, 5, game="eenendertigen")
+    cab.press(1, "draw", 3)  # the hand frame: card 1 -> 2
+    cab.press(1, "split", 3)  # the table frame: card 1 -> 2
+    return cab
+
+
+def scene_eenendertigen_knock(tmp: Path) -> Cabinet:
+    cab = scene_eenendertigen_swap(tmp)
+    cab.press(1, "double", 4)  # swap 8C for QH: 31
+    return cab
+
+
+def scene_eenendertigen_reveal(tmp: Path) -> Cabinet:
+    cab = scene_eenendertigen_knock(tmp)
+    cab.press(2, "stand", 4)  # its one more turn: pass
+    return cab
+
+
+def scene_eenendertigen_discard(tmp: Path) -> Cabinet:
+    cab = _two_seat_round(tmp, EEN31_MODERN, 5, game="eenendertigen", rules={"variant": "modern"})
+    cab.press(1, "draw", 3)  # Draw from the stack: QS, four cards
+    cab.press(1, "draw", 3)  # the hand frame: card 1 -> 2
+    cab.press(1, "draw", 3)  # -> 3, the 9D
+    return cab
+
+
 SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "attract": scene_attract,
     "betting": scene_betting,
@@ -202,6 +246,10 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "eenentwintig-bet": scene_eenentwintig_bet,
     "eenentwintig-wash": scene_eenentwintig_wash,
     "eenentwintig-settled": scene_eenentwintig_settled,
+    "eenendertigen-swap": scene_eenendertigen_swap,
+    "eenendertigen-knock": scene_eenendertigen_knock,
+    "eenendertigen-reveal": scene_eenendertigen_reveal,
+    "eenendertigen-discard": scene_eenendertigen_discard,
 }
 
 

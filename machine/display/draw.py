@@ -48,6 +48,7 @@ class Renderer:
         self.key_hints = key_hints or {}
         self._seen: dict[tuple, float] = {}  # card slot -> when it first appeared (animation)
         self.button_rects: dict[tuple[int, str], pygame.Rect] = {}  # for clicks: (seat, button)
+        self.card_rects: dict[tuple[int, str], pygame.Rect] = {}  # for touches: (seat, "hand:2" / "table:1" / "stack")
 
     def font(self, size: int) -> pygame.font.Font:
         size = max(8, size)
@@ -99,6 +100,8 @@ class Renderer:
         W, H = surf.get_size()
         s = H / 540
         seat = next(x for x in view.seats if x.number == number)
+        for key in [k for k in self.card_rects if k[0] == number]:  # only the cards drawn this frame take a touch
+            del self.card_rects[key]
         self._felt(surf, s)
         if view.tournament is not None and tournament.takes_screen(view, seat):
             tournament.draw_screen(self, surf, view, seat, now, s, offset)
@@ -109,11 +112,19 @@ class Renderer:
             self._attract(surf, view, seat, now, s)
             self._buttons(surf, seat, s, offset)
             return
-        self._dealer(surf, view, now, s)
-        self._minmax(surf, seat, s)
-        self._header(surf, view, seat, s)
-        self._hands(surf, seat, now, s)
-        self._message(surf, view, seat, now, s)
+        if view.places:  # a game of places (eenendertigen): machine/display/places.py lays the table out
+            from machine.display.places import COUNTDOWN_Y, MESSAGE_Y, draw_places
+
+            draw_places(self, surf, view, seat, now, s, offset)
+            self._minmax(surf, seat, s)
+            self._header(surf, view, seat, s)
+            self._message(surf, view, seat, now, s, y=MESSAGE_Y * s, countdown_y=COUNTDOWN_Y * s)
+        else:
+            self._dealer(surf, view, now, s)
+            self._minmax(surf, seat, s)
+            self._header(surf, view, seat, s)
+            self._hands(surf, seat, now, s)
+            self._message(surf, view, seat, now, s)
         self._meters(surf, view, seat, s)
         self._buttons(surf, seat, s, offset)
         tournament.draw_progress(self, surf, view, seat, s)
@@ -212,15 +223,17 @@ class Renderer:
             paid = f"  pays {seat.insurance_returned}" if seat.insurance_returned else ""
             self.text(surf, f"Insurance {seat.insurance}{paid}", int(15 * s), GOLD, center=(W / 2, y - 14 * s))
 
-    def _message(self, surf, view: TableView, seat: SeatView, now, s) -> None:
+    def _message(
+        self, surf, view: TableView, seat: SeatView, now, s, y: float | None = None, countdown_y: float | None = None
+    ) -> None:
         W, H = surf.get_size()
         if seat.message:
-            big = seat.message in ("Blackjack!", "Bust", "Insurance?", "Your turn", "You win")
+            big = seat.message in ("Blackjack!", "Bust", "Insurance?", "Your turn", "You win", "Discard a card")
             color = GOLD if big else WHITE
-            self.text(surf, seat.message, int((30 if big else 22) * s), color, center=(W / 2, H * 0.345))
+            self.text(surf, seat.message, int((30 if big else 22) * s), color, center=(W / 2, H * 0.345 if y is None else y))
         if view.countdown is not None:
             left = view.countdown
-            cx, cy, r = W - 40 * s, H * 0.45, 24 * s
+            cx, cy, r = W - 40 * s, H * 0.45 if countdown_y is None else countdown_y, 24 * s
             pygame.draw.circle(surf, (0, 0, 0), (cx, cy), r)
             frac = left / 15.0 if left < 15 else 1.0
             ring = pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)
@@ -256,7 +269,10 @@ class Renderer:
             label = self.tr(seat.labels[b]) if b in seat.labels else BUTTON_LABELS[b]
             hint = self.key_hints.get(b)
             color = (30, 20, 0) if lit else (130, 140, 134)
-            self.text(surf, label, int(14 * s), color, center=(r.centerx, r.centery - (5 * s if hint else 0)))
+            size = int(14 * s)
+            while size > 9 and self.font(size).size(self.tr(label))[0] > r.width - 6 * s:  # a long label fits its button
+                size -= 1
+            self.text(surf, label, size, color, center=(r.centerx, r.centery - (5 * s if hint else 0)))
             if hint:
                 self.text(surf, hint, int(10 * s), color, center=(r.centerx, r.centery + 8 * s))
             self.button_rects[(seat.number, b)] = r.move(offset)

@@ -39,7 +39,16 @@ NL = {
     "Stuk: the last round of this bank": "Stuk: de laatste ronde van deze bank",
     "Stuk: the next round is the last of this bank": "Stuk: de volgende ronde is de laatste van deze bank",
     "Door open": "Deur open", "Panel offline": "Paneel niet verbonden", "Operator menu": "Exploitantmenu",
+    # eenendertigen ("31!" stays "31!": the screen's call, not the Dutch "kloppen")
+    "TABLE": "TAFEL", "You lose": "Verloren", "Discard a card": "Leg een kaart af", "passed": "gepast",
+    "Hand card": "Handkaart", "Table card": "Tafelkaart", "Swap": "Ruilen", "Swap all three": "Alle drie ruilen",
+    "Draw from the stack": "Van de stapel", "Take the open card": "Open kaart nemen", "Discard": "Afleggen",
+    "31 knocks: everyone else has one more turn": "31!: alle anderen hebben nog \u00e9\u00e9n beurt",
 }
+DOT = "  \u00b7  "  # between the parts of a line
+ENDED_NL = {"31!": "31!", "Everyone passed": "Iedereen heeft gepast", "Five swaps": "Vijf keer geruild",
+            "The stack is empty": "De stapel is op"}
+VARIANT_NL = {"classic": "klassiek", "modern": "modern", "32 cards, 7 to ace": "32 kaarten, 7 tot aas", "52 cards": "52 kaarten"}
 STATES_NL = {
     "idle": "vrij", "ready": "klaar", "betting": "zet in", "in round": "speelt", "paying": "uitbetaling",
     "handpay": "handbetaling", "tilt": "storing", "memory error": "geheugenfout",
@@ -60,6 +69,21 @@ PATTERNS_NL = [
     (re.compile(r"^The bank closed: a new bank of (\d+) opens$"),
      lambda m: f"De bank is gesloten: een nieuwe bank van {m[1]} opent"),
     (re.compile(r"^BANK (\d+)$"), lambda m: f"BANK {m[1]}"),
+    (re.compile(r"^Place (\d+) \u00b7 (Computer|Seat (\d+))$"),
+     lambda m: f"Plaats {m[1]} \u00b7 {'Computer' if m[3] is None else f'Speler {m[3]}'}"),
+    (re.compile(r"^Place (\d+)(  \u00b7  bet (\d+))?(  \u00b7  ([\d.]+))?$"),
+     lambda m: f"Plaats {m[1]}" + (f"{DOT}inzet {m[3]}" if m[3] else "") + (f"{DOT}{m[5].replace('.', ',')}" if m[5] else "")),
+    (re.compile(r"^(\d+)\.5$"), lambda m: f"{m[1]},5"),
+    (re.compile(r"^swaps (\d+)(/\d+)?$"), lambda m: f"geruild {m[1]}{m[2] or ''}"),
+    (re.compile(r"^Stack (\d+)$"), lambda m: f"Stapel {m[1]}"),
+    (re.compile(r"^31! Place (\d+) knocked: one more turn each$"),
+     lambda m: f"31! Plaats {m[1]} heeft 31: iedereen nog \u00e9\u00e9n beurt"),
+    (re.compile(r"^(31!|Everyone passed|Five swaps|The stack is empty): (Place (\d+) wins|Places ([\d, ]+) share the win)$"),
+     lambda m: f"{ENDED_NL[m[1]]}: " + (f"plaats {m[3]} wint" if m[3] else f"plaatsen {m[4]} delen de winst")),
+    (re.compile(r"^Eenendertigen \((classic|modern), (32 cards, 7 to ace|52 cards)\): the best hand of four wins$"),
+     lambda m: f"Eenendertigen ({VARIANT_NL[m[1]]}, {VARIANT_NL[m[2]]}): de beste hand van de vier wint"),
+    (re.compile(r"^A win pays ([\d.]+) x the bet, shared between tied winners$"),
+     lambda m: f"Winst betaalt {m[1].replace('.', ',')} x de inzet, gedeeld bij gelijke winnaars"),
 ]
 
 

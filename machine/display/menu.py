@@ -1,7 +1,8 @@
 """Painting the operator menu (a ``MenuView``) onto a surface.
 
 Owns: the menu's look: title, lines (tab-separated columns line up), the highlighted line,
-game recall drawn with the real cards, the footer with the button help. Never changes anything.
+game recall drawn with the real cards (a game of places: every place's final hand), the
+footer with the button help. Never changes anything.
 """
 
 from __future__ import annotations
@@ -45,6 +46,9 @@ def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
 def _recall_cards(surf, game, r: Renderer, s: float, y: float) -> None:
     cw, ch = int(56 * s), int(80 * s)
     x = 20 * s
+    if "dealer" not in game and "places" in game:  # a game of places: every place's final hand
+        _recall_places(surf, game, r, s, y)
+        return
     title = str(game.get("dealer_title", "DEALER")).capitalize()
     r.text(surf, f"{title} ({game['dealer']['total']})", int(15 * s), GOLD, topleft=(int(x), int(y)))
     for i, c in enumerate(game["dealer"]["cards"]):
@@ -56,3 +60,21 @@ def _recall_cards(surf, game, r: Renderer, s: float, y: float) -> None:
         for i, c in enumerate(hand["cards"]):
             surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 20 * s)))
         x += (len(hand["cards"]) + 2) * cw * 0.7
+
+
+def _recall_places(surf, game, r: Renderer, s: float, y: float) -> None:
+    """Every place of a game of places with its final cards, score and result, in a row."""
+    cw, ch = int(56 * s), int(80 * s)
+    x = 20 * s
+    winners = game.get("winners", [])
+    for p in game["places"]:
+        who = "computer" if p["seat"] is None else f"seat {p['seat']}"
+        won = p["place"] in winners
+        result = ("  WIN " + str(p["returned"]) if p["seat"] is not None else "  WIN") if won else ""
+        knock = "  31!" if p.get("knocked") else ""
+        r.text(surf, f"P{p['place']} {who}", int(14 * s), GOLD if p["seat"] == game["seat"]["seat"] else WHITE,
+               topleft=(int(x), int(y)))
+        r.text(surf, f"{p['score']}{knock}{result}", int(14 * s), GOLD if won else WHITE, topleft=(int(x), int(y + 17 * s)))
+        for i, c in enumerate(p["cards"]):
+            surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 38 * s)))
+        x += (len(p["cards"]) + 2) * cw * 0.7

@@ -3,8 +3,9 @@
 Owns: ``Screens`` — the pygame display (one window with every seat's screen as a tile, or one
 window per seat), and each frame: the operator menu when one is given, else the table with the
 banner of the modes in force; an optional strip at the bottom for a development harness's help;
-``banner_text``, the words for the modes. Knows the modes only as the names the loop gives it.
-Never changes the cabinet, never routes an input, never talks to a device.
+``banner_text``, the words for the modes; and which card a touch of the screen hit (``card_at``).
+Knows the modes only as the names the loop gives it. Never changes the cabinet, never routes an
+input, never talks to a device.
 """
 
 from __future__ import annotations
@@ -87,6 +88,27 @@ class Screens:
                 self.screen.fill((0, 0, 0), bar)
                 r.text(self.screen, help_text, 17, (255, 230, 150), topleft=(10, bar.top + 4))
         self._flip()
+
+    def card_at(self, pos: tuple[float, float], window: Any = None) -> tuple[int, str] | None:
+        """The card drawn at ``pos`` (a point of ``window`` in the windows layout, else of the one
+        window): ``(seat, "hand:2")``, ``(seat, "table:1")`` or ``(seat, "stack")``; None elsewhere.
+        A hit test only: the loop routes the touch."""
+        only = self.window_seat(window)
+        if self.windows and only is None:
+            return None
+        for (seat, target), rect in self.renderer.card_rects.items():
+            if (only is None or seat == only) and rect.collidepoint(pos):
+                return seat, target
+        return None
+
+    def touch_point(self, event: Any) -> tuple[tuple[float, float], Any]:
+        """A mouse or finger event's point in pixels and its window (a finger's is 0..1 of it)."""
+        window = getattr(event, "window", None)
+        if hasattr(event, "pos"):
+            return event.pos, window
+        surface = window.get_surface() if window is not None and window in self.windows else self.screen
+        w, h = surface.get_size() if surface is not None else (0, 0)
+        return (event.x * w, event.y * h), window
 
     def window_seat(self, window: Any) -> int | None:
         """The seat whose window ``window`` is (the windows layout), else None."""

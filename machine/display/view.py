@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
-from machine.games.interface import HandShown
+from machine.games.interface import HandShown, PlaceShown
 
 BUTTON_ORDER = ("+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect")
 
@@ -38,6 +38,7 @@ class SeatView:
     handpay: int = 0
     owed_coins: int = 0
     labels: Mapping[str, str] = field(default_factory=dict)  # button -> what it means now, where the game says
+    picks: Mapping[str, int] = field(default_factory=dict)  # the cards its next action would use ({"hand": 2, "table": 1})
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,9 @@ class TableView:
     bank: int | None = None  # the banker's bank, where the game has one (ochko)
     notice: str = ""  # a table-wide line from the game ("Last round of this bank")
     dealer_title: str = "DEALER"
+    places: tuple[PlaceShown, ...] = ()  # a game of places (eenendertigen): every place, hidden until the end
+    stack: int | None = None  # the closed stack's cards left (modern 31), beside the open card
+    max_swaps: int | None = None  # the swaps a place may make (classic 31), for "swaps 2/5"
     tournament: TournamentView | None = None  # an open tournament, or the last closed one's final list
 
 
@@ -107,7 +111,8 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
             insurance = getattr(rnd.seat(n), "insurance", 0)
             hands = tuple(table.hands.get(n, ()))
             if pending and pending.seat == n:
-                message = {"insurance": "Insurance?", "surrender": "Surrender?", "bet": "Place your bet"}.get(
+                message = {"insurance": "Insurance?", "surrender": "Surrender?", "bet": "Place your bet",
+                           "discard": "Discard a card"}.get(
                     pending.kind, "Your turn"
                 )
             elif pending:
@@ -119,7 +124,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         state = cab.seat_state(n)
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
-            message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title)
+            message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title, bool(table.places))
         seats.append(
             SeatView(
                 number=n,
@@ -138,6 +143,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
                 handpay=st.handpay_owed,
                 owed_coins=cab.payouts_owed().get(n, 0),
                 labels={b.value: text for b, text in cab.button_labels(n).items()},
+                picks=cab.picks(n),
             )
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)
@@ -156,6 +162,9 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         bank=house.bank if house.bank is not None else table.bank,
         notice=table.notice or house.notice,
         dealer_title=table.dealer_title,
+        places=table.places,
+        stack=table.stack,
+        max_swaps=table.max_swaps,
         tournament=tournament_view(cab),
     )
 
@@ -197,7 +206,9 @@ def _bet_shown(cab: Cabinet, rnd, n: int) -> int:
     return proposed if proposed is not None else rnd.seat(n).bet
 
 
-def _seat_message(state: str, st, hands, cab: Cabinet, dealer_blackjack: bool, house: str = "DEALER") -> str:
+def _seat_message(
+    state: str, st, hands, cab: Cabinet, dealer_blackjack: bool, house: str = "DEALER", places: bool = False
+) -> str:
     if state == "handpay":
         return "Handpay: call the attendant"
     if state == "tilt":
@@ -214,6 +225,8 @@ def _seat_message(state: str, st, hands, cab: Cabinet, dealer_blackjack: bool, h
             return "Bust"
         if results & {"win"}:
             return "You win"
+        if places:  # each place for itself: the notice names the winner, no house wins
+            return "You lose"
         if results == {"push"}:
             return "Push"
         if dealer_blackjack:

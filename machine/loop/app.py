@@ -2,7 +2,9 @@
 
 Owns: ``CabinetApp`` — each frame polls the panel host, hands its events to the router
 (``machine/loop/router.py``: the modes and where each press goes), moves the core's clock on,
-lights the lamps the router asks for, and gives the screens the view and the mode to draw; and
+lights the lamps the router asks for, and gives the screens the view and the mode to draw; a
+touch (or click) on a drawn card, found by the screens, to the router (the screen is a
+touchscreen); and
 ``run``, the loop at the configured frame rate until the window is closed. The wiring (core,
 journal, devices) is built by ``machine/loop/wiring.py`` on the links it is given. The clock is
 passed in; nothing here decides a rule of the game or of the money, and nothing here knows the
@@ -123,7 +125,25 @@ class CabinetApp:
                 self.on_input(event)
 
     def on_input(self, event: Any) -> None:
-        """A window event other than closing: the product has no use for the keyboard."""
+        """A window event other than closing: a touch (or a click) on a card goes to the router;
+        the product has no use for the keyboard."""
+        import pygame
+
+        if event.type == pygame.FINGERDOWN or (
+            event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not getattr(event, "touch", False)
+        ):  # a finger also makes a mouse event marked ``touch``: one touch, one action
+            self.touch(event)
+
+    def touch(self, event: Any) -> bool:
+        """The card under a touch or click, to its seat's cabinet input; False when none."""
+        if self.screens is None:
+            return False
+        hit = self.screens.card_at(*self.screens.touch_point(event))
+        if hit is None:
+            return False
+        now = self.clock()
+        with self.lock:
+            return self.router.touch(hit[0], hit[1], now)
 
     def run(self) -> None:
         import pygame

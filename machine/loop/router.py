@@ -2,7 +2,7 @@
 
 Owns: turning each panel event (a press, a key switch, the door, the link) into a mode event,
 carrying out the effects the mode table (``machine/loop/modes.py``) asks for — pause, resume,
-open or close the operator menu — and sending each press where the mode in charge routes it;
+open or close the operator menu — and sending each press (and each touch on a card) where the mode in charge routes it;
 the operator menu object while the operator key is on. Calls the cabinet only through its
 public methods, with the caller holding the cabinet lock. Never reads a clock (``now`` comes in),
 never draws, never talks to a device.
@@ -95,6 +95,14 @@ class Router:
             cab.attendant_handpay_rest(seat)
         elif r is Route.ATTENDANT_REFILL:
             cab.attendant_refill(seat, now)
+
+    def touch(self, seat: int, target: str, now: float) -> bool:
+        """A touch on a card of ``seat``'s screen (``hand:2``, ``table:1``, ``stack``): to the
+        cabinet where the mode in charge sends the seat's play buttons, else nowhere (the
+        operator menu owns the screen while it is open). Returns whether it did something."""
+        if seat not in self.cab.seats or route(self.state, "draw") is not Route.SEAT:
+            return False
+        return self.cab.touch(seat, target, now)
 
     def lamps(self) -> dict[int, set[str]]:
         """The buttons to light on each seat: the menu's while it is open, else the live ones."""

@@ -1,9 +1,11 @@
 """Reading the journal for people and programs: meters, game recall, the event log, tournaments.
 
-Owns: ``cabinet audit``'s reports (``tournaments``: every eenendertigen tournament since the last
-RAM clear, from its close record, and the open one from the cabinet row, its seed left out).
-Opens the journal read-only (SQLite WAL lets it read beside a running cabinet without disturbing
-it) and never writes.
+Owns: ``cabinet audit``'s reports, and how a recall record reads as text (``game_lines``,
+``place_text``, ``move_text``: a game of places has no dealer, every place and move instead;
+the operator menu's recall page uses them too), and ``tournaments``: every eenendertigen
+tournament since the last RAM clear, from its close record, and the open one from the cabinet
+row, its seed left out. Opens the journal read-only (SQLite WAL lets it read beside a running
+cabinet without disturbing it) and never writes.
 """
 
 from __future__ import annotations
@@ -77,6 +79,39 @@ def _meter_lines(title: str, lifetime: dict[str, int], period: dict[str, int]) -
     return out
 
 
+def move_text(m: dict[str, Any]) -> str:
+    """One move of a game of places as a short line: "P3 swap:1:2 took AS gave 7S", "P2 passed", "P1 31!"."""
+    who = f"P{m.get('place', '?')}"
+    if m["kind"] == "move":
+        return f"{who} {m['action']} took {' '.join(m['took'])} gave {' '.join(m['gave'])}"
+    if m["kind"] == "pass":
+        by = m.get("by", "pass")
+        return f"{who} passed" + ("" if by == "pass" else f" ({'fifth swap' if by == 'swaps' else by})")
+    if m["kind"] == "knock":
+        return f"{who} 31!"
+    return f"{who} {m['kind']}"
+
+
+def place_text(p: dict[str, Any], winners: list[int]) -> str:
+    """One place's end of a game of places: "P1 seat 1: AH QH KH 31 31! WIN 7", "P3 computer: 7C 8C JC 25"."""
+    who = "computer" if p["seat"] is None else f"seat {p['seat']}"
+    won = p["place"] in winners
+    result = (f" WIN {p['returned']}" if p["seat"] is not None else " WIN") if won else (" lose" if p["seat"] is not None else "")
+    flags = (" 31!" if p.get("knocked") else "") + (" passed" if p.get("passed") else "")
+    return f"P{p['place']} {who}: {' '.join(p['cards'])} {p['score']}{flags}{result}"
+
+
+def game_lines(g: dict[str, Any]) -> tuple[str, list[str]]:
+    """What a recall record dealt, for any game: its house part ("dealer AS 7H (18)", or "" for a
+    game of places) and its hands (a seat's hands, or every place of a game of places)."""
+    if "places" in g and "dealer" not in g:
+        return "", [place_text(p, g.get("winners", [])) for p in g["places"]]
+    seat = g["seat"]
+    dealer = f"dealer {' '.join(g['dealer']['cards'])} ({g['dealer']['total']})" if "dealer" in g else ""
+    hands = [f"{' '.join(h['cards'])} ({h['total']}, {h['result']} {h['returned']})" for h in seat.get("hands", [])]
+    return dealer, hands
+
+
 def as_text(report: dict[str, Any], what: str) -> str:
     lines: list[str] = []
     if report["problems"]:
@@ -96,14 +131,19 @@ def as_text(report: dict[str, Any], what: str) -> str:
             lines.append(f"Seat {n}: last {len(games)} games")
             for g in games:
                 seat = g["seat"]
-                hands = "  ".join(f"{' '.join(h['cards'])} ({h['total']}, {h['result']} {h['returned']})" for h in seat["hands"])
+                dealer, hands = game_lines(g)
                 acts = ",".join(d["action"] for d in g["decisions"]) or "-"
+                places = "places" in g and "dealer" not in g
+                ended = f"  ended {g.get('ended', '?')}, winners {','.join(map(str, g.get('winners', [])))}" if places else ""
                 lines.append(
                     f"  game {g['round_no']} ({g.get('game', '?')}): bet {seat['bet']}"
-                    f"  dealer {' '.join(g['dealer']['cards'])} ({g['dealer']['total']})"
-                    f"  hands {hands}  decisions {acts}  staked {seat['staked']} returned {seat['returned']}"
+                    f"{'  ' + dealer if dealer else ''}"
+                    f"  {'places' if places else 'hands'} {' | '.join(hands) if places else '  '.join(hands)}{ended}"
+                    f"  decisions {acts}  staked {seat['staked']} returned {seat['returned']}"
                     f"  credit/club {g['before']['credit']}/{g['before']['club']} -> {g['after']['credit']}/{g['after']['club']}"
                 )
+                if "moves" in g:
+                    lines.append("    moves: " + (", ".join(move_text(m) for m in g["moves"]) or "none"))
     if what in ("events", "all"):
         lines.append("Events")
         for e in report["events"]:
@@ -147,14 +187,18 @@ def as_csv(report: dict[str, Any], what: str) -> str:
                 w.writerow([f"seat {n}", name, life.get(name, 0), per.get(name, 0)])
     elif what == "recall":
         w.writerow(["seat", "game", "bet", "dealer", "hands", "decisions", "staked", "returned",
-                    "credit_before", "club_before", "credit_after", "club_after"])
+                    "credit_before", "club_before", "credit_after", "club_after", "moves"])
         for n, games in report["recall"].items():
             for g in games:
                 seat = g["seat"]
-                w.writerow([n, g["round_no"], seat["bet"], " ".join(g["dealer"]["cards"]),
-                            " | ".join(" ".join(h["cards"]) for h in seat["hands"]),
+                if "dealer" in g:
+                    dealer, hands = " ".join(g["dealer"]["cards"]), " | ".join(" ".join(h["cards"]) for h in seat["hands"])
+                else:  # a game of places: every place's final hand, score and result in the hands column
+                    dealer, hands = "", " | ".join(game_lines(g)[1])
+                w.writerow([n, g["round_no"], seat["bet"], dealer, hands,
                             " ".join(d["action"] for d in g["decisions"]), seat["staked"], seat["returned"],
-                            g["before"]["credit"], g["before"]["club"], g["after"]["credit"], g["after"]["club"]])
+                            g["before"]["credit"], g["before"]["club"], g["after"]["credit"], g["after"]["club"],
+                            " | ".join(move_text(m) for m in g.get("moves", []))])
     else:
         w.writerow(["seq", "code", "event", "seat", "detail"])
         for e in report["events"]:

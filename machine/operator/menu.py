@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from machine.core.cabinet import Cabinet
+from machine.money.audit import move_text
 from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, per_game, total
 from machine.operator.config import MIN_SEATS_FOR_TWO_DECKS
 
@@ -37,6 +38,8 @@ PIN_DIGITS = {
     "+2": "1", "+10": "2", "x2": "3", "repeat": "4", "max": "5",
     "draw": "6", "stand": "7", "double": "8", "split": "9", "insurance": "0",
 }
+RECALL_WIDTH = 100  # characters in a recall line of moves before it wraps
+RECALL_MOVE_LINES = 8  # the most lines of moves the recall page shows (the cards are drawn below)
 PAGES = ("Meters", "Game recall", "Event log", "Settings", "Hardware test", "Period meter reset", "RAM clear", "Software",
          "Tournament")
 EDITABLE: dict[str, tuple[Any, ...]] = {
@@ -71,6 +74,21 @@ def tournament_choice_text(name: str, value: Any) -> str:
     if name == "end":
         return "none" if value is None else f"after {int(value // 3600)} h"
     return str(value)
+
+
+def _wrapped(text: str, width: int, most: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters broken after ", "; at most ``most`` lines
+    (the last ending in "..." when some were left off)."""
+    lines: list[str] = []
+    for part in text.split(", "):
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += ", " + part
+        else:
+            lines.append(("  " if lines else "") + part)
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] += " ..."
+    return lines
 
 
 def pin_hash(pin: str) -> str:
@@ -383,6 +401,10 @@ class OperatorMenu:
             f"after {g['after']['credit']}/{g['after']['club']}",
             "decisions: " + (", ".join(f"{d['action']} ({d['by']})" for d in g["decisions"]) or "none"),
         ]
+        if "moves" in g:  # a game of places: how it ended and every place's moves (the cards are drawn below)
+            lines.append(f"ended {g.get('ended', '?')}  winners " + ", ".join(f"place {w}" for w in g.get("winners", [])))
+            moves = ", ".join(move_text(m) for m in g["moves"]) or "none"
+            lines += _wrapped(f"moves: {moves}", RECALL_WIDTH, RECALL_MOVE_LINES)
         return MenuView(f"Game recall - seat {self.recall_seat}", lines, recall=g,
                         footer="Draw: older   Stand: newer   +2: next seat   Collect: back")
 

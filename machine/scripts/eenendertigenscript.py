@@ -38,7 +38,7 @@ SCRIPT_ACTIONS = (
 DEALT = {"classic": PLACES * HAND + HAND, "modern": PLACES * HAND + 1}
 
 
-def _action(raw: object, where: str) -> str:
+def read_action(raw: object, where: str) -> str:
     """A written action as the round's action string."""
     if raw in ("swap_all", "pass", "auto"):
         return str(raw)
@@ -80,7 +80,7 @@ def run_eenendertigen(script: Mapping[str, Any], profile: Profile, auto: AutoStr
         _no_unknown_keys(raw, ("bet", "actions"), f"{where}: ")
         written = raw.get("actions", [])
         _need(isinstance(written, list), f"{where}: actions must be a list")
-        seat = SeatScript(len(seats) + 1, {"bet": raw.get("bet"), "actions": [_action(a, where) for a in written]},
+        seat = SeatScript(len(seats) + 1, {"bet": raw.get("bet"), "actions": [read_action(a, where) for a in written]},
                           where, actions=SCRIPT_ACTIONS, keys=("bet", "actions"))
         problem = rules.bet_problem(seat.bet)
         _need(problem is None, f"{where} (seat {seat.number}): {problem}")

@@ -202,6 +202,16 @@ def _run_ochko(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy |
     return run_ochko(script, profile, auto)
 
 
+def read_actions(engine: str, written: object, where: str) -> object:
+    """A seat's written ``actions`` as the round's action strings where the game writes some as
+    lists (eenendertigen's ``[swap, 1, 2]``); anything else is left for ``SeatScript`` to check."""
+    if engine != "eenendertigen" or not isinstance(written, list):
+        return written
+    from machine.scripts.eenendertigenscript import read_action
+
+    return [read_action(a, f"{where}: actions[{i}]") if isinstance(a, list) else a for i, a in enumerate(written)]
+
+
 def script_actions(engine: str) -> tuple[str, ...]:
     """The actions a script of ``engine``'s game may write."""
     if engine == "ochko":

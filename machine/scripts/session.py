@@ -23,6 +23,7 @@ from machine.scripts.roundscript import (
     load_game,
     parse_shoe,
     play_scripted,
+    read_actions,
     script_actions,
 )
 
@@ -154,6 +155,8 @@ def _play_round(step: Mapping[str, Any], where: str, money: SeatMoney, table: _T
     rules = money.rules
     shoe = parse_shoe(step["shoe"], rules.decks, table.ranks)
     written = {k: step[k] for k in ("insurance", "actions") if k in step}
+    if "actions" in written:
+        written["actions"] = read_actions(table.profile.engine, written["actions"], where)
     if game.bets_after_deal:
         written["bet"] = step.get("bet", money.bet)
         problem = rules.bet_problem(written["bet"])

@@ -1,0 +1,169 @@
+"""Painting a table of places (eenendertigen) on one player screen, from a ``TableView``.
+
+Owns: the layout of a game of places below the header: the table's open cards at the top
+(classic: three; modern: the open card beside the closed stack, drawn as a card back with its
+count) with the seat's picked table card framed; the notice line; the other places small in a
+row, each with its label ("Place 3 · Computer"), its cards (backs while hidden), "passed",
+"31!", its swaps and a marker on the place to move, and at the end its score and WIN; the
+seat's own hand in the middle, larger, its picked card framed and lifted, its score and result.
+Records every card a touch may choose in ``Renderer.card_rects`` (``(seat, "hand:2")``,
+``(seat, "table:1")``, ``(seat, "stack")``), moved by the tile's offset like the buttons.
+Never changes the cabinet and never routes a touch (the loop does, through the router).
+``draw.py`` calls it (importing it when a game of places is drawn).
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from machine.display.draw import DIM, FELT_DARK, GOLD, RED, WHITE, Renderer
+from machine.display.view import SeatView, TableView
+from machine.games.interface import PlaceShown
+
+# the layout's heights at s = 1 (a 960x540 screen); everything scales with s
+TABLE_Y = 26
+NOTICE_Y = 140
+PANELS_Y = 152
+PANEL_H = 82
+MESSAGE_Y = 252
+HAND_Y = 276
+COUNTDOWN_Y = 330  # the decision's countdown, right of the hand (clear of the places' row)
+LIFT = 12
+OWN_SCALE = 1.2
+SMALL_SCALE = 0.55
+
+
+def draw_places(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, now: float, s: float, offset) -> None:
+    """The table, the notice, the other places and the seat's own hand (see the module docstring)."""
+    _table(r, surf, view, seat, now, s, offset)
+    if view.notice:
+        r.text(surf, view.notice, int(17 * s), GOLD, center=(surf.get_width() / 2, NOTICE_Y * s))
+    own = seat.hands[0] if seat.hands else None
+    others = [p for p in view.places if own is None or p.seat != seat.number]
+    _panels(r, surf, view, others, now, s)
+    if own is not None:
+        mine = next((p for p in view.places if p.seat == seat.number), None)
+        _own_hand(r, surf, view, seat, mine, now, s, offset)
+
+
+def _frame(surf: pygame.Surface, rect: pygame.Rect, s: float) -> None:
+    pygame.draw.rect(surf, GOLD, rect.inflate(int(10 * s), int(10 * s)), width=max(2, int(3 * s)), border_radius=int(8 * s))
+
+
+def _table(r: Renderer, surf, view: TableView, seat: SeatView, now: float, s: float, offset) -> None:
+    W = surf.get_width()
+    cw, ch = r.card_size(s)
+    gap = 12 * s
+    cards = list(view.dealer_cards)
+    slots = max(1, len(cards)) + (1 if view.stack is not None else 0)
+    x = W / 2 - (slots * cw + (slots - 1) * gap) / 2
+    y = TABLE_Y * s
+    r.text(surf, view.dealer_title, int(16 * s), DIM, center=(W / 2, 14 * s))
+    picked = seat.picks.get("table")
+    if not cards:  # modern: the open card just taken, the pile's place empty until the discard
+        pygame.draw.rect(surf, DIM, pygame.Rect(int(x), int(y), cw, ch), width=max(1, int(2 * s)), border_radius=int(6 * s))
+        x += cw + gap
+    for i, c in enumerate(cards):
+        rect = pygame.Rect(int(x), int(y), cw, ch)
+        r._card(surf, c, x, y, s, ("table", i, c), now)
+        if picked == i + 1:
+            _frame(surf, rect, s)
+        r.card_rects[(seat.number, f"table:{i + 1}")] = rect.move(offset)
+        x += cw + gap
+    if view.stack is not None:
+        rect = pygame.Rect(int(x), int(y), cw, ch)
+        if view.stack:
+            r._card(surf, None, x, y, s, ("stack",), now)
+        else:
+            pygame.draw.rect(surf, DIM, rect, width=max(1, int(2 * s)), border_radius=int(6 * s))
+        pill = pygame.Rect(0, 0, int(cw * 1.25), int(22 * s))
+        pill.center = (rect.centerx, rect.bottom - int(14 * s))
+        pygame.draw.rect(surf, (0, 0, 0), pill, border_radius=int(6 * s))
+        r.text(surf, f"Stack {view.stack}", int(14 * s), WHITE, center=pill.center)
+        r.card_rects[(seat.number, "stack")] = rect.move(offset)
+
+
+def _status(view: TableView, p: PlaceShown) -> list[tuple[str, str]]:
+    """What a place shows beside its cards, as (text, colour name): 31!, passed, its swaps."""
+    out = []
+    if p.knocked:
+        out.append(("31!", "gold"))
+    if p.passed:
+        out.append(("passed", "dim"))
+    if view.max_swaps is not None:
+        out.append((f"swaps {p.swaps}/{view.max_swaps}", "dim"))
+    else:
+        out.append((f"swaps {p.swaps}", "dim"))
+    return out
+
+
+def _panels(r: Renderer, surf, view: TableView, places: list[PlaceShown], now: float, s: float) -> None:
+    if not places:
+        return
+    W = surf.get_width()
+    colors = {"gold": GOLD, "dim": DIM, "white": WHITE, "red": RED}
+    gap = 10 * s
+    pw = min(300 * s, (W - 20 * s - gap * (len(places) - 1)) / len(places))
+    x = W / 2 - (pw * len(places) + gap * (len(places) - 1)) / 2
+    cw, ch = r.card_size(s * SMALL_SCALE)
+    for p in places:
+        box = pygame.Rect(int(x), int(PANELS_Y * s), int(pw), int(PANEL_H * s))
+        pygame.draw.rect(surf, FELT_DARK, box, border_radius=int(8 * s))
+        edge = GOLD if p.turn or p.won else DIM
+        pygame.draw.rect(surf, edge, box, width=max(1, int((3 if p.turn or p.won else 1) * s)), border_radius=int(8 * s))
+        who = "Computer" if p.seat is None else f"Seat {p.seat}"
+        lx = box.left + int(8 * s)
+        if p.turn:  # the place to move: a marker before its label
+            ty = box.top + 12 * s
+            pygame.draw.polygon(surf, GOLD, [(lx, ty - 6 * s), (lx, ty + 6 * s), (lx + 9 * s, ty)])
+            lx += int(13 * s)
+        r.text(surf, f"Place {p.place} \u00b7 {who}", int(14 * s), WHITE if p.seat is not None else DIM,
+               topleft=(lx, box.top + int(5 * s)))
+        cy = box.top + int(24 * s)
+        for j, c in enumerate(p.cards):
+            r._card(surf, c, box.left + 8 * s + j * (cw + 3 * s), cy, s * SMALL_SCALE, ("place", p.place, j, c), now)
+        sx = box.left + 8 * s + len(p.cards) * (cw + 3 * s) + 6 * s
+        lines = _status(view, p)
+        if p.won is not None:  # the round is over: its score (31! beside it) and whether it won
+            lines = [(f"{p.score_text}  31!" if p.knocked else p.score_text, "white")]
+            if p.won:
+                lines.append((f"WIN {p.returned}" if p.seat is not None else "WIN", "gold"))
+        ly = float(cy)
+        for text, color in lines[:3]:
+            big = text == "31!" or color == "white"
+            r.text(surf, text, int((18 if big else 14) * s), colors[color], topleft=(int(sx), int(ly)))
+            ly += (20 if big else 17) * s
+        x += pw + gap
+
+
+def _own_hand(r: Renderer, surf, view: TableView, seat: SeatView, mine: PlaceShown | None, now: float, s: float,
+              offset) -> None:
+    W = surf.get_width()
+    hand = seat.hands[0]
+    cs = s * OWN_SCALE
+    cw, ch = r.card_size(cs)
+    gap = 10 * s
+    n = len(hand.cards)
+    x0 = W / 2 - (n * cw + (n - 1) * gap) / 2
+    picked = seat.picks.get("hand")
+    for j, c in enumerate(hand.cards):
+        x, y = x0 + j * (cw + gap), HAND_Y * s - (LIFT * s if picked == j + 1 else 0)
+        r._card(surf, c, x, y, cs, ("own", seat.number, j, c), now)
+        rect = pygame.Rect(int(x), int(y), cw, ch)
+        if picked == j + 1:
+            _frame(surf, rect, s)
+        r.card_rects[(seat.number, f"hand:{j + 1}")] = rect.move(offset)
+    y = HAND_Y * s + ch
+    parts = [f"Place {mine.place}" if mine is not None else "", f"bet {hand.stake}" if hand.stake else "", hand.total_text]
+    r.text(surf, "  \u00b7  ".join(x for x in parts if x), int(17 * s), WHITE, center=(W / 2, y + 14 * s))
+    lx, ly = x0 + n * (cw + gap) + 8 * s, HAND_Y * s + 6 * s  # beside the hand: 31!, passed, swaps; the result
+    status = _status(view, mine) if mine is not None and not hand.result else []
+    if mine is not None and mine.knocked and hand.result:
+        status = [("31!", "gold")]
+    if hand.result:
+        status.append((f"WIN {hand.returned}" if hand.result == "win" else f"LOSE {hand.returned}",
+                       "win" if hand.result == "win" else "lose"))
+    for text, color in status:
+        big = color != "dim"
+        r.text(surf, text, int((22 if big else 15) * s), {"dim": DIM, "lose": RED}.get(color, GOLD), topleft=(int(lx), int(ly)))
+        ly += (26 if big else 19) * s
