@@ -3,9 +3,10 @@
 Owns: ``cabinet screenshots DIR`` and the scenes the screenshot tests compare: attract, betting,
 a split hand, the insurance offer, a dealer blackjack, tilt and handpay, and the other games'
 main moments (ochko, eenentwintig, eenendertigen's swap, knock, reveal and modern discard, whose
-computer players play the real Auto strategy). Each scene plays real inputs into a cabinet
-core on a throw-away journal with stacked shoes, so a picture shows what the machine would
-really show.
+computer players play the real Auto strategy; an eenendertigen tournament's name entry, a
+participant's round beside the waiting seats' ranking list, the final list with its seed).
+Each scene plays real inputs into a cabinet core on a throw-away journal with stacked shoes, so
+a picture shows what the machine would really show.
 """
 
 from __future__ import annotations
@@ -232,6 +233,68 @@ def scene_eenendertigen_discard(tmp: Path) -> Cabinet:
     return cab
 
 
+# -- an eenendertigen tournament on a random-blackjack cabinet: real Auto play on the seed's decks -----
+TOURNAMENT_SEED = "5eed" * 16
+
+
+def _tournament(tmp: Path, entry: int, prizes: list[int], players: tuple[tuple[int, str, int], ...]) -> Cabinet:
+    """A tournament in force; each (seat, name, rounds) enters with the panel's name keys and
+    plays that many rounds (Auto; the second participant passes where it may)."""
+    from machine.core.tournament import CHARACTERS
+    from machine.gamemath.engines import auto_for
+
+    settings = CabinetSettings(seats=4, games=(load_profile("eenendertigen"),))
+    cab = open_cabinet(tmp / "journal.sqlite", load_profile("random-blackjack"), settings,
+                       lambda profile: make_game(profile, auto_for(profile.engine)), _stacked())
+    cab.open_tournament("classic", entry, prizes, None, None, TOURNAMENT_SEED, 0.0, "operator")
+    for i, (n, name, rounds) in enumerate(players):
+        _coins(cab, n, "EU200A")
+        _type_name(cab, n, name, CHARACTERS)
+        cab.press(n, "start", 1)
+        while (at := cab.tournament_seat()) is not None and at["progress"]["rounds"] < rounds:
+            if cab.round is None:
+                cab.press(n, "start", 2)
+            else:
+                cab.press(n, "stand" if i == 1 and cab.is_live(n, "stand") else "auto", 2)
+    return cab
+
+
+def _type_name(cab: Cabinet, n: int, name: str, characters: str) -> None:
+    cab.press(n, "start", 1)
+    for ch in name:
+        while characters[cab.tournament_seat()["char"]] != ch:  # type: ignore[index]
+            cab.press(n, "draw", 1)
+        cab.press(n, "double", 1)
+
+
+def scene_tournament_entry(tmp: Path) -> Cabinet:
+    from machine.core.tournament import CHARACTERS
+
+    cab = _tournament(tmp, 10, [200, 100, 50], ((1, "ANNA", 16), (2, "", 16)))
+    _coins(cab, 3, "EU200A")
+    _type_name(cab, 3, "JO", CHARACTERS)  # seat 3 types a name: J, O, and now stands on S
+    for _ in range(4):
+        cab.press(3, "draw", 3)
+    return cab
+
+
+def scene_tournament_playing(tmp: Path) -> Cabinet:
+    cab = _tournament(tmp, 10, [200, 100, 50], ((1, "ANNA", 16), (2, "BOB", 3)))
+    cab.press(2, "start", 4)  # round 4 of 16 dealt
+    return cab
+
+
+def scene_tournament_final(tmp: Path) -> Cabinet:
+    cab = _tournament(tmp, 0, [], ((1, "ANNA", 16), (2, "BOB", 16), (3, "", 2)))
+    for n in (1, 2, 3):
+        cab.press(n, "collect", 4)  # the seats' credit back to the hopper: attract screens
+        cab.chunk_begin(n, cab.payouts_owed()[n])
+        cab.hopper_paid(n, cab.payouts_owed()[n])
+        cab.chunk_end(n, 0, 0, None)
+    cab.close_tournament("operator", 5)
+    return cab
+
+
 SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "attract": scene_attract,
     "betting": scene_betting,
@@ -250,6 +313,9 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "eenendertigen-knock": scene_eenendertigen_knock,
     "eenendertigen-reveal": scene_eenendertigen_reveal,
     "eenendertigen-discard": scene_eenendertigen_discard,
+    "tournament-entry": scene_tournament_entry,
+    "tournament-playing": scene_tournament_playing,
+    "tournament-final": scene_tournament_final,
 }
 
 

@@ -81,7 +81,7 @@ def _ranking(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView,
     r.text(surf, status, int(13 * s) if t.state == "closed" else int(17 * s), DIM if t.state == "closed" else GOLD,
            center=(W / 2, H * 0.185))
     top = H * 0.23
-    box = pygame.Rect(int(W * 0.1), int(top), int(W * 0.8), int(H * 0.44))
+    box = pygame.Rect(int(W * 0.1), int(top), int(W * 0.8), int(H * 0.42))
     pygame.draw.rect(surf, PANEL, box, border_radius=int(8 * s))
     cols = (0.14, 0.24, 0.62, 0.78)
     y = top + 6 * s
@@ -94,6 +94,12 @@ def _ranking(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView,
         for text, c in zip(row, cols, strict=True):
             r.text(surf, text, int(15 * s), WHITE, topleft=(int(W * c), int(y)))
         y += 19 * s
+    if t.state != "playing":  # the attract screen of the game in force, the list on it
+        r.text(surf, f"{view.game_title.upper()}  -  SEAT {seat.number}", int(17 * s), GOLD, center=(W / 2, H * 0.70))
+        if int(now * 2) % 2 == 0:
+            r.text(surf, "INSERT COINS", int(24 * s), WHITE, center=(W / 2, H * 0.75))
+        if seat.number in view.game_choice:
+            r.text(surf, r.tr("Draw / Stand: choose the game"), int(14 * s), GOLD, center=(W / 2, H * 0.80))
 
 
 def _name_entry(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, s: float) -> None:
