@@ -362,3 +362,12 @@ def test_a_prize_waits_for_a_busy_seat_and_the_game_and_rules_wait_for_the_close
     assert "prizes_owed" not in cab.core.state.row.tournaments
     cab.tick(now + 3)  # the game chosen during the tournament, now that it is over and the cabinet idle
     assert cab.game.title == "Eenendertigen" and cab.tournament is None and not cab.tournament_in_force
+
+
+def test_the_tournament_screens_speak_dutch():
+    from machine.display.lang import translate
+
+    line = translate("Seat 2 is playing: BOB, round 4 of 16 - score 59.5", "nl")
+    assert line == "Speler 2 speelt: BOB, ronde 4 van 16 - score 59,5"
+    assert translate("Tournament 1: classic, entry 10, prizes none", "nl") == "Toernooi 1: klassiek, inleg 10, prijzen geen"
+    assert translate("ENTER YOUR NAME", "nl") == "VOER UW NAAM IN" and translate("Give up", "nl") == "Stoppen"

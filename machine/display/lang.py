@@ -45,6 +45,19 @@ NL = {
     "Draw from the stack": "Van de stapel", "Take the open card": "Open kaart nemen", "Discard": "Afleggen",
     "31 knocks: everyone else has one more turn": "31!: alle anderen hebben nog \u00e9\u00e9n beurt",
 }
+# a tournament (machine/display/tournament.py)
+NL.update({
+    "TOURNAMENT": "TOERNOOI", "TOURNAMENT RESULT": "UITSLAG TOERNOOI", "ENTER YOUR NAME": "VOER UW NAAM IN",
+    "Rank": "Plaats", "Name": "Naam", "Score": "Score", "Rounds": "Rondes", "No participants yet": "Nog geen deelnemers",
+    "Press Start to enter": "Druk op Start om mee te doen", "A tournament is on": "Er loopt een toernooi",
+    "Opens soon: the cabinet plays as usual until then": "Begint straks: tot dan wordt gewoon gespeeld",
+    "Ten participants: the tournament is full": "Tien deelnemers: het toernooi is vol",
+    "Draw/Stand: character": "Draw/Stand: teken", "Double: take it": "Double: nemen", "Split: erase": "Split: wissen",
+    "Start: done": "Start: klaar", "Auto: give up": "Auto: stoppen",
+    "An empty name plays as the next participant number": "Zonder naam speelt u als het volgende deelnemersnummer",
+    "Next": "Volgende", "Previous": "Vorige", "Take": "Nemen", "Erase": "Wissen", "Done": "Klaar", "Give up": "Stoppen",
+    "Enter": "Meedoen", "Next round": "Volgende ronde",
+})
 DOT = "  \u00b7  "  # between the parts of a line
 ENDED_NL = {"31!": "31!", "Everyone passed": "Iedereen heeft gepast", "Five swaps": "Vijf keer geruild",
             "The stack is empty": "De stapel is op"}
@@ -82,6 +95,17 @@ PATTERNS_NL = [
      lambda m: f"{ENDED_NL[m[1]]}: " + (f"plaats {m[3]} wint" if m[3] else f"plaatsen {m[4]} delen de winst")),
     (re.compile(r"^Eenendertigen \((classic|modern), (32 cards, 7 to ace|52 cards)\): the best hand of four wins$"),
      lambda m: f"Eenendertigen ({VARIANT_NL[m[1]]}, {VARIANT_NL[m[2]]}): de beste hand van de vier wint"),
+    (re.compile(r"^Seat (\d+) is (entering a name|playing: (.*), round (\d+) of (\d+) - score ([\d.]+))$"),
+     lambda m: f"Speler {m[1]} " + ("voert een naam in" if m[3] is None else
+                                    f"speelt: {m[3]}, ronde {m[4]} van {m[5]} - score {m[6].replace('.', ',')}")),
+    (re.compile(r"^(.*): Round (\d+) of (\d+) - score ([\d.]+)$"),
+     lambda m: f"{m[1]}: ronde {m[2]} van {m[3]} - score {m[4].replace('.', ',')}"),
+    (re.compile(r"^Tournament (\d+): (classic|modern), entry (\d+), prizes (.*)$"),
+     lambda m: f"Toernooi {m[1]}: {VARIANT_NL[m[2]]}, inleg {m[3]}, prijzen {'geen' if m[4] == 'none' else m[4]}"),
+    (re.compile(r"^Tournament (\d+) \((classic|modern)\): final ranking$"),
+     lambda m: f"Toernooi {m[1]} ({VARIANT_NL[m[2]]}): eindstand"),
+    (re.compile(r"^The entry is (\d+) points: credit (\d+), insert coins$"),
+     lambda m: f"De inleg is {m[1]} punten: krediet {m[2]}, werp munten in"),
     (re.compile(r"^A win pays ([\d.]+) x the bet, shared between tied winners$"),
      lambda m: f"Winst betaalt {m[1].replace('.', ',')} x de inzet, gedeeld bij gelijke winnaars"),
 ]
