@@ -340,6 +340,7 @@ MENU_SCENES: dict[str, tuple[str, ...]] = {
     "menu-events": ("draw", "draw", "start"),
     "menu-settings": ("draw", "draw", "draw", "start"),
     "menu-pin": ("draw", "draw", "draw", "start", "start", "+2", "+10"),
+    "menu-tournament": ("stand", "start", "draw", "draw"),  # the last page; the prizes line
 }
 
 

@@ -281,15 +281,15 @@ class OperatorMenu:
             lines = [f"Tournament {t['id']} ({t['variant']}): {state}",
                      f"entry {t['entry']}  prizes {prizes}  participants {len(t['participants'])} of 10",
                      "Start: close it now (PIN; a round in play ends first)", "",
-                     f"{'rank':>4}  {'name':<12}  {'score':>6}  {'rounds':>6}"]
-            lines += [f"{r['rank']:>4}  {r['name']:<12}  {r['score']!s:>6}  {r['rounds']:>6}" for r in t["ranking"]]
+                     "\t".join(("ranking", "rank", "name", "score", "rounds"))]
+            lines += ["\t".join(("", str(r["rank"]), r["name"], str(r["score"]), str(r["rounds"]))) for r in t["ranking"]]
             return MenuView("Tournament", lines, 2, footer="Start: close   Collect: back")
-        fields = [f"{name:<10}{tournament_choice_text(name, self.tournament_form[name])}" for name in TOURNAMENT_FORM]
+        fields = [f"{name}\t{tournament_choice_text(name, self.tournament_form[name])}" for name in TOURNAMENT_FORM]
         lines = [*fields, "Open the tournament (PIN)"]
         last = self.cab.last_tournament
         if last is not None:
             lines += ["", f"Last: tournament {last['id']} ({last['variant']}), seed {last['seed']}"]
-            lines += [f"{r['rank']:>4}  {r['name']:<12}  {r['score']!s:>6}  {r['rounds']:>6}" for r in last["ranking"]]
+            lines += ["\t".join(("", str(r["rank"]), r["name"], str(r["score"]), str(r["rounds"]))) for r in last["ranking"]]
         return MenuView("Tournament (eenendertigen)", lines, min(self.cursor, len(TOURNAMENT_FORM)),
                         footer="Draw/Stand: line   Start: change or open (PIN)   Collect: back")
 
