@@ -3,7 +3,8 @@
 Owns: the choice a place makes at its turn (``choose(round, place)``; Auto for a seat is the
 same choice, ``auto_action``), ``simulate`` (Auto in place 1 against three computer players, the
 seat staking the minimum; the return is what the seat gets back over what it staked) and
-``win_rate``. The strategy sees only what the place sees: its own hand, the table (classic: the
+``win_rate``; ``fast_simulate`` is the compiled path (``eenendertigen_fast``, numba: the same
+choices from tables of these values). The strategy sees only what the place sees: its own hand, the table (classic: the
 three open cards; modern: the open card and every card discarded under it) and the number of
 cards still closed; never another hand or the stack's order.
 
@@ -212,7 +213,13 @@ def fast_simulate(
     rules: EenendertigenRules, rounds: int, seed: int = 1, workers: int | None = None, *, seats: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> Tally:
-    raise ValueError("eenendertigen has no compiled fast simulator yet: run cabinet simulate without --fast")
+    """``cabinet simulate --fast``: ``simulate`` on the compiled path (numba, ``eenendertigen_fast``):
+    the same Tally, one seat as ``simulate`` plays, from numba's seeded decks."""
+    try:
+        from machine.gamemath import eenendertigen_fast
+    except ImportError as exc:
+        raise ValueError(f"the fast simulator needs numba: pip install 'cabinet[fast]' ({exc})") from None
+    return eenendertigen_fast.fast_simulate(rules, rounds, seed, workers, seats=seats, progress=progress)
 
 
 def win_rate(rules: EenendertigenRules, rounds: int, seed: int = 1) -> tuple[float, float]:
