@@ -54,6 +54,21 @@ def test_the_tables_hold_the_python_strategys_own_floats(variant):
             assert t.D[1, c, b, a] == een._draw_sum(key, True), hand
 
 
+def test_the_kernels_sum_adds_as_this_pythons_sum():
+    """A draw's value is a table's sum less the pile's: both must be Python's own ``sum`` of floats
+    (plain before 3.12, compensated from 3.12), bit for bit, whichever Python runs."""
+    pytest.importorskip("numba")
+    from machine.gamemath import eenendertigen_fast as fast
+
+    rng = random.Random(3)
+    for _ in range(200):
+        xs = [rng.choice([1062.0, 61.0, 1e-3, -7.25]) * rng.random() + rng.randrange(60) for _ in range(rng.randrange(1, 50))]
+        acc, comp = 0.0, 0.0
+        for x in xs:
+            acc, comp = fast._sum_add(acc, comp, x, fast.NEUMAIER)
+        assert fast._sum_end(acc, comp, fast.NEUMAIER) == sum(xs)
+
+
 def engine_round(rules, deck):
     rnd = een.play_round(rules, deck)
     return ([p.cards for p in rnd.places], rnd.winners, rnd.places[0].returned, rnd.cards_used, rnd.turns, rnd.ended)

@@ -371,7 +371,8 @@ def eenendertigen_bench(rounds: int = 1_000_000, workers: int = 2, engine_rounds
                           for w, name in zip(wins, ("alone", "tied by 2", "tied by 3", "tied by 4"), strict=True))
         print(f"  {path}: {tally.rounds:,} rounds: Auto wins {share / tally.rounds * 100:.2f} % ({parts}); returns "
               f"{tally.rtp * 100:.2f} % +/- {tally.half_width * 100:.2f} % at win_pays {float(rules.win_pays):g}; "
-              f"break-even win_pays {tally.rounds / share:.3f} (staked / (shares of wins x bet))")
+              f"break-even win_pays {f'{tally.rounds / share:.3f}' if share else 'none (no win)'} "
+              "(staked / (shares of wins x bet))")
 
     for variant in ("classic", "modern"):
         rules = load_profile("eenendertigen", {"variant": variant}).rules
