@@ -32,6 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import cache, lru_cache
+from itertools import combinations
 from typing import Any
 
 from machine.gamemath.simulate import Tally
@@ -51,18 +52,22 @@ def _deck(variant: str) -> tuple[str, ...]:
     return tuple(deck(ranks_of(variant)))
 
 
+@cache
+def _scores(variant: str) -> dict[frozenset[str], int]:
+    """``score2`` of every three cards of the variant's deck, by the set (a score has no order)."""
+    return {frozenset(h): score2(h) for h in combinations(_deck(variant), 3)}
+
+
 @lru_cache(maxsize=200_000)
 def future(variant: str, hand: tuple[str, ...]) -> float:
     """F(h): the mean best score (half points) after one more card offered from the rest of the deck."""
-    s = score2(hand)
-    rest = [c for c in _deck(variant) if c not in hand]
+    scores = _scores(variant)
+    a, b, c = hand
+    s = scores[frozenset(hand)]
+    rest = [x for x in _deck(variant) if x not in hand]
     total = 0
-    for c in rest:
-        best = s
-        for k in range(3):
-            t = score2(hand[:k] + (c,) + hand[k + 1 :])
-            best = t if t > best else best
-        total += best
+    for x in rest:  # keep the hand, or put x in place of one of its three
+        total += max(s, scores[frozenset((x, b, c))], scores[frozenset((a, x, c))], scores[frozenset((a, b, x))])
     return total / len(rest)
 
 
