@@ -165,7 +165,8 @@ def _return_warnings(games: Sequence[str]) -> list[str]:
     for name in games:
         profile = load_profile(name)
         if profile.engine in MODULES and not getattr(math_of(profile.engine), "HAS_EXACT_RTP", True):
-            continue  # eenendertigen: its return depends on the computer players (cabinet simulate)
+            out += _simulated_return_warning(name, profile)
+            continue
         flat, rule = returns(profile)
         if flat >= 1:
             out.append(f"{name} returns {_pct(flat)} at a flat bet with Auto's play: the players win in the long run")
@@ -173,6 +174,23 @@ def _return_warnings(games: Sequence[str]) -> list[str]:
             out.append(f"{name}: a player who stakes the most only when the cards seen favour them gets "
                        f"{_pct(rule)} back (cabinet rtp shows the bet rule); a lower max_bet limits it")
     return out
+
+
+def _simulated_return_warning(name: str, profile: Any) -> list[str]:
+    """Eenendertigen: its return depends on the computer players, so the figure is simulated
+    (the compiled path, a fixed seed, remembered like the exact figures)."""
+    from machine.gamemath.engines import SIMULATED_ROUNDS, returns
+
+    try:
+        flat, _ = returns(profile)
+    except ValueError:  # no numba: the figure would take hours on the engine
+        return [f"{name}: its return is not checked without the fast extra (pip install 'cabinet[fast]'); "
+                "cabinet simulate gives it"]
+    if flat < 1:
+        return []
+    return [f"{name} returns {_pct(flat)} to Auto against three computer players at win_pays "
+            f"{float(profile.rules.win_pays):g} (simulated over {SIMULATED_ROUNDS:,} rounds): the players win in the "
+            "long run; a lower win_pays lowers it"]
 
 
 def _auto_strategy(script: Any):

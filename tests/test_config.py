@@ -107,6 +107,25 @@ def test_config_check_warns_of_a_game_a_player_can_beat(tmp_path, capsys, monkey
     assert capsys.readouterr().out.splitlines() == out
 
 
+def test_config_check_warns_of_eenendertigens_simulated_return_at_the_win_pays_set(tmp_path, capsys, monkeypatch):
+    # classic at win_pays 3.5: Auto wins about a third of the rounds against three computer
+    # players, 110 % back; modern (52 cards) about a quarter, 88 %: no warning
+    from machine.gamemath import engines
+
+    pytest.importorskip("numba")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(engines, "SIMULATED_ROUNDS", 50_000)
+    path = tmp_path / "m.yaml"
+    lines = [line for line in BASE.splitlines() if not line.startswith("games_enabled:")]
+    path.write_text("\n".join(lines).replace(
+        "game: random-blackjack", "game: eenendertigen\ngames_enabled: [eenendertigen, eenendertigen-modern]") + "\n")
+    assert main(["config", "check", str(path)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 2 and out[1].startswith(f"{path}: warning: eenendertigen returns 11")
+    assert out[1].endswith("to Auto against three computer players at win_pays 3.5 (simulated over 50,000 rounds): "
+                           "the players win in the long run; a lower win_pays lowers it")
+
+
 def test_the_shipped_configuration_passes_and_no_bad_file_starts_the_machine(tmp_path, capsys, monkeypatch):
     import machine.gamemath.engines as engines
 

@@ -64,7 +64,7 @@ def test_the_same_deal_plays_the_same_round():
     assert a.to_dict() == b.to_dict() and a.finished
 
 
-def test_simulate_and_the_figures_this_game_has_not():
+def test_simulate_and_the_figure_this_game_has_not():
     math = math_of("eenendertigen")
     t = math.simulate(CLASSIC, 120, workers=1)
     assert t.rounds == 120 and t.bet == 240 and 0 < t.rtp < 3.5
@@ -72,8 +72,6 @@ def test_simulate_and_the_figures_this_game_has_not():
     assert 0 < wins < 1 and rtp > 0
     with pytest.raises(ValueError, match="no exact return"):
         math.rtp_report(load_profile("eenendertigen"))
-    with pytest.raises(ValueError, match="no compiled fast simulator"):
-        math.fast_simulate(CLASSIC, 10)
 
 
 def test_the_commands_simulate_and_refuse_the_exact_return_in_one_line(tmp_path, capsys):

@@ -335,19 +335,63 @@ def eenentwintig_bench(rounds: int = 10_000_000) -> None:
 
 
 @bench("eenendertigen")
-def eenendertigen_bench(rounds: int = 1_000_000) -> None:
-    """Eenendertigen: Auto in place 1 against three computer players, per variant: the share of
-    rounds won (a tie counted as its share) and the return at the default win_pays."""
-    from machine.gamemath.eenendertigen import win_rate
+def eenendertigen_bench(rounds: int = 1_000_000, workers: int = 2, engine_rounds: int = 2000) -> None:
+    """Eenendertigen: Auto in place 1 against three computer players, per variant, on the compiled
+    path (``workers`` threads): the share of rounds won (a tie counted as its share), the return at
+    the profile's win_pays with its 95 % interval, the win_pays that would return 100 %, and the
+    rounds per second beside the engine's (pure Python, one process, its caches warmed first).
+    Without numba: one line, then the engine alone on ``engine_rounds`` rounds."""
+    from machine.gamemath import eenendertigen as een
+    from machine.gamemath.simulate import Tally
+    from machine.games.cards import shuffle
     from machine.games.rules import load_profile
+
+    try:
+        from machine.gamemath import eenendertigen_fast as fast
+    except ImportError as exc:
+        fast = None  # type: ignore[assignment]
+        print(f"the million-round figures need the fast extra (pip install 'cabinet[fast]': {exc}); "
+              f"the engine alone, {engine_rounds:,} rounds per variant")
+
+    def engine(rules, n: int, seed: int) -> tuple[Tally, list[int], float]:
+        rng = random.Random(f"bench/{rules.variant}/{seed}")
+        base = list(een._deck(rules.variant))
+        tally, wins = Tally(), [0, 0, 0, 0]
+        t = time.perf_counter()
+        for _ in range(n):
+            rnd = een.play_round(rules, shuffle(base, rng))
+            tally.record(rnd.places[0].returned - rnd.places[0].bet, rnd.places[0].bet)
+            if 1 in rnd.winners:
+                wins[len(rnd.winners) - 1] += 1
+        return tally, wins, time.perf_counter() - t
+
+    def figures(rules, tally: Tally, wins, path: str) -> None:
+        share = sum(w / (k + 1) for k, w in enumerate(wins))
+        parts = ", ".join(f"{w / tally.rounds * 100:.2f} % {name}"
+                          for w, name in zip(wins, ("alone", "tied by 2", "tied by 3", "tied by 4"), strict=True))
+        print(f"  {path}: {tally.rounds:,} rounds: Auto wins {share / tally.rounds * 100:.2f} % ({parts}); returns "
+              f"{tally.rtp * 100:.2f} % +/- {tally.half_width * 100:.2f} % at win_pays {float(rules.win_pays):g}; "
+              f"break-even win_pays {f'{tally.rounds / share:.3f}' if share else 'none (no win)'} "
+              "(staked / (shares of wins x bet))")
 
     for variant in ("classic", "modern"):
         rules = load_profile("eenendertigen", {"variant": variant}).rules
+        print(f"{variant}:")
+        if fast is None:
+            tally, wins, dt = engine(rules, engine_rounds, 1)
+            figures(rules, tally, wins, "engine")
+            print(f"  engine: {engine_rounds / dt:,.0f} rounds/s (one process)")
+            continue
         t = time.perf_counter()
-        wins, rtp = win_rate(rules, rounds)
-        dt = time.perf_counter() - t
-        print(f"{variant}: {rounds} rounds in {dt:.0f} s: Auto wins {wins * 100:.2f} %, returns "
-              f"{rtp * 100:.2f} % at win_pays {float(rules.win_pays):g}")
+        fast.fast_run(rules, 1000, 1, workers)  # the tables, and numba's compile or cache load
+        warm = time.perf_counter() - t
+        run = fast.fast_run(rules, rounds, 1, workers)
+        figures(rules, run.tally, run.wins, f"compiled path, {run.threads} threads")
+        engine(rules, engine_rounds // 10, 2)  # warm the engine's caches of hand values
+        _tally, _wins, dt = engine(rules, engine_rounds, 3)
+        print(f"  compiled path {run.rounds_per_second:,.0f} rounds/s ({run.seconds:.1f} s; tables and compile "
+              f"{warm:.1f} s once) against the engine's {engine_rounds / dt:,.0f} rounds/s (pure Python, one process, "
+              f"{engine_rounds:,} rounds): x {run.rounds_per_second * dt / engine_rounds:,.0f}")
 
 
 def run(names: list[str], **options: int) -> int:

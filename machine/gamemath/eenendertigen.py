@@ -3,7 +3,8 @@
 Owns: the choice a place makes at its turn (``choose(round, place)``; Auto for a seat is the
 same choice, ``auto_action``), ``simulate`` (Auto in place 1 against three computer players, the
 seat staking the minimum; the return is what the seat gets back over what it staked) and
-``win_rate``. The strategy sees only what the place sees: its own hand, the table (classic: the
+``win_rate``; ``fast_simulate`` is the compiled path (``eenendertigen_fast``, numba: the same
+choices from tables of these values). The strategy sees only what the place sees: its own hand, the table (classic: the
 three open cards; modern: the open card and every card discarded under it) and the number of
 cards still closed; never another hand or the stack's order.
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from functools import cache, lru_cache
+from itertools import combinations
 from typing import Any
 
 from machine.gamemath.simulate import Tally
@@ -50,18 +52,22 @@ def _deck(variant: str) -> tuple[str, ...]:
     return tuple(deck(ranks_of(variant)))
 
 
+@cache
+def _scores(variant: str) -> dict[frozenset[str], int]:
+    """``score2`` of every three cards of the variant's deck, by the set (a score has no order)."""
+    return {frozenset(h): score2(h) for h in combinations(_deck(variant), 3)}
+
+
 @lru_cache(maxsize=200_000)
 def future(variant: str, hand: tuple[str, ...]) -> float:
     """F(h): the mean best score (half points) after one more card offered from the rest of the deck."""
-    s = score2(hand)
-    rest = [c for c in _deck(variant) if c not in hand]
+    scores = _scores(variant)
+    a, b, c = hand
+    s = scores[frozenset(hand)]
+    rest = [x for x in _deck(variant) if x not in hand]
     total = 0
-    for c in rest:
-        best = s
-        for k in range(3):
-            t = score2(hand[:k] + (c,) + hand[k + 1 :])
-            best = t if t > best else best
-        total += best
+    for x in rest:  # keep the hand, or put x in place of one of its three
+        total += max(s, scores[frozenset((x, b, c))], scores[frozenset((a, x, c))], scores[frozenset((a, b, x))])
     return total / len(rest)
 
 
@@ -212,7 +218,13 @@ def fast_simulate(
     rules: EenendertigenRules, rounds: int, seed: int = 1, workers: int | None = None, *, seats: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> Tally:
-    raise ValueError("eenendertigen has no compiled fast simulator yet: run cabinet simulate without --fast")
+    """``cabinet simulate --fast``: ``simulate`` on the compiled path (numba, ``eenendertigen_fast``):
+    the same Tally, one seat as ``simulate`` plays, from numba's seeded decks."""
+    try:
+        from machine.gamemath import eenendertigen_fast
+    except ImportError as exc:
+        raise ValueError(f"the fast simulator needs numba: pip install 'cabinet[fast]' ({exc})") from None
+    return eenendertigen_fast.fast_simulate(rules, rounds, seed, workers, seats=seats, progress=progress)
 
 
 def win_rate(rules: EenendertigenRules, rounds: int, seed: int = 1) -> tuple[float, float]:

@@ -187,7 +187,7 @@ def as_csv(report: dict[str, Any], what: str) -> str:
                 w.writerow([f"seat {n}", name, life.get(name, 0), per.get(name, 0)])
     elif what == "recall":
         w.writerow(["seat", "game", "bet", "dealer", "hands", "decisions", "staked", "returned",
-                    "credit_before", "club_before", "credit_after", "club_after", "moves"])
+                    "credit_before", "club_before", "credit_after", "club_after"])  # the moves: --json
         for n, games in report["recall"].items():
             for g in games:
                 seat = g["seat"]
@@ -197,8 +197,7 @@ def as_csv(report: dict[str, Any], what: str) -> str:
                     dealer, hands = "", " | ".join(game_lines(g)[1])
                 w.writerow([n, g["round_no"], seat["bet"], dealer, hands,
                             " ".join(d["action"] for d in g["decisions"]), seat["staked"], seat["returned"],
-                            g["before"]["credit"], g["before"]["club"], g["after"]["credit"], g["after"]["club"],
-                            " | ".join(move_text(m) for m in g.get("moves", []))])
+                            g["before"]["credit"], g["before"]["club"], g["after"]["credit"], g["after"]["club"]])
     else:
         w.writerow(["seq", "code", "event", "seat", "detail"])
         for e in report["events"]:

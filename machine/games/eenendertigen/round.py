@@ -364,7 +364,7 @@ class EenendertigenRound:
             return f"31! Place {knocked[0]} knocked: one more turn each" if knocked else ""
         winners = self.winners
         who = f"Place {winners[0]} wins" if len(winners) == 1 else f"Places {', '.join(map(str, winners))} share the win"
-        return f"{ENDED_TEXT[self.ended]}: {who}"
+        return f"{ENDED_TEXT[self.ended]} · {who}"
 
     # -- plain data ----------------------------------------------------------------------------
 
