@@ -640,7 +640,7 @@ class Cabinet:
         with core.tx("tournament_open", {"variant": variant, "entry": entry, "prizes": list(prizes), "start": at,
                                          "end": until, "seed": seed, "now": now, "by": who}):  # the open record
             t = tournament.open_tournament(core, variant, entry, list(prizes), at, until, seed, now, who)
-            if tournament.due(core, now) == "start":
+            if tournament.may_start(core, now):
                 tournament.put_in_force(core, now)
         return tournament.public(t)
 

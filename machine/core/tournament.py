@@ -180,8 +180,7 @@ def due(core: Core, now: float) -> str | None:
     if not t["in_force"]:
         if ended:
             return "end"
-        started = t["start"] is None or now >= t["start"]
-        return "start" if started and cabinet_idle(core) else None
+        return "start" if may_start(core, now) else None
     if state.round is not None:
         return None
     if ended or t.get("closing"):
@@ -197,6 +196,14 @@ def due(core: Core, now: float) -> str | None:
         if state.seats[a["seat"]].lock is None:  # a locked seat waits for the attendant
             return "next_round"
     return None
+
+
+def may_start(core: Core, now: float) -> bool:
+    """Whether the open tournament comes into force now: its start time came (or it has none)
+    and no seat has a bet or a hand."""
+    t = current(core.state)
+    return (t is not None and not t["in_force"] and (t["start"] is None or now >= t["start"])
+            and (t["end"] is None or now < t["end"]) and cabinet_idle(core))
 
 
 def rebase(core: Core, now: float) -> None:
