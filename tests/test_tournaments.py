@@ -279,6 +279,37 @@ def test_the_start_and_end_times_bound_the_tournament_and_the_tenth_participant_
     assert [(r["name"], r["rounds"]) for r in last(cab)["ranking"]] == [("Player 1", 1)]
 
 
+def test_the_start_and_end_times_are_wall_clock_times_a_power_cut_does_not_move(tmp_path):
+    wall = 1_796_000_000.0  # the loop's monotonic clock restarts with the machine; the wall clock does not
+    cab = boot(tmp_path)
+    cab.tick(50.0, wall)
+    cab.open_tournament("classic", 0, [], 600.0, 3600.0, SEED, 50.0, "operator")
+    assert (tour(cab)["start"], tour(cab)["end"], tour(cab)["opened"]) == (wall + 600, wall + 3600, wall)
+    cab.journal.close()
+    cab = boot(tmp_path)  # a power cut of 20 minutes: the loop's clock starts again near 0
+    cab.tick(3.0, wall + 1200)
+    assert cab.tournament_in_force
+    cab.tick(10.0, wall + 3601)
+    assert cab.tournament is None and cab.journal.records("tournament_close")[-1].data["why"] == "its end time came"
+    from machine.money.audit import utc
+
+    assert utc(wall) == "2026-11-30 00:53:20 UTC"  # as cabinet audit tournaments writes the times
+
+
+def test_a_tournament_in_force_plays_on_when_eenendertigen_was_disabled_before_a_restart(tmp_path):
+    cab = boot(tmp_path)
+    cab.open_tournament("modern", 0, [], None, None, SEED, 0.0, "operator")
+    enter(cab, 1, "", 1.0)
+    deck = cab.journal.records("round_start")[-1].data["shoe"]
+    cab.journal.close()
+    cab = open_cabinet(tmp_path / "journal.sqlite", load_profile("random-blackjack"), CabinetSettings(seats=2),
+                       lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)))  # not locked
+    assert cab.tournament_in_force and cab.rules.variant == "modern" and cab.round is not None
+    assert cab.round.shoe == deck
+    play_out(cab, 1, 2.0, rounds=1)
+    assert at(cab)["progress"]["rounds"] == 1
+
+
 def test_the_operator_opens_and_closes_a_tournament_from_the_menu_with_a_seed_from_the_os(tmp_path):
     cab = boot(tmp_path)
     menu = OperatorMenu(cab, pin_hash("2468"), "id", seed_source=lambda: SEED)

@@ -488,9 +488,12 @@ class Cabinet:
                 tournament.close(core, now, closing["by"], closing["why"])
         return True
 
-    def tick(self, now: float) -> None:
-        """The clock moved on: the betting time and the decision timeout (not while paused)."""
+    def tick(self, now: float, wall: float | None = None) -> None:
+        """The clock moved on: the betting time and the decision timeout (not while paused).
+        ``wall``: the wall-clock time now, for the times people set and read (tournaments)."""
         core = self.core
+        if wall is not None:
+            core.wall_offset = wall - now
         if core.state.row.pauses:
             return
         if self._tournament_clock(now):
@@ -628,14 +631,15 @@ class Cabinet:
                         seed: str, now: float, who: str) -> dict[str, Any]:
         """Open an eenendertigen tournament (the operator menu's Tournament page).
 
-        ``start`` and ``end`` are seconds from ``now`` on the cabinet's clock (None: at once; no
-        end); ``seed`` comes from the OS random source, drawn by the caller (the core draws no
-        random number), journaled in the open record and shown nowhere until the close.
-        Raises ``TournamentError`` (one line) when it cannot be opened.
+        ``start`` and ``end`` are seconds from ``now`` (None: at once; no end), kept as wall-clock
+        times (the last tick's ``wall``) so a power cut does not move them; ``seed`` comes from
+        the OS random source, drawn by the caller (the core draws no random number), journaled in
+        the open record and shown nowhere until the close. Raises ``TournamentError`` (one line)
+        when it cannot be opened.
         """
         core = self.core
-        at = None if start is None else now + start
-        until = None if end is None else now + end
+        at = None if start is None else core.wall(now) + start
+        until = None if end is None else core.wall(now) + end
         tournament.check_open(core, variant, entry, list(prizes), at, until, seed, now)
         with core.tx("tournament_open", {"variant": variant, "entry": entry, "prizes": list(prizes), "start": at,
                                          "end": until, "seed": seed, "now": now, "by": who}):  # the open record

@@ -64,6 +64,14 @@ class Core:
         self.game: Game = game_for(profile)
         self.state = CabinetState(seats={})
         self.last_round: Any = None  # for the screens only: results stay shown until the next bet
+        # the wall clock minus the loop's clock, as the last tick said: the times a person reads
+        # or sets (a tournament's start and end, when it opened and closed) survive a power cut
+        # only on the wall clock; the loop's monotonic clock restarts with the machine
+        self.wall_offset = 0.0
+
+    def wall(self, now: float) -> float:
+        """The wall-clock time (seconds since 1970, UTC) at the loop's ``now``."""
+        return now + self.wall_offset
 
     def tx(self, kind: str, data: dict[str, Any], seat: int | None = None) -> AbstractContextManager[None]:
         """Open the one transaction of an input."""
@@ -93,7 +101,13 @@ class Core:
         rules = self.base_profile.rules.with_overrides(rule_overrides)
         tournament = self.state.row.tournaments.get("open")
         if tournament is not None and tournament.get("in_force"):  # the tournament's game and variant, nothing else
-            self.base_profile = self.profile_of_engine(TOURNAMENT_ENGINE)
+            try:
+                self.base_profile = self.profile_of_engine(TOURNAMENT_ENGINE)
+            except KeyError:  # disabled in the configuration while it was open: its own defaults play it out
+                from machine.games.catalog import ENGINES
+
+                defaults = ENGINES[TOURNAMENT_ENGINE][0]()
+                self.base_profile = Profile(TOURNAMENT_ENGINE, TOURNAMENT_ENGINE, "Eenendertigen", defaults)
             rules = self.base_profile.rules.with_overrides({"variant": tournament["variant"]})
         if rules != self.rules or self.profile.game != self.base_profile.game:
             self.rules = rules

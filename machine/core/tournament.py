@@ -18,6 +18,10 @@ players, 16 rounds; at most 10 participants, the tenth's last round closes the t
 Name entry on the panel: Draw / Stand the next / previous character (A-Z, 0-9, space), Double
 takes it, Split erases the last one, Start is done (an empty name: "Player N"), Auto gives up.
 
+The times people set and read (start, end, opened, started, entered, closed) are wall-clock
+seconds (``Core.wall(now)``: the loop's clock plus the offset the last tick gave), so a power cut
+does not move a tournament's window; the waits of an idle seat count on the loop's clock.
+
 Never reads a clock or a random source (``now`` and the seed come in as arguments), never
 opens a transaction, never shows the seed of an open tournament (``public`` leaves it out).
 """
@@ -141,7 +145,7 @@ def check_open(core: Core, variant: str, entry: int, prizes: list[int], start: f
         raise TournamentError("the entry is 0 or more points, each prize 1 or more, at most one per participant")
     if start is not None and end is not None and end <= start:
         raise TournamentError("the end time must come after the start time")
-    if end is not None and end <= now:
+    if end is not None and end <= core.wall(now):
         raise TournamentError("the end time has already passed")
     if len(seed) < 32:
         raise TournamentError("the seed must hold at least 16 random bytes")
@@ -155,7 +159,7 @@ def open_tournament(core: Core, variant: str, entry: int, prizes: list[int], sta
     number = int(row.tournaments.get("count", 0)) + 1
     t: dict[str, Any] = {
         "id": number, "variant": variant, "entry": entry, "prizes": list(prizes), "start": start, "end": end,
-        "seed": seed, "opened": now, "opened_by": who, "in_force": False, "participants": [], "active": None,
+        "seed": seed, "opened": core.wall(now), "opened_by": who, "in_force": False, "participants": [], "active": None,
     }
     row.tournaments["open"] = t
     row.tournaments["count"] = number
@@ -176,7 +180,7 @@ def due(core: Core, now: float) -> str | None:
     t = current(state)
     if t is None:
         return None
-    ended = t["end"] is not None and now >= t["end"]
+    ended = t["end"] is not None and core.wall(now) >= t["end"]
     if not t["in_force"]:
         if ended:
             return "end"
@@ -202,8 +206,9 @@ def may_start(core: Core, now: float) -> bool:
     """Whether the open tournament comes into force now: its start time came (or it has none)
     and no seat has a bet or a hand."""
     t = current(core.state)
-    return (t is not None and not t["in_force"] and (t["start"] is None or now >= t["start"])
-            and (t["end"] is None or now < t["end"]) and cabinet_idle(core))
+    wall = core.wall(now)
+    return (t is not None and not t["in_force"] and (t["start"] is None or wall >= t["start"])
+            and (t["end"] is None or wall < t["end"]) and cabinet_idle(core))
 
 
 def rebase(core: Core, now: float) -> None:
@@ -217,7 +222,7 @@ def put_in_force(core: Core, now: float) -> None:
     t = current(core.state)
     assert t is not None
     t["in_force"] = True
-    t["started"] = now
+    t["started"] = core.wall(now)
     _game_changed(core)
     core.store.event("tournament_started", id=t["id"], variant=t["variant"])
 
@@ -265,12 +270,13 @@ def close(core: Core, now: float, who: str, why: str) -> dict[str, Any]:
             owed.append(prize)
             awarded.append(prize)
     record = {**{k: copy.deepcopy(v) for k, v in t.items() if k not in ("active", "closing")},
-              "closed": now, "closed_by": who, "why": why, "ranking": rows, "prizes_awarded": awarded}
+              "closed": core.wall(now), "closed_by": who, "why": why, "ranking": rows, "prizes_awarded": awarded}
     core.store.append("tournament_close", record)
     core.store.event("tournament_closed", id=t["id"], by=who, why=why, seed=t["seed"], participants=len(t["participants"]))
     was_in_force = t["in_force"]
     row.tournaments["open"] = None
-    row.tournaments["last"] = {"id": t["id"], "variant": t["variant"], "seed": t["seed"], "ranking": rows, "closed": now}
+    row.tournaments["last"] = {"id": t["id"], "variant": t["variant"], "seed": t["seed"], "ranking": rows,
+                               "closed": record["closed"]}
     if was_in_force:
         _game_changed(core)
     pay_prizes(core)
@@ -358,7 +364,7 @@ def _enter(core: Core, t: dict[str, Any], n: int, now: float) -> None:
         core.state.row.meters.add("tournament_entries", entry)
         core.store.seat_dirty(seat)
     t["participants"].append({"number": number, "name": name, "seat": n, "entry": entry, "scores2": [],
-                              "finished": None, "entered": now})
+                              "finished": None, "entered": core.wall(now)})
     core.store.event("tournament_entry", n, id=t["id"], number=number, name=name or f"Player {number}", entry=entry)
     t["active"] = {"seat": n, "stage": "play", "participant": number, "since": now}
     next_round(core, now)

@@ -89,7 +89,7 @@ class CabinetApp:
             with self.lock:
                 self.router.panel_event(ev, now)
         with self.lock:
-            self.cab.tick(now)
+            self.cab.tick(now, time.time())  # the wall clock: tournament times survive a power cut
             self.router.observe(now)
             lit = self.router.lamps()
         for n, on in lit.items():

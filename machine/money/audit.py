@@ -240,6 +240,13 @@ def _tournament(t: dict[str, Any], closed: bool) -> dict[str, Any]:
     }
 
 
+def utc(seconds: float) -> str:
+    """A wall-clock time (seconds since 1970) as the auditor reads it: ``2026-12-01 07:29:01 UTC``."""
+    import datetime
+
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+
+
 def tournaments_text(report: dict[str, Any]) -> str:
     lines: list[str] = []
     if report["problems"]:
@@ -247,8 +254,9 @@ def tournaments_text(report: dict[str, Any]) -> str:
     if not report["tournaments"]:
         lines.append("no tournaments since the last RAM clear")
     for t in report["tournaments"]:
-        closed = f", closed at {t['closed']:g}" if t["closed"] is not None else ""
-        lines.append(f"Tournament {t['id']} ({t['variant']}, {t['state']}): opened at {t['opened']:g}{closed}, "
+        closed = f", closed {utc(t['closed'])}" if t["closed"] is not None else ""
+        window = "".join(f", {k} {utc(t[k])}" for k in ("start", "end") if t[k] is not None)
+        lines.append(f"Tournament {t['id']} ({t['variant']}, {t['state']}): opened {utc(t['opened'])}{window}{closed}, "
                      f"entry {t['entry']}, prizes {'/'.join(map(str, t['prizes'])) or 'none'}")
         lines.append(f"  seed {t['seed'] or '(published when it closes)'}")
         lines.append(f"  {'rank':>4}  {'name':<12}  {'score':>6}  {'rounds':>6}")
@@ -268,7 +276,7 @@ def tournaments_csv(report: dict[str, Any]) -> str:
     w.writerow(["tournament", "variant", "state", "opened", "closed", "entry", "prizes", "seed",
                 "rank", "number", "name", "score", "rounds", "round_scores"])
     for t in report["tournaments"]:
-        head = [t["id"], t["variant"], t["state"], t["opened"], "" if t["closed"] is None else t["closed"], t["entry"],
+        head = [t["id"], t["variant"], t["state"], utc(t["opened"]), "" if t["closed"] is None else utc(t["closed"]), t["entry"],
                 " ".join(map(str, t["prizes"])), t["seed"] or ""]
         scores = {p["number"]: p["round_scores"] for p in t["participants"]}
         for r in t["ranking"]:
