@@ -29,6 +29,10 @@ def test_without_numba_the_fast_path_fails_with_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "numba", None)
     monkeypatch.delitem(sys.modules, "machine.gamemath.eenendertigen_fast", raising=False)
     monkeypatch.delitem(sys.modules, "machine.gamemath.fastsim", raising=False)
+    import machine.gamemath
+
+    for name in ("eenendertigen_fast", "fastsim"):  # imported by an earlier test: the package keeps it as an attribute
+        monkeypatch.delattr(machine.gamemath, name, raising=False)
     with pytest.raises(ValueError, match=r"^the fast simulator needs numba: pip install 'cabinet\[fast\]'"):
         een.fast_simulate(CLASSIC, 10)
 
