@@ -32,7 +32,6 @@ Theory of operation
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from collections.abc import Callable
@@ -46,7 +45,7 @@ from numba import njit, prange
 
 from machine.gamemath import fastsim
 from machine.gamemath.eenendertigen import PASS_AT, Q, _deck
-from machine.gamemath.fastsim import FAST_CHUNK, FastSimError, _draw, _seed32, _shuffled, cache_follows
+from machine.gamemath.fastsim import FastSimError, _draw, _shuffled, cache_follows, chunk_plan
 from machine.gamemath.simulate import Tally
 from machine.games.eenendertigen.round import MAX_SWAPS
 from machine.games.eenendertigen.rules import HAND, PLACES, THIRTY_ONE2, EenendertigenRules, score2
@@ -531,14 +530,8 @@ def fast_run(
     s = time.perf_counter()
     t = tables(rules.variant)
     tables_seconds = time.perf_counter() - s
-    threads = max(1, min(workers or os.cpu_count() or 1, numba.config.NUMBA_NUM_THREADS))
-    counts = []
-    left = rounds
-    while left > 0:
-        counts.append(min(FAST_CHUNK, left))
-        left -= counts[-1]
-    seeds = np.array([_seed32(f"eenendertigen/{rules.variant}", seed, c) for c in range(len(counts))], np.int64)
-    counts_a = np.array(counts, np.int64)
+    threads, counts_a, seeds = chunk_plan(f"eenendertigen/{rules.variant}", rounds, seed, workers)
+    counts = list(counts_a)
     out = np.zeros((len(counts), NO), np.int64)
     P = rule_params(rules)
     previous = numba.get_num_threads()

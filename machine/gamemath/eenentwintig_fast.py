@@ -39,7 +39,7 @@ from numba import njit, prange
 from machine.gamemath import fastsim
 from machine.gamemath.eenentwintig import ORDER, analysis, best_of, option_values
 from machine.gamemath.eenentwintig_exact import INDEX, ZERO, Comp, facts, plus
-from machine.gamemath.fastsim import FAST_CHUNK, FastSimError, _draw, _seed32, _shuffled, cache_follows
+from machine.gamemath.fastsim import FastSimError, _draw, _shuffled, cache_follows, chunk_plan
 from machine.gamemath.simulate import Tally
 from machine.games import blackjack_rules as bj
 from machine.games.cards import new_shoe
@@ -322,14 +322,8 @@ def fast_simulate(
     """``eenentwintig.simulate`` on the compiled path: the same Tally, Auto's play, minimum bets.
     Chunks of ``FAST_CHUNK`` rounds each have their own seed, whatever the threads."""
     t = tables(rules)
-    threads = max(1, min(workers or os.cpu_count() or 1, numba.config.NUMBA_NUM_THREADS))
-    counts = []
-    left = rounds
-    while left > 0:
-        counts.append(min(FAST_CHUNK, left))
-        left -= counts[-1]
-    seeds = np.array([_seed32("eenentwintig", seed, c) for c in range(len(counts))], np.int64)
-    counts_a = np.array(counts, np.int64)
+    threads, counts_a, seeds = chunk_plan("eenentwintig", rounds, seed, workers)
+    counts = list(counts_a)
     out = np.zeros((len(counts), 4), np.int64)
     base = t.base()
     previous = numba.get_num_threads()

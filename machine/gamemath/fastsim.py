@@ -852,6 +852,16 @@ def _seed32(kind: str, seed: int, chunk: int) -> int:
     return int.from_bytes(hashlib.sha256(f"{kind}/{seed}/{chunk}".encode()).digest()[:4], "little")
 
 
+def chunk_plan(kind: str, rounds: int, seed: int, workers: int | None) -> tuple[int, np.ndarray, np.ndarray]:
+    """How a fast path splits ``rounds``: the threads to run (``workers``, else every core numba
+    may use), each chunk's rounds (``FAST_CHUNK`` at most) and each chunk's own 32-bit seed, so a
+    seed gives the same figure on any number of threads."""
+    threads = max(1, min(workers or os.cpu_count() or 1, numba.config.NUMBA_NUM_THREADS))
+    counts = [min(FAST_CHUNK, rounds - start) for start in range(0, rounds, FAST_CHUNK)]
+    seeds = np.array([_seed32(kind, seed, c) for c in range(len(counts))], np.int64)
+    return threads, np.array(counts, np.int64), seeds
+
+
 @dataclass
 class FastRun:
     """A fast-path run: the tally and what was measured beside it."""
@@ -908,15 +918,9 @@ def fast_run(
     known = rules in _tables_cache
     t = tables(rules)
     tables_seconds = 0.0 if known else time.perf_counter() - t0
-    threads = max(1, min(workers or os.cpu_count() or 1, numba.config.NUMBA_NUM_THREADS))
-    counts = []
-    left = rounds
-    while left > 0:
-        counts.append(min(FAST_CHUNK, left))
-        left -= counts[-1]
+    threads, counts_a, seeds = chunk_plan("fast", rounds, seed, workers)
+    counts = list(counts_a)
     nchunks = len(counts)
-    seeds = np.array([_seed32("fast", seed, c) for c in range(nchunks)], np.int64)
-    counts_a = np.array(counts, np.int64)
     base = t.base()
     out = np.zeros((nchunks, 5), np.int64)
     batch = threads * 4

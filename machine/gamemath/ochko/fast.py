@@ -20,7 +20,6 @@ fast path's, and the kernel is checked round for round against ``OchkoRound`` on
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -29,7 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from machine.gamemath import fastsim
-from machine.gamemath.fastsim import _NO_NRT, FAST_CHUNK, FastSimError, _draw, _seed32, _shuffled, cache_follows
+from machine.gamemath.fastsim import _NO_NRT, FastSimError, _draw, _seed32, _shuffled, cache_follows, chunk_plan
 from machine.gamemath.ochko.exact import ACE_I, NV, PER_DECK, VALUES, ZERO, Comp, best, comp_total, of, plus
 from machine.gamemath.simulate import Tally
 from machine.games import blackjack_rules as bj
@@ -317,14 +316,8 @@ def fast_simulate(
     if seats < 1:
         raise FastSimError(f"a round needs at least one seat, not {seats}")
     t = tables(rules)
-    threads = max(1, min(workers or os.cpu_count() or 1, numba.config.NUMBA_NUM_THREADS))
-    counts = []
-    left = rounds
-    while left > 0:
-        counts.append(min(FAST_CHUNK, left))
-        left -= counts[-1]
-    seeds = np.array([_seed32("ochko", seed, c) for c in range(len(counts))], np.int64)
-    counts_a = np.array(counts, np.int64)
+    threads, counts_a, seeds = chunk_plan("ochko", rounds, seed, workers)
+    counts = list(counts_a)
     out_i = np.zeros((len(counts), 4), np.int64)
     out_f = np.zeros((len(counts), 2), np.float64)
     previous = numba.get_num_threads()
