@@ -210,17 +210,18 @@ class OperatorMenu:
 
     def _edit_key(self, button: str, now: float) -> None:
         name = self._editable()[min(self.cursor, len(self._editable()) - 1)]
-        values = self._choices(name)
+        if self._choose(button, self._choices(name)) and self.edit_value != self._current(name):
+            when = self.cab.change_setting(name, self.edit_value, "operator")
+            self.message = f"{name} set to {self.edit_value} ({when})"
+
+    def _choose(self, button: str, values: tuple[Any, ...]) -> bool:
+        """Draw / Stand step through ``values``, Collect leaves, Start takes the value (True)."""
         i = values.index(self.edit_value) if self.edit_value in values else 0
         if button in ("draw", "stand"):
             self.edit_value = values[(i + (1 if button == "draw" else -1)) % len(values)]
-        elif button == "collect":
+        elif button in ("collect", "start"):
             self.mode = "browse"
-        elif button == "start":
-            if self.edit_value != self._current(name):
-                when = self.cab.change_setting(name, self.edit_value, "operator")
-                self.message = f"{name} set to {self.edit_value} ({when})"
-            self.mode = "browse"
+        return button == "start"
 
     def _do(self, action: str, now: float) -> None:
         if action == "period":
@@ -263,15 +264,8 @@ class OperatorMenu:
 
     def _tournament_edit_key(self, button: str) -> None:
         name = self._tournament_field()
-        values = TOURNAMENT_FORM[name]
-        i = values.index(self.edit_value) if self.edit_value in values else 0
-        if button in ("draw", "stand"):
-            self.edit_value = values[(i + (1 if button == "draw" else -1)) % len(values)]
-        elif button == "collect":
-            self.mode = "browse"
-        elif button == "start":
+        if self._choose(button, tuple(TOURNAMENT_FORM[name])):
             self.tournament_form[name] = self.edit_value
-            self.mode = "browse"
 
     def _page_tournament(self) -> MenuView:
         t = self.cab.tournament
