@@ -277,3 +277,17 @@ def test_swap_all_by_a_later_place_that_makes_31_passes_and_knocks():
     p2 = r["places"][1]
     assert cards(r)[1] == ["AD", "KD", "QD"] and p2["passed"] and p2["knocked"] and p2["swaps"] == 1
     assert r["ended"] == "31" and r["winners"] == [2] and r["turns"] == 4
+
+
+def test_the_notice_says_what_the_other_places_did_since_the_seats_last_turn():
+    rnd = EenendertigenRound.start(CLASSIC, shoe_of(HANDS, "QH TS JD", "8H 9H"), [1, 2, 3, 4], [2, 2, 2, 2])
+    assert rnd.shown().notice == ""  # the very first turn
+    rnd.act(1, "swap:1:1")
+    rnd.act(2, "swap_all")  # not the first player: it passes with it
+    rnd.act(3, "pass")
+    assert rnd.shown().notice == "Place 1 swapped · Place 2 swapped all three · Place 3 passed"
+    rnd.act(4, "swap:3:2")
+    assert rnd.shown().notice == "Place 2 swapped all three · Place 3 passed · Place 4 swapped"  # place 1 again
+    from machine.display.lang import translate
+
+    assert translate(rnd.shown().notice, "nl") == "Plaats 2 ruilde alle drie · Plaats 3 paste · Plaats 4 ruilde"

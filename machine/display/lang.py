@@ -111,11 +111,19 @@ PATTERNS_NL = [
 ]
 
 
+MOVES_NL = {"swapped": "ruilde", "swapped all three": "ruilde alle drie", "took the open card": "nam de open kaart",
+            "drew": "trok van de stapel", "passed": "paste"}
+MOVE_RX = re.compile(r"^Place (\d+) (swapped all three|swapped|took the open card|drew|passed)$")
+
+
 def translate(text: str, language: str) -> str:
     if language != "nl":
         return text
     if text in NL:
         return NL[text]
+    parts = [MOVE_RX.match(part) for part in text.split(" · ")]
+    if all(parts):  # what the other places did: "Place 2 swapped · Place 3 passed"
+        return " · ".join(f"Plaats {m[1]} {MOVES_NL[m[2]]}" for m in parts if m)
     for rx, repl in PATTERNS_NL:
         if rx.search(text):
             return rx.sub(repl, text)

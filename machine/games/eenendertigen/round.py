@@ -32,6 +32,7 @@ from machine.games.interface import FACE_DOWN, Decision, HandShown, PlaceShown, 
 from machine.games.round import IllegalAction, RoundError, ShoeExhausted
 
 MAX_SWAPS = 5  # classic: a place that has swapped five times has passed
+MOVE_TEXT = {"swap": "swapped", "swap_all": "swapped all three", "take_open": "took the open card", "draw": "drew"}
 ENDED_TEXT = {"31": "31!", "all passed": "Everyone passed", "swaps": "Five swaps", "stack empty": "The stack is empty"}
 Computer = Callable[["EenendertigenRound", int], str]  # (round, place index 0-3) -> action
 
@@ -361,10 +362,28 @@ class EenendertigenRound:
         """The line every screen shows: who knocked, then how the round ended and who won."""
         knocked = [n + 1 for n, p in enumerate(self.places) if p.knocked]
         if self.turn is not None:
-            return f"31! Place {knocked[0]} knocked: one more turn each" if knocked else ""
+            return f"31! Place {knocked[0]} knocked: one more turn each" if knocked else self._since_last_turn()
         winners = self.winners
         who = f"Place {winners[0]} wins" if len(winners) == 1 else f"Places {', '.join(map(str, winners))} share the win"
         return f"{ENDED_TEXT[self.ended]} · {who}"
+
+    def _since_last_turn(self) -> str:
+        """What the other places did since the place to move last moved (computer players move
+        at once, so a seat reads it here): "Place 2 swapped · Place 3 passed"."""
+        assert self.turn is not None
+        done: list[str] = []
+        for e in reversed(self.events):
+            if e.kind not in ("move", "pass") or e.place == self.turn + 1:
+                if e.kind in ("move", "pass", "deal"):
+                    break
+                continue
+            if e.kind == "pass":
+                if e.by == "pass":
+                    done.append(f"Place {e.place} passed")
+                continue
+            name = e.action.partition(":")[0]
+            done.append(f"Place {e.place} {MOVE_TEXT[name]}")
+        return " · ".join(reversed(done))
 
     # -- plain data ----------------------------------------------------------------------------
 
