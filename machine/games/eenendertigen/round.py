@@ -373,16 +373,12 @@ class EenendertigenRound:
         assert self.turn is not None
         done: list[str] = []
         for e in reversed(self.events):
-            if e.kind not in ("move", "pass") or e.place == self.turn + 1:
-                if e.kind in ("move", "pass", "deal"):
-                    break
-                continue
-            if e.kind == "pass":
-                if e.by == "pass":
-                    done.append(f"Place {e.place} passed")
-                continue
-            name = e.action.partition(":")[0]
-            done.append(f"Place {e.place} {MOVE_TEXT[name]}")
+            if isinstance(e, ev.Dealt) or (isinstance(e, ev.Moved | ev.Passed) and e.place == self.turn + 1):
+                break
+            if isinstance(e, ev.Passed) and e.by == "pass":
+                done.append(f"Place {e.place} passed")
+            elif isinstance(e, ev.Moved):
+                done.append(f"Place {e.place} {MOVE_TEXT[e.action.partition(':')[0]]}")
         return " · ".join(reversed(done))
 
     # -- plain data ----------------------------------------------------------------------------
