@@ -232,3 +232,40 @@ def test_eenendertigen_end_to_end_card_picks_on_the_panel_and_the_clock_for_seat
         assert cab.journal.verify() == []
     finally:
         app.close()
+
+
+# -- an eenendertigen tournament through the links: the operator opens it (here through the
+# cabinet's input, as the menu does), seat 2 enters "AB" with Draw and Double and plays its
+# 16 rounds with Auto and Start alone against three computer players; every round is dealt
+# from the tournament's deck for that round, unstaked; the ranking list has the participant.
+def test_an_eenendertigen_tournament_end_to_end_name_entry_and_sixteen_rounds_on_the_panel(tmp_path):
+    from machine.core.tournament import CHARACTERS
+    from machine.games.eenendertigen.deals import tournament_decks
+
+    seed = "ab" * 32
+    app = open_app("eenendertigen", tmp_path)
+    try:
+        cab = app.cab
+        ready(app)
+        with app.lock:
+            cab.open_tournament("classic", 0, [], None, None, seed, app.clock(), "operator")
+        assert cab.tournament_in_force and lamps(app, 2) == {"start"}
+        press(app, 2, "start", lambda: cab.tournament_seat() is not None, what="the name entry")
+        for ch in "AB":
+            while CHARACTERS[cab.tournament_seat()["char"]] != ch:
+                press(app, 2, "draw", what="the next character")
+            press(app, 2, "double", what="the character taken")
+        assert cab.tournament_seat()["name"] == "AB"
+        press(app, 2, "start", lambda: cab.round is not None, what="round 1")
+        while (a := cab.tournament_seat()) is not None:
+            button = "start" if cab.round is None else "auto"
+            press(app, 2, button, what=f"round {a['progress']['rounds'] + 1}")
+        starts = [r.data for r in cab.journal.records("round_start")]
+        assert [s["shoe"] for s in starts] == tournament_decks(seed, "classic")
+        assert all(set(s["bets"].values()) == {0} for s in starts)  # unstaked
+        rows = cab.tournament["ranking"]
+        assert [(r["rank"], r["name"], r["rounds"]) for r in rows] == [(1, "AB", 16)]
+        assert cab.seats[2].money.club == 0 and cab.journal.verify() == []
+    finally:
+        app.close()
+
