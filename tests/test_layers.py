@@ -48,7 +48,7 @@ RULES = (
         "machine.games",
         forbidden=(
             "machine.gamemath", "machine.money", "machine.core", "machine.loop", "machine.display",
-            "machine.operator", "machine.devtools", "machine.scripts", "machine.cli",
+            "machine.operator", "machine.devtools", "machine.scripts", "machine.cli", "machine.i18n",
             "hardware", "serial", "pygame", "sqlite3",
         ),
         allowed=("hardware.panel.buttons",),
