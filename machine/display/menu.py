@@ -23,8 +23,8 @@ BG = (18, 22, 34)
 DIM = (150, 160, 190)
 HIGHLIGHT = (60, 70, 110)
 FOOTER = (255, 230, 150)
-HOUSE = {"DEALER": N_("Dealer"), "BANKER": N_("Bank")}  # the recall's title of the house's hand
-RESULTS = {"win": N_("win {n}"), "lose": N_("lost {n}"), "push": N_("push, {n} back"), "blackjack": N_("blackjack {n}"),
+HOUSE = {"DEALER": N_("Dealer"), "BANKER": N_("Bank"), "BANK": N_("Bank")}  # the recall's title of the house's hand
+RESULTS = {"win": N_("win {n}"), "lose": N_("lost {stake}"), "push": N_("push, {n} back"), "blackjack": N_("blackjack {n}"),
            "surrender": N_("surrendered, {n} back")}
 
 
@@ -111,7 +111,8 @@ def _card_width(s: float, W: int, slots: float) -> int:
 
 def _hand_label(hand: dict[str, Any], stake: int, _: Words) -> str:
     result = hand.get("result", "")
-    outcome = _(RESULTS[result], n=_.number(hand["returned"])) if result in RESULTS else f"{result} {hand['returned']}"
+    outcome = (_(RESULTS[result], n=_.number(hand["returned"]), stake=_.number(stake)) if result in RESULTS
+               else f"{result} {hand['returned']}")
     label = _("{total}  stake {stake}  {outcome}", total=hand["total"], stake=_.number(stake), outcome=outcome)
     if hand.get("washed"):  # eenentwintig: the cards washed away before these
         label += "  " + _("washed {cards}", cards=" ".join(hand["washed"]))
