@@ -345,3 +345,29 @@ def test_recall_reads_every_game_in_words(tmp_path, scene, expected):
     menu.language = "ru"
     assert menu.view().title == "История игр — место 1" and menu.view().lines[3].startswith("решения: ")
     cab.journal.close()
+
+
+def test_the_event_log_pages_from_the_newest(tmp_path):
+    cab = boot(tmp_path)
+    for i in range(30):
+        cab.operator_event("wrong PIN", float(i))
+    menu = menu_for(cab)
+    goto(menu, "Event log")
+    first = menu.view()
+    assert "page 1 of 2" in first.title and len(first.lines) == 18 and first.header.startswith("Date and time\tCode")
+    assert all("\t170\tOperator: wrong PIN\tcabinet\t" in line for line in first.lines)
+    menu.press(1, "draw", 0)  # older
+    second = menu.view()
+    assert "page 2 of 2" in second.title and second.lines[-1].split("\t")[1:4] == ["100", "Power up", "cabinet"]
+    menu.press(1, "stand", 0)  # newer
+    assert menu.view().lines == first.lines
+
+
+def test_the_operator_menu_has_its_own_language_setting():
+    from machine.operator.config import ConfigError
+
+    base = "seats: 2\ndevices: {panel: sim, bus: sim, acceptors: {1: 2, 2: 11}, hoppers: [{address: 3, seats: [1, 2]}]}\n"
+    assert parse_config(base, "m.yaml").operator_language is None  # the menu then speaks `language`
+    assert parse_config(base + "operator_language: ru\n", "m.yaml").operator_language == "ru"
+    with pytest.raises(ConfigError, match="operator_language"):
+        parse_config(base + "operator_language: fr\n", "m.yaml")

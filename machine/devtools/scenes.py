@@ -360,11 +360,13 @@ MENU_SCENES: dict[str, tuple[str, ...]] = {
     "menu-ram": ("stand", "stand", "stand", "start"),
     "menu-software": ("stand", "stand", "start"),
     "menu-tournament": ("stand", "start", "draw", "draw"),  # the last page; the prizes line
+    "menu-tournament-open": ("stand", "start"),  # a tournament in play: its ranking
 }
 MENU_ON = {  # the scene a menu scene is opened on (the split scene when not named here)
     "menu-recall-eenentwintig": "eenentwintig-settled",
     "menu-recall-ochko": "ochko-settled",
     "menu-recall-eenendertigen": "eenendertigen-reveal",
+    "menu-tournament-open": "tournament-playing",
 }
 
 

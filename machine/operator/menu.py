@@ -424,7 +424,7 @@ class OperatorMenu:
                        prizes=prizes, n=len(t["participants"])),
                      _("Start: close it now (PIN; a round in play ends first)"), "", header,
                      *self._ranking(t["ranking"])]
-            return MenuView(_("Tournament"), lines, 2, footer=_("Start: close   Collect: back"), align="llrr")
+            return MenuView(_("Tournament"), lines, 2, footer=_("Start: close   Collect: back"), align="rlrr")
         fields = [f"{_(TOURNAMENT_FIELDS[name])}\t{tournament_choice_text(name, self.tournament_form[name], _)}"
                   for name in TOURNAMENT_FORM]
         lines = [*fields, _("Open the tournament (PIN)")]
