@@ -371,3 +371,15 @@ def test_the_operator_menu_has_its_own_language_setting():
     assert parse_config(base + "operator_language: ru\n", "m.yaml").operator_language == "ru"
     with pytest.raises(ConfigError, match="operator_language"):
         parse_config(base + "operator_language: fr\n", "m.yaml")
+
+
+def test_a_setting_change_in_the_event_log_reads_as_the_settings_page_writes_it(tmp_path):
+    cab = boot(tmp_path)
+    cab.change_setting("dealer_hits_soft_17", True, "operator")
+    cab.change_setting("decision_timeout", 20.0, "operator")
+    menu = menu_for(cab)
+    goto(menu, "Event log")
+    details = [line.split("\t")[-1] for line in menu.view().lines[:2]]
+    assert details == ["Decision time: 15 s -> 20 s", "Dealer hits soft 17: no -> yes (after the next RAM clear)"]
+    menu.language = "nl"
+    assert menu.view().lines[1].split("\t")[-1] == "Dealer koopt op zacht 17: nee -> ja (na de volgende RAM-wissing)"

@@ -67,7 +67,8 @@ def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
     y = 66 * s
     size = int(15 * s)
     table = [line.split("\t") for line in ([view.header] if view.header else []) + view.lines if "\t" in line]
-    gap = 24 * s
+    columns = max((len(c) for c in table), default=1)
+    gap = max(10.0, 24 * min(1.0, 8 / columns)) * s  # closer columns when there are many (eight seats)
     if table:
         size, widths = _columns(r, table, size, gap, width)
     row_h = size + 6 * s

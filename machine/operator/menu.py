@@ -646,8 +646,24 @@ class OperatorMenu:
         return MenuView(title, lines, recall=g,
                         footer=_("Draw: older   Stand: newer   +2: next seat   Collect: back"))
 
+    def _setting_value(self, name: str, value: Any) -> str:
+        """A recorded value of a setting as the Settings page writes it (as recorded when it cannot)."""
+        try:
+            current = self._current(name)
+            value = value in (True, "True") if isinstance(current, bool) else type(current)(value)  # rules: as text
+            return self.value_text(name, value)
+        except (KeyError, TypeError, ValueError):
+            return str(value)
+
     def _detail(self, data: dict[str, Any]) -> str:
         _ = self.words
+        if data.get("event") == "settings_changed" and data.get("name") in SETTINGS:
+            name = data["name"]
+            text = _("{setting}: {old} -> {new}", setting=_(SETTINGS[name].name), old=self._setting_value(name, data.get("old")),
+                     new=self._setting_value(name, data.get("new")))
+            if data.get("after_ram_clear"):
+                text += " (" + _("after the next RAM clear") + ")"
+            return _cut(text, DETAIL_WIDTH * 2)
         parts = []
         for k, v in data.items():
             if k in ("code", "event"):
