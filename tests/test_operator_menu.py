@@ -256,6 +256,7 @@ def test_every_message_of_the_menu_is_in_the_operator_catalog_with_its_fields(la
     messages = _menu_messages()
     assert len(messages) > 200  # the extraction found the menu's words
     assert sorted(m for m in messages if not catalog.get(m)) == []
+    assert sorted(set(catalog) - messages) == []  # nothing left over that the menu no longer says
     fields = lambda text: sorted(f for _, f, _, _ in string.Formatter().parse(text) if f is not None)  # noqa: E731
     assert [m for m in messages if fields(m) != fields(catalog[m])] == []
 

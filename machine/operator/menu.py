@@ -121,11 +121,16 @@ EVENT_NAMES = {
 }
 # An event's detail: the words it is written with (any other key or value reads as recorded)
 DETAIL_WORDS = {
-    "reason": N_("reason"), "what": N_("what"), "name": N_("setting"), "old": N_("old"), "new": N_("new"),
+    "reason": N_("reason"), "what": N_("what"), "name": N_("name"), "old": N_("old"), "new": N_("new"),
     "by": N_("by"), "operator": N_("operator"), "door": N_("door"), "panel": N_("button panel offline"),
     "menu opened": N_("menu opened"), "menu closed": N_("menu closed"), "wrong PIN": N_("wrong PIN"),
     "software identity": N_("software identity"), "amount": N_("amount"), "match": N_("match"),
-    "manifest": N_("manifest"),
+    "manifest": N_("manifest"), "coin": N_("coin"), "error_code": N_("error code"), "count": N_("count"),
+    "coins": N_("coins"), "after": N_("after"), "paid": N_("paid"), "owed": N_("owed"), "fault": N_("fault"),
+    "unpaid": N_("unpaid"), "id": N_("number"), "number": N_("number"), "variant": N_("variant"),
+    "entry": N_("entry"), "prizes": N_("prizes"), "start": N_("begins"), "end": N_("ends"), "why": N_("why"),
+    "seed": N_("seed"), "participants": N_("participants"), "round_no": N_("round"), "when": N_("when"),
+    "unknown coin id": N_("unknown coin"), "hopper test payout": N_("hopper test payout"),
 }
 BUTTON_NAMES = {
     "repeat": N_("Repeat Bet"), "max": N_("Max Bet"), "start": N_("Start"), "draw": N_("Draw"), "stand": N_("Stand"),
