@@ -178,7 +178,7 @@ def test_the_operator_key_pauses_play_gives_every_button_to_the_menu_and_play_re
     router.observe(25.0)
     assert router.menu is None and not cab.pauses and router.state.mode is Mode.PLAYING
     assert cab.betting_since == 21.0  # the 20 paused seconds do not count against the betting time
-    assert events(cab)[-4:] == ["tilt", "menu opened", "menu closed", "tilt_cleared"]
+    assert events(cab)[-4:] == ["play_paused", "menu opened", "menu closed", "play_resumed"]  # not a tilt
     router.panel_event(ButtonPressed(1, "start"), 26.0)  # the seat's buttons play again
     assert cab.in_round(1)
 

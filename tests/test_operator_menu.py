@@ -78,7 +78,7 @@ def test_a_setting_of_the_game_mathematics_waits_for_a_ram_clear(tmp_path):
     cab = boot(tmp_path)
     menu = menu_for(cab)
     goto(menu, "Settings")
-    for _ in range(list(menu.view().lines).index(next(line for line in menu.view().lines if line.startswith("decks")))):
+    for _ in range(list(menu.view().lines).index(next(line for line in menu.view().lines if line.startswith("Decks\t")))):
         menu.press(1, "draw", 0)
     menu.press(1, "start", 0)
     enter_pin(menu, PIN)
@@ -126,12 +126,12 @@ def test_the_pages_show_meters_recall_events_and_identity(tmp_path):
     menu = menu_for(cab)
     goto(menu, "Meters")
     view = menu.view()
-    total_in = next(line for line in view.lines if line.startswith("total_in"))
-    assert total_in.split("\t")[:4] == ["total_in", "20", "20", "20"]
+    total_in = next(line for line in view.lines if line.startswith("Money in"))
+    assert total_in.split("\t") == ["Money in", "20", "€2.00", "20", "€2.00", "20", "0"]  # lifetime, period, seats 1 and 2
     goto(menu, "Event log")
-    assert any("power_up" in line for line in menu.view().lines)
+    assert any("\t100\tPower up\tcabinet\t" in line for line in menu.view().lines)
     goto(menu, "Software")
-    assert "test-id" in menu.view().lines[0]
+    assert menu.view().lines == ["SHA-256 of the program files:", "test-id"]
     goto(menu, "Game recall")
     assert menu.view().lines == ["no games since the last RAM clear"]
 
@@ -217,11 +217,170 @@ def test_the_settings_page_offers_only_the_settings_of_the_game_in_force(tmp_pat
     cab, menu = menu_on("ochko", 2, tmp_path / "a")
     for b in ("draw", "draw", "draw", "start"):
         menu.press(1, b, 1)
-    names = [line.split()[0] for line in menu.view().lines]
-    assert "decks" in names and "dealer_hits_soft_17" not in names
+    names = [line.split("\t")[0] for line in menu.view().lines]
+    assert "Decks" in names and "Dealer hits soft 17" not in names
     cab.journal.close()
     # a blackjack game on five seats: one deck is not offered (config check refuses it too)
     (tmp_path / "b").mkdir()
     cab, menu = menu_on("casino-blackjack", 5, tmp_path / "b")
     assert menu._choices("decks") == (2, 4, 6, 8)
     cab.journal.close()
+
+
+# -- the operator's language, the settings table, paging, the event log's times (issue 13) -----------
+
+MENU_SOURCES = ("machine/operator/menu.py", "machine/display/menu.py")
+
+
+def _menu_messages() -> set[str]:
+    from pathlib import Path
+
+    from babel.messages.extract import extract_from_file
+
+    root = Path(__file__).resolve().parents[1]
+    found = [m[1] for src in MENU_SOURCES for m in extract_from_file("python", str(root / src), keywords={"_": None, "N_": None})]
+    return {m for m in found if isinstance(m, str)}
+
+
+@pytest.mark.parametrize("language", ["nl", "nb", "ru"])
+def test_every_message_of_the_menu_is_in_the_operator_catalog_with_its_fields(language):
+    import string
+    from pathlib import Path
+
+    from babel.messages.pofile import read_po
+
+    from machine.i18n import LOCALE_DIR
+
+    with Path(LOCALE_DIR / language / "LC_MESSAGES" / "operator.po").open("rb") as f:
+        catalog = {m.id: m.string for m in read_po(f) if m.id}
+    messages = _menu_messages()
+    assert len(messages) > 200  # the extraction found the menu's words
+    assert sorted(m for m in messages if not catalog.get(m)) == []
+    assert sorted(set(catalog) - messages) == []  # nothing left over that the menu no longer says
+    fields = lambda text: sorted(f for _, f, _, _ in string.Formatter().parse(text) if f is not None)  # noqa: E731
+    assert [m for m in messages if fields(m) != fields(catalog[m])] == []
+
+
+def test_the_settings_page_shows_human_names_units_ranges_and_translated_values(tmp_path):
+    cab = boot(tmp_path)
+    menu = menu_for(cab)
+    goto(menu, "Settings")
+    rows = {line.split("\t")[0]: line.split("\t")[1:] for line in menu.view().lines}
+    assert rows["Decision time"] == ["15 s", "10-30 s", ""]
+    assert rows["Dealer hits soft 17"] == ["no", "no / yes", ""]
+    assert rows["Credit limit (no coins taken above)"][0] == "10,000 points = €1,000.00"  # 10 cents a point
+    menu.language = "nl"
+    rows = {line.split("\t")[0]: line.split("\t")[1:] for line in menu.view().lines}
+    assert rows["Dealer koopt op zacht 17"] == ["nee", "nee / ja", ""]
+    assert rows["Beslistijd"][0] == "15 s" and rows["Creditlimiet (daarboven geen munten)"][0] == "10.000 punten = €\xa01.000,00"
+    menu.language = "ru"
+    assert menu.view().title == "Настройки" and menu.view().footer.startswith("Ещё/Хватит")
+
+
+def test_the_meters_page_in_pages_with_money_at_the_cabinets_denomination(tmp_path, monkeypatch):
+    cab = boot(tmp_path)
+    cab.coin(1, "EU200A", 0)
+    monkeypatch.setattr(type(cab.settings), "denomination_cents", 25, raising=False)  # settings that name one
+    menu = menu_for(cab)
+    goto(menu, "Meters")
+    first = menu.view()
+    assert first.header.split("\t")[:4] == ["Meter", "Lifetime", "", "Period"] and "page 1 of 2" in first.title
+    assert first.lines[0].split("\t")[:3] == ["Money in", "20", "€5.00"]
+    assert len(first.lines) == 18 and "Draw: next page" in first.footer
+    menu.press(1, "draw", 0)
+    second = menu.view()
+    assert "page 2 of 2" in second.title and second.lines[0].startswith("Hopper test coins\t")
+    menu.press(1, "draw", 0)  # no third page: stays on the last
+    assert menu.view().lines == second.lines
+    assert any(line.startswith("Credit / club now\t") and line.endswith("\t20 / 0\t0 / 0") for line in second.lines)
+
+
+def test_the_event_log_has_date_and_time_and_opening_the_menu_is_no_tilt(tmp_path):
+    import time as clock
+
+    cab = boot(tmp_path)
+    cab.pause("operator", 1.0)  # what the loop does when the key turns
+    cab.operator_event("menu opened", 1.0)
+    menu = menu_for(cab)
+    goto(menu, "Event log")
+    lines = menu.view().lines
+    when, code, event, where, detail = lines[0].split("\t")
+    assert (code, event, where, detail) == ("170", "Operator: menu opened", "cabinet", "")
+    assert lines[1].split("\t")[1:] == ["172", "Play paused", "cabinet", "reason: operator"]
+    assert abs(clock.mktime(clock.strptime(when, "%Y-%m-%d %H:%M:%S")) - clock.time()) < 60
+    assert not any("\tTilt\t" in line for line in lines)
+    menu.language = "nb"
+    assert menu.view().lines[1].split("\t")[1:] == ["172", "Spillet satt på pause", "maskin", "årsak: operatør"]
+
+
+def test_a_journal_from_before_the_time_column_opens_and_its_old_records_have_no_time(tmp_path):
+    import sqlite3
+
+    from machine.money.journal import Journal
+
+    path = tmp_path / "old.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE journal (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, seat INTEGER, data TEXT NOT NULL,"
+                     " hash TEXT NOT NULL); INSERT INTO journal VALUES (1, 'power_up', NULL, '{}', 'x');")
+    db.close()
+    j = Journal(path, clock=lambda: 1796155200.0)  # adds the column
+    with j.transaction():
+        j.append("power_up", {})
+    j.close()
+    old, new = Journal(path, readonly=True).records()
+    assert old.at is None and new.at == 1796155200.0
+
+
+@pytest.mark.parametrize("scene,expected", [
+    ("menu-recall", "decisions: split (player), double (player), stand (player)"),
+    ("menu-recall-ochko", "decisions: stake 2 (player)"),
+    ("menu-recall-eenentwintig", "decisions: stake 2 (player), wash (player), stand (player)"),
+    ("menu-recall-eenendertigen", "decisions: swap:2:2 (player)"),
+])
+def test_recall_reads_every_game_in_words(tmp_path, scene, expected):
+    from machine.devtools.scenes import MENU_ON, MENU_SCENES, _menu
+
+    cab, menu = _menu(tmp_path, *MENU_SCENES[scene], on=MENU_ON.get(scene, "split"))
+    view = menu.view()
+    assert expected in view.lines and view.recall is not None
+    menu.language = "ru"
+    assert menu.view().title == "История игр — место 1" and menu.view().lines[3].startswith("решения: ")
+    cab.journal.close()
+
+
+def test_the_event_log_pages_from_the_newest(tmp_path):
+    cab = boot(tmp_path)
+    for i in range(30):
+        cab.operator_event("wrong PIN", float(i))
+    menu = menu_for(cab)
+    goto(menu, "Event log")
+    first = menu.view()
+    assert "page 1 of 2" in first.title and len(first.lines) == 18 and first.header.startswith("Date and time\tCode")
+    assert all("\t170\tOperator: wrong PIN\tcabinet\t" in line for line in first.lines)
+    menu.press(1, "draw", 0)  # older
+    second = menu.view()
+    assert "page 2 of 2" in second.title and second.lines[-1].split("\t")[1:4] == ["100", "Power up", "cabinet"]
+    menu.press(1, "stand", 0)  # newer
+    assert menu.view().lines == first.lines
+
+
+def test_the_operator_menu_has_its_own_language_setting():
+    from machine.operator.config import ConfigError
+
+    base = "seats: 2\ndevices: {panel: sim, bus: sim, acceptors: {1: 2, 2: 11}, hoppers: [{address: 3, seats: [1, 2]}]}\n"
+    assert parse_config(base, "m.yaml").operator_language is None  # the menu then speaks `language`
+    assert parse_config(base + "operator_language: ru\n", "m.yaml").operator_language == "ru"
+    with pytest.raises(ConfigError, match="operator_language"):
+        parse_config(base + "operator_language: fr\n", "m.yaml")
+
+
+def test_a_setting_change_in_the_event_log_reads_as_the_settings_page_writes_it(tmp_path):
+    cab = boot(tmp_path)
+    cab.change_setting("dealer_hits_soft_17", True, "operator")
+    cab.change_setting("decision_timeout", 20.0, "operator")
+    menu = menu_for(cab)
+    goto(menu, "Event log")
+    details = [line.split("\t")[-1] for line in menu.view().lines[:2]]
+    assert details == ["Decision time: 15 s -> 20 s", "Dealer hits soft 17: no -> yes (after the next RAM clear)"]
+    menu.language = "nl"
+    assert menu.view().lines[1].split("\t")[-1] == "Dealer koopt op zacht 17: nee -> ja (na de volgende RAM-wissing)"

@@ -151,6 +151,8 @@ def pause(core: Core, why: str, now: float) -> None:
     if why == "door":
         core.state.row.meters.add("door_openings")
         core.store.event("door_open")
+    elif why == "operator":  # the operator's key: play waits, nothing is wrong
+        core.store.event("play_paused", reason=why)
     else:
         core.store.event("tilt", reason=why)
 
@@ -165,4 +167,4 @@ def resume(core: Core, why: str, now: float) -> None:
             row.betting_since += gap
         if row.decision_since is not None:
             row.decision_since += gap
-    core.store.event("door_closed" if why == "door" else "tilt_cleared", reason=why)
+    core.store.event({"door": "door_closed", "operator": "play_resumed"}.get(why, "tilt_cleared"), reason=why)

@@ -319,15 +319,25 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
 }
 
 
-def _menu(tmp: Path, *presses: str):
-    """A menu opened on a cabinet that played the split scene, after ``presses`` (seat 1)."""
+MENU_WALL = 1796155200.0  # the journal's record times in the menu scenes: 2026-12-01 20:00 UTC, one second a record
+PIN_1234 = ("+2", "+10", "x2", "repeat")
+
+
+def _menu(tmp: Path, *presses: str, on: str = "split", language: str = "en"):
+    """A menu opened (play paused, as the loop does) on a cabinet that played scene ``on``, after
+    ``presses`` (seat 1); the journal's record times made fixed so the pictures do not change."""
     from machine.operator.menu import OperatorMenu, pin_hash
 
-    cab = scene_split(tmp)
+    cab = SCENES[on](tmp)
     for b in ("stand", "stand"):  # finish the round so recall and meters have a game
         if cab.round is not None and cab.round.pending is not None:
             cab.press(cab.round.pending.seat, b, 5)
-    menu = OperatorMenu(cab, pin_hash("1234"), "c645...b8bb (example)")
+    cab.pause("door", 5.2)  # the attendant opened the door, then turned the operator key
+    cab.resume("door", 5.4)
+    cab.pause("operator", 5.5)
+    cab.operator_event("menu opened", 5.5)
+    cab.journal.db.execute("UPDATE journal SET at = ? + seq", (MENU_WALL,))
+    menu = OperatorMenu(cab, pin_hash("1234"), "c645...b8bb (example)", language=language)
     for b in presses:
         menu.press(1, b, 6)
     return cab, menu
@@ -336,11 +346,27 @@ def _menu(tmp: Path, *presses: str):
 MENU_SCENES: dict[str, tuple[str, ...]] = {
     "menu-main": (),
     "menu-meters": ("start",),
+    "menu-meters-2": ("start", "draw"),  # the second page
     "menu-recall": ("draw", "start"),
+    "menu-recall-eenentwintig": ("draw", "start"),
+    "menu-recall-ochko": ("draw", "start"),
+    "menu-recall-eenendertigen": ("draw", "start"),
     "menu-events": ("draw", "draw", "start"),
     "menu-settings": ("draw", "draw", "draw", "start"),
     "menu-pin": ("draw", "draw", "draw", "start", "start", "+2", "+10"),
+    "menu-edit": ("draw", "draw", "draw", "start", "draw", "start", *PIN_1234, "start", "draw"),  # decision time
+    "menu-hardware": ("draw", "draw", "draw", "draw", "start", "double"),
+    "menu-confirm": ("draw", "draw", "draw", "draw", "draw", "start", "start", *PIN_1234, "start"),  # period reset
+    "menu-ram": ("stand", "stand", "stand", "start"),
+    "menu-software": ("stand", "stand", "start"),
     "menu-tournament": ("stand", "start", "draw", "draw"),  # the last page; the prizes line
+    "menu-tournament-open": ("stand", "start"),  # a tournament in play: its ranking
+}
+MENU_ON = {  # the scene a menu scene is opened on (the split scene when not named here)
+    "menu-recall-eenentwintig": "eenentwintig-settled",
+    "menu-recall-ochko": "ochko-settled",
+    "menu-recall-eenendertigen": "eenendertigen-reveal",
+    "menu-tournament-open": "tournament-playing",
 }
 
 
@@ -360,7 +386,7 @@ def render_scene(name: str, size: tuple[int, int] = SIZE, language: str = "en"):
         if name in MENU_SCENES:
             from machine.display.menu import draw_menu
 
-            cab, menu = _menu(Path(tmp), *MENU_SCENES[name])
+            cab, menu = _menu(Path(tmp), *MENU_SCENES[name], on=MENU_ON.get(name, "split"), language=language)
             draw_menu(surf, menu.view(), r)
             cab.journal.close()
             return surf

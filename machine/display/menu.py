@@ -1,80 +1,172 @@
 """Painting the operator menu (a ``MenuView``) onto a surface.
 
-Owns: the menu's look: title, lines (tab-separated columns line up), the highlighted line,
-game recall drawn with the real cards (a game of places: every place's final hand), the
-footer with the button help. Never changes anything.
+Owns: the menu's look: title, a table's column names and its lines (tab-separated columns,
+each as wide as its widest cell, left or right aligned as the view says, the type made smaller
+until the table fits the width: nothing is cut off at any screen size), the highlighted line,
+game recall drawn with the real cards (a game of places: every place's final hand; the cards
+made smaller until every hand fits), the footer with the button help. Its own words (the recall
+labels) in the view's language. Never changes anything.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import pygame
 
 from machine.display.cardart import card_surface
 from machine.display.draw import GOLD, WHITE, Renderer
+from machine.i18n import N_, Words
 from machine.operator.menu import MenuView
 
 BG = (18, 22, 34)
+DIM = (150, 160, 190)
+HIGHLIGHT = (60, 70, 110)
+FOOTER = (255, 230, 150)
+HOUSE = {"DEALER": N_("Dealer"), "BANKER": N_("Bank"), "BANK": N_("Bank")}  # the recall's title of the house's hand
+RESULTS = {"win": N_("win {n}"), "lose": N_("lost {stake}"), "push": N_("push, {n} back"), "blackjack": N_("blackjack {n}"),
+           "surrender": N_("surrendered, {n} back")}
+
+
+def _fit(r: Renderer, text: str, size: int, width: float) -> int:
+    """The largest type size up to ``size`` in which ``text`` is at most ``width`` pixels wide."""
+    while size > 8 and r.font(size).size(text)[0] > width:
+        size = max(8, int(size * min(0.95, width / max(1, r.font(size).size(text)[0]))))
+    return size
+
+
+def _blit(surf: pygame.Surface, r: Renderer, text: str, size: int, color, **where: Any) -> pygame.Rect:
+    """The text as written (already in the operator's language: no second translation)."""
+    img = r.font(size).render(text, True, color)
+    rect = img.get_rect(**where)
+    surf.blit(img, rect)
+    return rect
+
+
+def _columns(r: Renderer, rows: list[list[str]], size: int, gap: float, width: float) -> tuple[int, list[float]]:
+    """A type size at which the columns fit ``width``, and each column's width."""
+    while True:
+        font = r.font(size)
+        n = max(len(c) for c in rows)
+        widths: list[float] = [max((font.size(c[j])[0] for c in rows if j < len(c)), default=0) for j in range(n)]
+        if sum(widths) + gap * (n - 1) <= width or size <= 8:
+            return size, widths
+        size = max(8, int(size * 0.93))
 
 
 def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
     W, H = surf.get_size()
     s = H / 540
+    _ = Words(view.language)
     surf.fill(BG)
     pygame.draw.rect(surf, GOLD, surf.get_rect(), width=max(2, int(3 * s)))
-    r.text(surf, "OPERATOR", int(14 * s), (150, 160, 190), topleft=(int(16 * s), int(10 * s)))
-    r.text(surf, view.title, int(26 * s), GOLD, topleft=(int(16 * s), int(26 * s)))
-    y = 64 * s
+    _blit(surf, r, _("OPERATOR"), int(14 * s), DIM, topleft=(int(16 * s), int(10 * s)))
+    _blit(surf, r, view.title, _fit(r, view.title, int(26 * s), W - 32 * s), GOLD, topleft=(int(16 * s), int(26 * s)))
+    left, width = 20 * s, W - 40 * s
+    footer_h = 30 * s
+    y = 66 * s
     size = int(15 * s)
-    col_w = W / 11
-    for i, line in enumerate(view.lines[:26]):
+    table = [line.split("\t") for line in ([view.header] if view.header else []) + view.lines if "\t" in line]
+    columns = max((len(c) for c in table), default=1)
+    gap = max(10.0, 24 * min(1.0, 8 / columns)) * s  # closer columns when there are many (eight seats)
+    if table:
+        size, widths = _columns(r, table, size, gap, width)
+    row_h = size + 6 * s
+    if view.header:
+        _row(surf, r, view.header.split("\t"), view.align, widths, left, y, size, gap, DIM)
+        y += row_h
+        pygame.draw.line(surf, DIM, (int(left), int(y - 3 * s)), (int(W - left), int(y - 3 * s)), max(1, int(s)))
+    room = int((H - footer_h - y - (150 * s if view.recall else 4 * s)) // row_h)
+    for i, line in enumerate(view.lines[:room]):
         if view.selected == i:
-            pygame.draw.rect(surf, (60, 70, 110), pygame.Rect(int(10 * s), int(y - 2 * s), int(W - 20 * s), int(size + 6 * s)))
-        cells = line.split("\t")
-        if len(cells) == 1:
-            r.text(surf, line, size, WHITE, topleft=(int(20 * s), int(y)))
-        else:
-            r.text(surf, cells[0], size, WHITE, topleft=(int(20 * s), int(y)))
-            for j, cell in enumerate(cells[1:]):
-                r.text(surf, cell, size, WHITE, topright=(int(W * 0.22 + (j + 1) * col_w), int(y)))
-        y += size + 6 * s
+            pygame.draw.rect(surf, HIGHLIGHT, pygame.Rect(int(10 * s), int(y - 2 * s), int(W - 20 * s), int(row_h)))
+        if "\t" in line:
+            _row(surf, r, line.split("\t"), view.align, widths, left, y, size, gap, WHITE)
+        elif line:
+            _blit(surf, r, line, _fit(r, line, size, width), WHITE, topleft=(int(left), int(y)))
+        y += row_h
     if view.recall:
-        _recall_cards(surf, view.recall, r, s, y + 10 * s)
-    pygame.draw.rect(surf, (0, 0, 0), pygame.Rect(0, H - int(30 * s), W, int(30 * s)))
-    r.text(surf, view.footer, int(14 * s), (255, 230, 150), topleft=(int(16 * s), H - int(24 * s)))
+        _recall_cards(surf, view.recall, r, s, y + 10 * s, _)
+    pygame.draw.rect(surf, (0, 0, 0), pygame.Rect(0, H - int(footer_h), W, int(footer_h)))
+    _blit(surf, r, view.footer, _fit(r, view.footer, int(14 * s), W - 32 * s), FOOTER,
+          midleft=(int(16 * s), H - int(footer_h / 2)))
 
 
-def _recall_cards(surf, game, r: Renderer, s: float, y: float) -> None:
-    cw, ch = int(56 * s), int(80 * s)
-    x = 20 * s
+def _row(surf, r: Renderer, cells: list[str], align: str, widths: list[float], left: float, y: float, size: int,
+         gap: float, color) -> None:
+    x = left
+    for j, cell in enumerate(cells):
+        how = align[j] if j < len(align) else ("l" if j == 0 else "r")
+        if how == "r":
+            _blit(surf, r, cell, size, color, topright=(int(x + widths[j]), int(y)))
+        else:
+            _blit(surf, r, cell, size, color, topleft=(int(x), int(y)))
+        x += widths[j] + gap
+
+
+def _card_width(s: float, W: int, slots: float) -> int:
+    """Cards 56 px wide at 540 lines, smaller when ``slots`` card widths (at 0.7 of a card each)
+    would not fit the screen."""
+    return max(12, int(min(56 * s, (W - 40 * s) / max(1.0, slots * 0.7))))
+
+
+def _hand_label(hand: dict[str, Any], stake: int, _: Words) -> str:
+    result = hand.get("result", "")
+    outcome = (_(RESULTS[result], n=_.number(hand["returned"]), stake=_.number(stake)) if result in RESULTS
+               else f"{result} {hand['returned']}")
+    label = _("{total}  stake {stake}  {outcome}", total=hand["total"], stake=_.number(stake), outcome=outcome)
+    if hand.get("washed"):  # eenentwintig: the cards washed away before these
+        label += "  " + _("washed {cards}", cards=" ".join(hand["washed"]))
+    return label
+
+
+def _recall_cards(surf, game, r: Renderer, s: float, y: float, _: Words) -> None:
+    W = surf.get_width()
     if "dealer" not in game and "places" in game:  # a game of places: every place's final hand
-        _recall_places(surf, game, r, s, y)
+        _recall_places(surf, game, r, s, y, _)
         return
-    title = str(game.get("dealer_title", "DEALER")).capitalize()
-    r.text(surf, f"{title} ({game['dealer']['total']})", int(15 * s), GOLD, topleft=(int(x), int(y)))
+    hands = game["seat"]["hands"]
+    slots = max(4, len(game["dealer"]["cards"]) + 2) + sum(len(h["cards"]) + 2 for h in hands)
+    cw = _card_width(s, W, slots)
+    ch = int(cw * 80 / 56)
+    size = int(15 * s)
+    x = 20 * s
+    house = str(game.get("dealer_title", "DEALER"))
+    title = _(HOUSE[house]) if house in HOUSE else house.capitalize()
+    _blit(surf, r, f"{title} ({game['dealer']['total']})", size, GOLD, topleft=(int(x), int(y)))
     for i, c in enumerate(game["dealer"]["cards"]):
         surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 20 * s)))
     x = 20 * s + max(4, len(game["dealer"]["cards"]) + 2) * cw * 0.7
-    for hand in game["seat"]["hands"]:
-        label = f"{hand['total']}  stake {hand.get('stake', game['seat'].get('bet', 0))}  {hand['result']} {hand['returned']}"
-        r.text(surf, label, int(15 * s), GOLD, topleft=(int(x), int(y)))
+    for hand in hands:
+        label = _hand_label(hand, hand.get("stake", game["seat"].get("bet", 0)), _)
+        room = (len(hand["cards"]) + 2) * cw * 0.7 - 6 * s
+        _blit(surf, r, label, _fit(r, label, size, max(room, W - x - 20 * s) if hand is hands[-1] else room), GOLD,
+              topleft=(int(x), int(y)))
         for i, c in enumerate(hand["cards"]):
             surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 20 * s)))
         x += (len(hand["cards"]) + 2) * cw * 0.7
 
 
-def _recall_places(surf, game, r: Renderer, s: float, y: float) -> None:
+def _recall_places(surf, game, r: Renderer, s: float, y: float, _: Words) -> None:
     """Every place of a game of places with its final cards, score and result, in a row."""
-    cw, ch = int(56 * s), int(80 * s)
+    W = surf.get_width()
+    cw = _card_width(s, W, sum(len(p["cards"]) + 2 for p in game["places"]))
+    ch = int(cw * 80 / 56)
+    size = int(14 * s)
     x = 20 * s
     winners = game.get("winners", [])
     for p in game["places"]:
-        who = "computer" if p["seat"] is None else f"seat {p['seat']}"
+        who = _("computer") if p["seat"] is None else _("Seat {seat}", seat=p["seat"])
         won = p["place"] in winners
-        result = ("  WIN " + str(p["returned"]) if p["seat"] is not None else "  WIN") if won else ""
+        result = ""
+        if won:
+            result = _("wins {n}", n=_.number(p["returned"])) if p["seat"] is not None else _("wins")
         knock = "  31!" if p.get("knocked") else ""
-        r.text(surf, f"P{p['place']} {who}", int(14 * s), GOLD if p["seat"] == game["seat"]["seat"] else WHITE,
-               topleft=(int(x), int(y)))
-        r.text(surf, f"{p['score']}{knock}{result}", int(14 * s), GOLD if won else WHITE, topleft=(int(x), int(y + 17 * s)))
+        room = (len(p["cards"]) + 2) * cw * 0.7 - 6 * s
+        top, bottom = f"P{p['place']} {who}", f"{p['score']}{knock}  {result}".rstrip()
+        _blit(surf, r, top, _fit(r, top, size, room), GOLD if p["seat"] == game["seat"]["seat"] else WHITE,
+              topleft=(int(x), int(y)))
+        _blit(surf, r, bottom, _fit(r, bottom, size, room), GOLD if won else WHITE, topleft=(int(x), int(y + 17 * s)))
         for i, c in enumerate(p["cards"]):
             surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 38 * s)))
         x += (len(p["cards"]) + 2) * cw * 0.7

@@ -10,6 +10,10 @@ Every record's ``hash`` is SHA-256 over the previous record's hash and this reco
 so editing or deleting any row breaks the chain from that row on. Every state row carries a
 checksum over its key, value and the sequence number of the record that last wrote it, and
 that sequence number must exist in the chain.
+
+Every record also carries ``at``, the wall-clock time it was written (seconds since 1970, UTC),
+for the event log and recall to show a date and time. It is not in the hash (a clock is no
+evidence); a file written before the column existed gets it on open (empty on its old rows).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import contextlib
 import hashlib
 import json
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,7 +37,8 @@ CREATE TABLE IF NOT EXISTS journal (
     kind TEXT NOT NULL,
     seat INTEGER,
     data TEXT NOT NULL,
-    hash TEXT NOT NULL
+    hash TEXT NOT NULL,
+    at REAL
 );
 CREATE INDEX IF NOT EXISTS journal_kind_seat ON journal (kind, seat, seq);
 CREATE TABLE IF NOT EXISTS state (
@@ -59,6 +65,7 @@ class Record:
     seat: int | None
     data: dict[str, Any]
     hash: str
+    at: float | None = None  # the wall-clock time it was written (None: before the column existed)
 
 
 def _canon(data: Any) -> str:
@@ -83,8 +90,10 @@ class Journal:
     statement and the commit); the crash test uses it to kill the process at such an instant.
     """
 
-    def __init__(self, path: str | Path, *, readonly: bool = False, step_hook: Callable[[str], None] | None = None):
+    def __init__(self, path: str | Path, *, readonly: bool = False, step_hook: Callable[[str], None] | None = None,
+                 clock: Callable[[], float] = time.time):
         self.path = Path(path)
+        self._clock = clock
         self.readonly = readonly
         self._hook = step_hook or (lambda where: None)
         self._in_tx = False
@@ -108,11 +117,17 @@ class Journal:
                 self.db.execute(
                     "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
                 )
+                if "at" not in self._columns():  # a file from before the time column
+                    self.db.execute("ALTER TABLE journal ADD COLUMN at REAL")
+            self._at = "at" if "at" in self._columns() else "NULL"
             row = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: the journal cannot be read: {exc}") from None
         if row:
             self._last_seq, self._last_hash = row
+
+    def _columns(self) -> set[str]:
+        return {row[1] for row in self.db.execute("PRAGMA table_info(journal)")}
 
     def close(self) -> None:
         self.db.close()
@@ -152,7 +167,8 @@ class Journal:
         text = _canon(data)
         h = record_hash(self._last_hash, seq, kind, seat, text)
         self._hook("append")
-        self.db.execute("INSERT INTO journal (seq, kind, seat, data, hash) VALUES (?, ?, ?, ?, ?)", (seq, kind, seat, text, h))
+        self.db.execute("INSERT INTO journal (seq, kind, seat, data, hash, at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (seq, kind, seat, text, h, self._clock()))
         self._last_seq, self._last_hash = seq, h
         return seq
 
@@ -195,7 +211,7 @@ class Journal:
         self, kind: str | None = None, seat: int | None = None, last: int | None = None, since: int = 0
     ) -> list[Record]:
         """Records in order, optionally of one kind and seat, after ``since``, the ``last`` N."""
-        sql = "SELECT seq, kind, seat, data, hash FROM journal"
+        sql = f"SELECT seq, kind, seat, data, hash, {self._at} FROM journal"
         cond: list[str] = ["seq > ?"]
         args: list[int | str] = [since]
         if kind is not None:
@@ -208,7 +224,7 @@ class Journal:
         sql += " ORDER BY seq DESC" if last else " ORDER BY seq"
         if last:
             sql += f" LIMIT {int(last)}"
-        rows = [Record(s, k, st, json.loads(d), h) for s, k, st, d, h in self.db.execute(sql, args)]
+        rows = [Record(s, k, st, json.loads(d), h, at) for s, k, st, d, h, at in self.db.execute(sql, args)]
         return rows[::-1] if last else rows
 
     # -- checking -----------------------------------------------------------------------------

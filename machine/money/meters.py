@@ -62,6 +62,8 @@ EVENT_CODES = {
     "handpay_cleared": 161,
     "operator": 170,
     "settings_changed": 171,
+    "play_paused": 172,  # the operator key turned on: play waits (not a tilt)
+    "play_resumed": 173,
     "software_identity": 180,
     "round_void": 190,
     "tournament_opened": 200,
