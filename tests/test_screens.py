@@ -55,12 +55,14 @@ def test_the_comparison_sees_a_different_screen():
 
 
 def test_the_screens_speak_dutch_when_the_configuration_says_nl():
-    from machine.display.lang import translate
+    from machine.display.gamewords import say
+    from machine.i18n import Words
 
-    assert translate("Place your bet", "nl") == "Plaats uw inzet"
-    assert translate("> Seat 2: in round, bet 6", "nl") == "> Speler 2: speelt, inzet 6"
-    assert translate("2  \u00b7  soft 17", "nl") == "2  \u00b7  zacht 17"
-    assert translate("Place your bet", "en") == "Place your bet"
+    dutch = Words("nl")
+    assert dutch("Place your bet") == "Plaats uw inzet"
+    assert dutch("Seat {seat}: {state}, bet {bet}", seat=2, state=dutch("playing"), bet=6) == "Speler 2: speelt, inzet 6"
+    assert say(dutch, "soft 17") == "zacht 17" and say(Words("en"), "soft 17") == "soft 17"
+    assert Words("en")("Place your bet") == "Place your bet"
     en = pygame.transform.smoothscale(render_scene("split"), (480, 270))
     nl = pygame.transform.smoothscale(render_scene("split", language="nl"), (480, 270))
     mean, share = difference(en, nl)
