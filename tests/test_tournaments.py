@@ -400,8 +400,8 @@ def test_the_tournament_screens_speak_dutch():
     from machine.i18n import Words
 
     nl = Words("nl")
-    progress = nl("Round {round} of {rounds} - score {score}", round=4, rounds=16, score=nl.number(59.5))
-    line = nl("Seat {seat} is playing: {name}, {progress}", seat=2, name="BOB", progress=progress)
+    line = nl("Seat {seat} is playing: {name}, round {round} of {rounds} - score {score}", seat=2, name="BOB", round=4,
+              rounds=16, score=nl.number(59.5))
     assert line == "Speler 2 speelt: BOB, ronde 4 van 16 - score 59,5"
     heading = nl("Tournament {id}: {variant}, entry {entry}, no prizes", id=1, variant=say(nl, "classic"), entry=10)
     assert heading == "Toernooi 1: klassiek, inleg 10, geen prijzen"

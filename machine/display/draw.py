@@ -10,6 +10,8 @@ window and a headless screenshot. Never changes the cabinet; never waits on anyt
 from __future__ import annotations
 
 import math
+from decimal import Decimal
+from pathlib import Path
 
 import pygame
 
@@ -36,6 +38,10 @@ HANDS_Y = 222
 WATCH_Y = 100  # the deciding seat's hand, at the right below the min/max card
 W_HEADER = 300  # the other seats' lines at the top left
 
+# DejaVu Sans Bold, shipped in the package (machine/display/fonts, its LICENSE beside it) and loaded by
+# path: Latin, Cyrillic, \u20ac and \u00e6\u00f8\u00e5 (tests/test_player_words.py renders every catalog and
+# finds no missing glyph), and it stays legible small, where pygame's own font runs its letters together
+FONT = Path(__file__).parent / "fonts" / "DejaVuSans-Bold.ttf"
 BUTTON_LABELS = {  # a button's name where the game says nothing for it now (Dutch: the manual's names)
     "+2": "+2", "+10": "+10", "x2": "x2", "repeat": N_("Repeat Bet"), "max": N_("Max Bet"), "start": N_("Start"),
     "draw": N_("Draw"), "stand": N_("Stand"), "double": N_("Double"), "split": N_("Split"), "insurance": N_("Insurance"),
@@ -57,9 +63,7 @@ class Renderer:
         self.language = language
         if not pygame.font.get_init():
             pygame.font.init()
-        # shipped inside pygame-ce, loaded by path; it has Latin, Cyrillic, \u20ac and \u00e6\u00f8\u00e5
-        # (tests/test_player_words.py renders every catalog's text and finds no missing glyph)
-        self.font_path = pygame.font.get_default_font()
+        self.font_path = str(FONT)
         self._fonts: dict[int, pygame.font.Font] = {}
         self._words: dict[str, Words] = {}
         self.w = self.words(language)  # the words of the screen being drawn now
@@ -92,13 +96,16 @@ class Renderer:
     def money(self, points: int, cents: int) -> str:
         return self.w.money(points, cents)
 
-    def num(self, value: int) -> str:
-        return self.w.number(value)
+    def num(self, value: object) -> str:
+        """A count or a score as the language writes it."""
+        return self.w.number(Decimal(str(value)))
 
-    def text(self, surf, msg, size, color, center=None, topleft=None, topright=None, width: float | None = None) -> pygame.Rect:
-        """Draw ``msg`` as given (translated by the caller); shrunk to ``width`` where given."""
+    def text(self, surf, msg, size, color, center=None, topleft=None, topright=None, width: float | None = None,
+             smallest: int = 9) -> pygame.Rect:
+        """Draw ``msg`` as given (translated by the caller); shrunk to ``width`` where given (not
+        below ``smallest`` pixels)."""
         if width is not None:
-            while size > 9 and self.font(size).size(msg)[0] > width:
+            while size > smallest and self.font(size).size(msg)[0] > width:
                 size -= 1
         img = self.font(size).render(msg, True, color)
         r = img.get_rect()
@@ -272,17 +279,17 @@ class Renderer:
         total = sum(widths) + gap * (len(widths) - 1)
         x = W / 2 - total / 2
         y = HANDS_Y * s
-        room = W / max(1, len(widths)) - 8 * s
+        room = [wdt + gap - 8 * s for wdt in widths]  # a label as wide as its hand and the gap
         for i, (hand, wdt) in enumerate(zip(seat.hands, widths, strict=True)):
             if hand.active:
                 frame = pygame.Rect(x - 6 * s, y - 6 * s, wdt + 12 * s, ch + 12 * s)
                 pygame.draw.rect(surf, GOLD, frame, width=max(2, int(3 * s)), border_radius=int(8 * s))
             for j, c in enumerate(hand.cards):
                 self._card(surf, c, x + j * step, y, s, ("seat", seat.number, i, j, c), now)
-            self.text(surf, self.hand_label(hand), int(17 * s), WHITE, center=(x + wdt / 2, y + ch + 14 * s), width=room)
+            self.text(surf, self.hand_label(hand), int(17 * s), WHITE, center=(x + wdt / 2, y + ch + 14 * s), width=room[i])
             if hand.result:
                 color = GOLD if hand.result in ("win", "blackjack") else DIM if hand.result in ("push", "surrender") else RED
-                self.text(surf, self.outcome(hand), int(19 * s), color, center=(x + wdt / 2, y + ch + 35 * s), width=room)
+                self.text(surf, self.outcome(hand), int(19 * s), color, center=(x + wdt / 2, y + ch + 35 * s), width=room[i])
             x += wdt + gap
         if seat.insurance:
             bet, paid = self.num(seat.insurance), self.num(seat.insurance_returned)
@@ -305,13 +312,13 @@ class Renderer:
                   topleft=(box.left + int(8 * s), box.top + int(4 * s)), width=box.width - 16 * s)
         x = box.left + 8 * s
         y = box.top + 22 * s
-        for i, hand in enumerate(seat.watching):
+        for i, hand in enumerate(seat.watching):  # each hand's cards, its total below them
+            wdt = cw + cw * 0.45 * (len(hand.cards) - 1)
             for j, c in enumerate(hand.cards):
                 self._card(surf, c, x + j * cw * 0.45, y, ss, ("watch", view.turn, i, j, c), now)
-            x += cw + cw * 0.45 * (len(hand.cards) - 1) + 10 * s
-        labels = "   ".join(self.hand_label(h) for h in seat.watching)
-        self.text(surf, labels, int(13 * s), WHITE, topleft=(box.left + int(8 * s), int(y + ch + 2 * s)),
-                  width=box.width - 16 * s)
+            self.text(surf, self.tr(hand.total_text), int(13 * s), WHITE, center=(x + wdt / 2, y + ch + 9 * s),
+                      width=wdt + 8 * s)
+            x += wdt + 12 * s
 
     def _message(
         self, surf, view: TableView, seat: SeatView, now, s, y: float | None = None, countdown_y: float | None = None
@@ -372,7 +379,7 @@ class Renderer:
             hint = self.key_hints.get(b)
             color = (30, 20, 0) if lit else (130, 140, 134)
             self.text(surf, label, int(14 * s), color, center=(r.centerx, r.centery - (5 * s if hint else 0)),
-                      width=r.width - 6 * s)
+                      width=r.width - 6 * s, smallest=7)
             if hint:
                 self.text(surf, hint, int(10 * s), color, center=(r.centerx, r.centery + 8 * s))
             self.button_rects[(seat.number, b)] = r.move(offset)
@@ -423,9 +430,9 @@ class Renderer:
             self.text(surf, self._("Draw / Stand: choose the game"), int(15 * s), GOLD, center=(W / 2, y + 2 * s))
         # the seat's language, and how to change it (Insurance cycles it on an idle seat)
         lang = LANGUAGE_NAMES[seat.language]
-        self.text(surf, self._("Language: {language}", language=lang), int(15 * s), WHITE,
+        self.text(surf, self._("Language: {language}", language=lang), int(18 * s), WHITE,
                   topleft=(int(12 * s), int(10 * s)))
-        self.text(surf, self._("Insurance: language"), int(13 * s), DIM, topleft=(int(12 * s), int(30 * s)))
+        self.text(surf, self._("Insurance: language"), int(15 * s), DIM, topleft=(int(12 * s), int(34 * s)))
 
 
 def _waits_for_round(seat: SeatView) -> bool:

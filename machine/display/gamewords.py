@@ -30,6 +30,9 @@ WORDS = (  # a text exactly as the game writes it
     N_("Split"), N_("Auto"), N_("Enough"), N_("Dark card"), N_("Buy"), N_("Pass"), N_("Wash"), N_("Hand card"),
     N_("Table card"), N_("Swap"), N_("Swap all three"), N_("Draw from the stack"), N_("Take the open card"),
     N_("Discard"), N_("Place bet"), N_("Minimum"),
+    # a hopper's payout faults (hardware/cctalk/hopper.py PayoutFault), in a tilt's detail
+    N_("empty"), N_("jam"), N_("fraud"), N_("power cut"), N_("extra coin"), N_("runaway"), N_("no reply"),
+    N_("refused"), N_("security"), N_("hopper fault"), N_("count mismatch"), N_("unknown"),
     # the cabinet-wide banners (machine/display/screens.py)
     N_("Door open"), N_("Panel offline"), N_("Operator menu"),
     N_("Attendant key: Collect clears, Auto hand-pays the rest, Max Bet records a refill"),
@@ -43,6 +46,7 @@ WORDS = (  # a text exactly as the game writes it
     # eenendertigen's variants and decks, tournament entry keys
     N_("classic"), N_("modern"), N_("32 cards, 7 to ace"), N_("52 cards"),
     N_("Draw/Stand: character"), N_("Double: take it"), N_("Split: erase"), N_("Start: done"), N_("Auto: give up"),
+    N_("Next"), N_("Previous"), N_("Take"), N_("Erase"), N_("Done"), N_("Give up"), N_("Next round"), N_("Enter"),
 )
 
 TEMPLATES = (  # a text with fields, most specific first
@@ -86,6 +90,17 @@ def field_text(words: Words, value: object) -> str:
     if ", " in text and all(NUMBER.match(p) for p in text.split(", ")):  # "2, 3": the places sharing a win
         return ", ".join(words.number(int(p)) for p in text.split(", "))
     return say(words, text)
+
+
+def known(text: str) -> bool:
+    """Whether ``text`` is a message here, a number, or parts or a template of them (a test
+    checks every text the scenes show is)."""
+    if not text or text in WORDS or NUMBER.match(text):
+        return True
+    for sep in (SEP, BAR):
+        if sep in text:
+            return all(known(part) for part in text.split(sep))
+    return any(_pattern(t).match(text) for t in TEMPLATES)
 
 
 def say(words: Words, text: str) -> str:

@@ -25,8 +25,8 @@ TABLE_Y = 26
 NOTICE_Y = 140
 PANELS_Y = 152
 PANEL_H = 82
-MESSAGE_Y = 252
-HAND_Y = 276
+MESSAGE_Y = 250
+HAND_Y = 286
 COUNTDOWN_Y = 330  # the decision's countdown, right of the hand (clear of the places' row)
 LIFT = 12
 TABLE_SCALE = 0.7  # the table's cards (the Renderer's card is 92x132 at s = 1)

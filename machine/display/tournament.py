@@ -83,7 +83,9 @@ def _ranking(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView,
     elif t.state == "open":
         status = r._("Opens soon: the cabinet plays as usual until then")
     elif t.seat is not None and t.stage == "play":
-        status = r._("Seat {seat} is playing: {name}, {progress}", seat=t.seat, name=t.who, progress=_progress(r, t))
+        f = t.fields
+        status = r._("Seat {seat} is playing: {name}, round {round} of {rounds} - score {score}", seat=t.seat,
+                     name=t.who, round=f["round"], rounds=f["rounds"], score=r.num(f["score"]))
     elif t.seat is not None:
         status = r._("Seat {seat} is entering a name", seat=t.seat)
     elif t.full:

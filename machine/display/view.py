@@ -147,7 +147,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "", languages: Mapping[in
         ms = settings.money
         coin = ms.hopper_coin if ms.payout == "hopper" else 0
         leftover = m.credit if (coin and ms.remainder == "keep" and 0 < m.credit < coin and not m.club
-                                and not m.bet and state == "idle") else 0
+                                and not m.bet and state in ("idle", "ready")) else 0
         seats.append(
             SeatView(
                 number=n,
