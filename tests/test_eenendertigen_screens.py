@@ -46,7 +46,7 @@ def test_the_view_hides_every_place_and_frames_the_seats_picks(tmp_path):
     assert one.hands[0].cards == ("AH", "8C", "KH") and two.hands[0].cards == ("7D", "8D", "9S")  # each its own, open
     assert one.picks == {"hand": 2, "table": 2} and two.picks == {}
     assert one.labels["draw"] == "Hand card" and one.labels["double"] == "Swap" and one.message == "Your turn"
-    assert two.message == "Seat 1 is deciding"
+    assert (two.message, two.fields) == ("Seat {seat} is deciding", {"seat": 1})
 
 
 def test_the_view_reveals_every_place_at_the_end_and_keeps_it_between_rounds(tmp_path):
