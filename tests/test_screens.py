@@ -67,3 +67,15 @@ def test_the_screens_speak_dutch_when_the_configuration_says_nl():
     nl = pygame.transform.smoothscale(render_scene("split", language="nl"), (480, 270))
     mean, share = difference(en, nl)
     assert 0 < share < 0.05  # the words differ, the table does not
+
+
+def test_every_player_scene_renders_in_every_language_at_720p():
+    """Each scene in one of the other three languages by turn (all four: the screenshots a
+    person looks at), at the smaller window size."""
+    from machine.devtools.scenes import SCENES
+    from machine.i18n import LANGUAGES
+
+    for i, name in enumerate(SCENES):
+        language = LANGUAGES[1 + i % 3]
+        got = render_scene(name, size=(1280, 720), language=language)
+        assert got.get_size() == (1280, 720) and got.get_at((320, 200)) != (0, 0, 0, 255)  # the felt, drawn
