@@ -3,8 +3,12 @@
 Owns: the layout of one player screen (dealer at the top, the min/max card at the top right,
 the seat's hands in the middle, messages, the countdown, meters and lamps at the bottom, the
 other seats' state, the tilt and handpay screens, attract mode) and the short deal animation.
-Draws onto any ``Surface`` it is given, so the same code serves a window, a tile of one
-window and a headless screenshot. Never changes the cabinet; never waits on anything.
+Each seat's screen speaks that seat's language (``SeatView.language``; a ``Words`` per language,
+kept): its own messages through the catalogs (machine/locale/*/LC_MESSAGES/player.po), the
+games' English through machine/display/gamewords.py, money and numbers by locale from the
+configured denomination. Draws onto any ``Surface`` it is given, so the same code serves a
+window, a tile of one window and a headless screenshot, with the font shipped in
+machine/display/fonts. Never changes the cabinet; never waits on anything.
 """
 
 from __future__ import annotations

@@ -1,8 +1,10 @@
 """What the player screens show, as plain data built from the cabinet core.
 
 Owns: turning the cabinet's state (seats, meters, the round, locks, the clock) into one
-``TableView`` the drawing code paints, so that what a screen says is testable without pygame.
-Never changes the cabinet and never draws.
+``TableView`` the drawing code paints, so that what a screen says is testable without pygame:
+each seat's language, its message as a catalog message id with its fields, the betting and
+decision times, the deciding seat's hand for the others, a maximum bet below the table's and
+a leftover below the smallest coin. Never changes the cabinet, never translates and never draws.
 """
 
 from __future__ import annotations
