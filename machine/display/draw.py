@@ -70,6 +70,7 @@ class Renderer:
         self.font_path = str(FONT)
         self._fonts: dict[int, pygame.font.Font] = {}
         self._words: dict[str, Words] = {}
+        self._texts: dict[tuple, pygame.Surface] = {}  # (text, size, colour, width, smallest) -> its image
         self.w = self.words(language)  # the words of the screen being drawn now
         self.key_hints = key_hints or {}
         self._seen: dict[tuple, float] = {}  # card slot -> when it first appeared (animation)
@@ -108,10 +109,16 @@ class Renderer:
              smallest: int = 9) -> pygame.Rect:
         """Draw ``msg`` as given (translated by the caller); shrunk to ``width`` where given (not
         below ``smallest`` pixels)."""
-        if width is not None:
-            while size > smallest and self.font(size).size(msg)[0] > width:
-                size -= 1
-        img = self.font(size).render(msg, True, color)
+        key = (msg, size, color, None if width is None else int(width), smallest)
+        img = self._texts.get(key)
+        if img is None:  # rendered once: most of a screen's words stay the same frame after frame
+            if width is not None:
+                while size > smallest and self.font(size).size(msg)[0] > width:
+                    size -= 1
+            img = self.font(size).render(msg, True, color)
+            if len(self._texts) > 4000:
+                self._texts.clear()
+            self._texts[key] = img
         r = img.get_rect()
         if center:
             r.center = center
