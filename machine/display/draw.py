@@ -226,7 +226,7 @@ class Renderer:
         self.text(surf, self.tr(view.dealer_title), int(18 * s), DIM, center=(W / 2, 16 * s))
         if view.bank is not None:
             self.text(surf, self._("BANK {bank}", bank=self.num(view.bank)), int(22 * s), GOLD,
-                      topright=(W - int(124 * s), int(12 * s)))
+                      topright=(W - int(134 * s), int(12 * s)))
         if view.notice:
             self.text(surf, self.tr(view.notice), int(17 * s), GOLD, center=(W / 2, top + ch + 34 * s), width=W - 20 * s)
         for i, c in enumerate(cards):
