@@ -288,6 +288,7 @@ def test_the_notice_says_what_the_other_places_did_since_the_seats_last_turn():
     assert rnd.shown().notice == "Place 1 swapped · Place 2 swapped all three · Place 3 passed"
     rnd.act(4, "swap:3:2")
     assert rnd.shown().notice == "Place 2 swapped all three · Place 3 passed · Place 4 swapped"  # place 1 again
-    from machine.display.lang import translate
+    from machine.display.gamewords import say
+    from machine.i18n import Words
 
-    assert translate(rnd.shown().notice, "nl") == "Plaats 2 ruilde alle drie · Plaats 3 paste · Plaats 4 ruilde"
+    assert say(Words("nl"), rnd.shown().notice) == "Plaats 2 ruilde alle drie · Plaats 3 paste · Plaats 4 ruilde"

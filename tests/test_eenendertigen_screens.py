@@ -22,7 +22,7 @@ from machine.devtools.scenes import (  # noqa: E402
     scene_eenendertigen_reveal,
     scene_eenendertigen_swap,
 )
-from machine.display.lang import translate  # noqa: E402
+from machine.display.gamewords import say  # noqa: E402
 from machine.display.view import build_view  # noqa: E402
 from machine.games.interface import FACE_DOWN  # noqa: E402
 from machine.loop.app import CabinetApp  # noqa: E402
@@ -46,7 +46,7 @@ def test_the_view_hides_every_place_and_frames_the_seats_picks(tmp_path):
     assert one.hands[0].cards == ("AH", "8C", "KH") and two.hands[0].cards == ("7D", "8D", "9S")  # each its own, open
     assert one.picks == {"hand": 2, "table": 2} and two.picks == {}
     assert one.labels["draw"] == "Hand card" and one.labels["double"] == "Swap" and one.message == "Your turn"
-    assert two.message == "Seat 1 is deciding"
+    assert (two.message, two.fields) == ("Seat {seat} is deciding", {"seat": 1})
 
 
 def test_the_view_reveals_every_place_at_the_end_and_keeps_it_between_rounds(tmp_path):
@@ -163,13 +163,18 @@ def test_the_moves_wrap_on_the_recall_page():
 
 
 def test_the_words_of_31_in_dutch():
-    nl = {
-        "Place 3 \u00b7 Computer": "Plaats 3 \u00b7 Computer", "Place 2 \u00b7 Seat 4": "Plaats 2 \u00b7 Speler 4",
-        "Place 1  \u00b7  bet 2  \u00b7  30.5": "Plaats 1  \u00b7  inzet 2  \u00b7  30,5", "swaps 2/5": "geruild 2/5",
-        "Stack 23": "Stapel 23", "passed": "gepast", "TABLE": "TAFEL", "31!": "31!",
+    from machine.i18n import Words
+
+    nl = Words("nl")
+    game = {  # the game's own English, read back through the catalog
+        "TABLE": "TAFEL", "31!": "31!", "30.5": "30,5",
         "31! Place 2 knocked: one more turn each": "31! Plaats 2 heeft 31: iedereen nog \u00e9\u00e9n beurt",
         "Everyone passed · Place 3 wins": "Iedereen heeft gepast · plaats 3 wint",
         "31! · Places 1, 3 share the win": "31! · plaatsen 1, 3 delen de winst",
-        "Swap all three": "Alle drie ruilen", "Discard a card": "Leg een kaart af",
+        "Swap all three": "Alle drie ruilen",
     }
-    assert {en: translate(en, "nl") for en in nl} == nl
+    assert {en: say(nl, en) for en in game} == game
+    assert nl("Place {place} \u00b7 {who}", place=2, who=nl("Seat {seat}", seat=4)) == "Plaats 2 \u00b7 Speler 4"
+    assert nl("Place {place} \u00b7 {who}", place=3, who=nl("Computer")) == "Plaats 3 \u00b7 Computer"
+    assert nl("swaps {swaps}/{most}", swaps=2, most=5) == "geruild 2/5" and nl("Stack {cards}", cards=23) == "Stapel 23"
+    assert nl("passed") == "gepast" and nl("Discard a card") == "Leg een kaart af"

@@ -25,3 +25,20 @@ def test_four_languages_each_named_in_its_own_words_and_no_other():
     assert LANGUAGE_NAMES == {"en": "English", "nl": "Nederlands", "nb": "Norsk", "ru": "Русский"}
     with pytest.raises(ValueError, match="^language must be one of en, nl, nb, ru, not 'de'$"):
         Words("de")
+
+
+def test_a_message_in_two_parts_of_a_language_reads_the_same_in_both():
+    # the catalogs of one language are merged: a message both the player screens and the
+    # operator menu use (a button's name) must not read two ways
+    from babel.messages.pofile import read_po
+
+    from machine.i18n import LOCALE_DIR
+
+    for lang in ("nl", "nb", "ru"):
+        seen: dict[str, tuple[str, str]] = {}
+        for po in sorted((LOCALE_DIR / lang / "LC_MESSAGES").glob("*.po")):
+            with po.open("rb") as f:
+                for m in read_po(f):
+                    if m.id and m.string:
+                        first = seen.setdefault(str(m.id), (po.name, str(m.string)))
+                        assert first[1] == m.string, f"{lang}: {m.id!r} reads {first[1]!r} in {first[0]}, {m.string!r} in {po.name}"

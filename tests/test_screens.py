@@ -55,13 +55,27 @@ def test_the_comparison_sees_a_different_screen():
 
 
 def test_the_screens_speak_dutch_when_the_configuration_says_nl():
-    from machine.display.lang import translate
+    from machine.display.gamewords import say
+    from machine.i18n import Words
 
-    assert translate("Place your bet", "nl") == "Plaats uw inzet"
-    assert translate("> Seat 2: in round, bet 6", "nl") == "> Speler 2: speelt, inzet 6"
-    assert translate("2  \u00b7  soft 17", "nl") == "2  \u00b7  zacht 17"
-    assert translate("Place your bet", "en") == "Place your bet"
+    dutch = Words("nl")
+    assert dutch("Place your bet") == "Plaats uw inzet"
+    assert dutch("Seat {seat}: {state}, bet {bet}", seat=2, state=dutch("playing"), bet=6) == "Speler 2: speelt, inzet 6"
+    assert say(dutch, "soft 17") == "zacht 17" and say(Words("en"), "soft 17") == "soft 17"
+    assert Words("en")("Place your bet") == "Place your bet"
     en = pygame.transform.smoothscale(render_scene("split"), (480, 270))
     nl = pygame.transform.smoothscale(render_scene("split", language="nl"), (480, 270))
     mean, share = difference(en, nl)
     assert 0 < share < 0.05  # the words differ, the table does not
+
+
+def test_every_player_scene_renders_in_every_language_at_720p():
+    """Each scene in one of the other three languages by turn (all four: the screenshots a
+    person looks at), at the smaller window size."""
+    from machine.devtools.scenes import SCENES
+    from machine.i18n import LANGUAGES
+
+    for i, name in enumerate(SCENES):
+        language = LANGUAGES[1 + i % 3]
+        got = render_scene(name, size=(1280, 720), language=language)
+        assert got.get_size() == (1280, 720) and got.get_at((320, 200)) != (0, 0, 0, 255)  # the felt, drawn

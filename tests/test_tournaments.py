@@ -396,9 +396,13 @@ def test_a_prize_waits_for_a_busy_seat_and_the_game_and_rules_wait_for_the_close
 
 
 def test_the_tournament_screens_speak_dutch():
-    from machine.display.lang import translate
+    from machine.display.gamewords import say
+    from machine.i18n import Words
 
-    line = translate("Seat 2 is playing: BOB, round 4 of 16 - score 59.5", "nl")
+    nl = Words("nl")
+    line = nl("Seat {seat} is playing: {name}, round {round} of {rounds} - score {score}", seat=2, name="BOB", round=4,
+              rounds=16, score=nl.number(59.5))
     assert line == "Speler 2 speelt: BOB, ronde 4 van 16 - score 59,5"
-    assert translate("Tournament 1: classic, entry 10, prizes none", "nl") == "Toernooi 1: klassiek, inleg 10, prijzen geen"
-    assert translate("ENTER YOUR NAME", "nl") == "VOER UW NAAM IN" and translate("Give up", "nl") == "Stoppen"
+    heading = nl("Tournament {id}: {variant}, entry {entry}, no prizes", id=1, variant=say(nl, "classic"), entry=10)
+    assert heading == "Toernooi 1: klassiek, inleg 10, geen prijzen"
+    assert nl("ENTER YOUR NAME") == "VOER UW NAAM IN" and say(nl, "Auto: give up") == "Auto: stoppen"

@@ -44,6 +44,8 @@ class CabinetSettings:
     decision_timeout: float = 15.0
     recall_games: int = 100
     games: tuple[Profile, ...] = ()  # the other enabled games (the operator or a player may choose one)
+    denomination_cents: int = 10  # a point's worth: the screens show the meters as money (never the core's sums)
+    language: str = "en"  # the screens' language where a seat chose none
 
 
 class Core:

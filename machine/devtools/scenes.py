@@ -391,7 +391,7 @@ def render_scene(name: str, size: tuple[int, int] = SIZE, language: str = "en"):
             cab.journal.close()
             return surf
         cab = SCENES[name](Path(tmp))
-        view = build_view(cab, SCENE_TIME)
+        view = build_view(cab, SCENE_TIME, languages=dict.fromkeys(cab.seats, language))
         cab.journal.close()
     r.draw_table(surf, view, now=SCENE_TIME - 10)  # cards first seen 10 s ago: no animation
     r.draw_table(surf, view, now=SCENE_TIME)

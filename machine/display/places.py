@@ -25,19 +25,21 @@ TABLE_Y = 26
 NOTICE_Y = 140
 PANELS_Y = 152
 PANEL_H = 82
-MESSAGE_Y = 252
-HAND_Y = 276
+MESSAGE_Y = 250
+HAND_Y = 286
 COUNTDOWN_Y = 330  # the decision's countdown, right of the hand (clear of the places' row)
 LIFT = 12
-OWN_SCALE = 1.2
-SMALL_SCALE = 0.55
+TABLE_SCALE = 0.7  # the table's cards (the Renderer's card is 92x132 at s = 1)
+OWN_SCALE = 0.84
+SMALL_SCALE = 0.38
 
 
 def draw_places(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, now: float, s: float, offset) -> None:
     """The table, the notice, the other places and the seat's own hand (see the module docstring)."""
     _table(r, surf, view, seat, now, s, offset)
     if view.notice:
-        r.text(surf, view.notice, int(17 * s), GOLD, center=(surf.get_width() / 2, NOTICE_Y * s))
+        r.text(surf, r.tr(view.notice), int(17 * s), GOLD, center=(surf.get_width() / 2, NOTICE_Y * s),
+               width=surf.get_width() - 20 * s)
     own = seat.hands[0] if seat.hands else None
     others = [p for p in view.places if own is None or p.seat != seat.number]
     _panels(r, surf, view, others, now, s)
@@ -52,20 +54,20 @@ def _frame(surf: pygame.Surface, rect: pygame.Rect, s: float) -> None:
 
 def _table(r: Renderer, surf, view: TableView, seat: SeatView, now: float, s: float, offset) -> None:
     W = surf.get_width()
-    cw, ch = r.card_size(s)
+    cw, ch = r.card_size(s * TABLE_SCALE)
     gap = 12 * s
     cards = list(view.dealer_cards)
     slots = max(1, len(cards)) + (1 if view.stack is not None else 0)
     x = W / 2 - (slots * cw + (slots - 1) * gap) / 2
     y = TABLE_Y * s
-    r.text(surf, view.dealer_title, int(16 * s), DIM, center=(W / 2, 14 * s))
+    r.text(surf, r.tr(view.dealer_title), int(16 * s), DIM, center=(W / 2, 14 * s))
     picked = seat.picks.get("table")
     if not cards:  # modern: the open card just taken, the pile's place empty until the discard
         pygame.draw.rect(surf, DIM, pygame.Rect(int(x), int(y), cw, ch), width=max(1, int(2 * s)), border_radius=int(6 * s))
         x += cw + gap
     for i, c in enumerate(cards):
         rect = pygame.Rect(int(x), int(y), cw, ch)
-        r._card(surf, c, x, y, s, ("table", i, c), now)
+        r._card(surf, c, x, y, s * TABLE_SCALE, ("table", i, c), now)
         if picked == i + 1:
             _frame(surf, rect, s)
         r.card_rects[(seat.number, f"table:{i + 1}")] = rect.move(offset)
@@ -73,27 +75,27 @@ def _table(r: Renderer, surf, view: TableView, seat: SeatView, now: float, s: fl
     if view.stack is not None:
         rect = pygame.Rect(int(x), int(y), cw, ch)
         if view.stack:
-            r._card(surf, None, x, y, s, ("stack",), now)
+            r._card(surf, None, x, y, s * TABLE_SCALE, ("stack",), now)
         else:
             pygame.draw.rect(surf, DIM, rect, width=max(1, int(2 * s)), border_radius=int(6 * s))
         pill = pygame.Rect(0, 0, int(cw * 1.25), int(22 * s))
         pill.center = (rect.centerx, rect.bottom - int(14 * s))
         pygame.draw.rect(surf, (0, 0, 0), pill, border_radius=int(6 * s))
-        r.text(surf, f"Stack {view.stack}", int(14 * s), WHITE, center=pill.center)
+        r.text(surf, r._("Stack {cards}", cards=view.stack), int(14 * s), WHITE, center=pill.center, width=pill.width - 4 * s)
         r.card_rects[(seat.number, "stack")] = rect.move(offset)
 
 
-def _status(view: TableView, p: PlaceShown) -> list[tuple[str, str]]:
+def _status(r: Renderer, view: TableView, p: PlaceShown) -> list[tuple[str, str]]:
     """What a place shows beside its cards, as (text, colour name): 31!, passed, its swaps."""
     out = []
     if p.knocked:
         out.append(("31!", "gold"))
     if p.passed:
-        out.append(("passed", "dim"))
+        out.append((r._("passed"), "dim"))
     if view.max_swaps is not None:
-        out.append((f"swaps {p.swaps}/{view.max_swaps}", "dim"))
+        out.append((r._("swaps {swaps}/{most}", swaps=p.swaps, most=view.max_swaps), "dim"))
     else:
-        out.append((f"swaps {p.swaps}", "dim"))
+        out.append((r._("swaps {swaps}", swaps=p.swaps), "dim"))
     return out
 
 
@@ -111,27 +113,29 @@ def _panels(r: Renderer, surf, view: TableView, places: list[PlaceShown], now: f
         pygame.draw.rect(surf, FELT_DARK, box, border_radius=int(8 * s))
         edge = GOLD if p.turn or p.won else DIM
         pygame.draw.rect(surf, edge, box, width=max(1, int((3 if p.turn or p.won else 1) * s)), border_radius=int(8 * s))
-        who = "Computer" if p.seat is None else f"Seat {p.seat}"
+        who = r._("Computer") if p.seat is None else r._("Seat {seat}", seat=p.seat)
         lx = box.left + int(8 * s)
         if p.turn:  # the place to move: a marker before its label
             ty = box.top + 12 * s
             pygame.draw.polygon(surf, GOLD, [(lx, ty - 6 * s), (lx, ty + 6 * s), (lx + 9 * s, ty)])
             lx += int(13 * s)
-        r.text(surf, f"Place {p.place} \u00b7 {who}", int(14 * s), WHITE if p.seat is not None else DIM,
-               topleft=(lx, box.top + int(5 * s)))
+        r.text(surf, r._("Place {place} \u00b7 {who}", place=p.place, who=who), int(14 * s),
+               WHITE if p.seat is not None else DIM, topleft=(lx, box.top + int(5 * s)), width=box.right - lx - 6 * s)
         cy = box.top + int(24 * s)
         for j, c in enumerate(p.cards):
             r._card(surf, c, box.left + 8 * s + j * (cw + 3 * s), cy, s * SMALL_SCALE, ("place", p.place, j, c), now)
         sx = box.left + 8 * s + len(p.cards) * (cw + 3 * s) + 6 * s
-        lines = _status(view, p)
+        lines = _status(r, view, p)
         if p.won is not None:  # the round is over: its score (31! beside it) and whether it won
-            lines = [(f"{p.score_text}  31!" if p.knocked else p.score_text, "white")]
+            score = r.tr(p.score_text)
+            lines = [(f"{score}  31!" if p.knocked else score, "white")]
             if p.won:
-                lines.append((f"WIN {p.returned}" if p.seat is not None else "WIN", "gold"))
+                lines.append((r._("Win {amount}", amount=r.num(p.returned)) if p.seat is not None else r._("Wins"), "gold"))
         ly = float(cy)
         for text, color in lines[:3]:
             big = text == "31!" or color == "white"
-            r.text(surf, text, int((18 if big else 14) * s), colors[color], topleft=(int(sx), int(ly)))
+            r.text(surf, text, int((18 if big else 14) * s), colors[color], topleft=(int(sx), int(ly)),
+                   width=box.right - sx - 4 * s)
             ly += (20 if big else 17) * s
         x += pw + gap
 
@@ -154,16 +158,17 @@ def _own_hand(r: Renderer, surf, view: TableView, seat: SeatView, mine: PlaceSho
             _frame(surf, rect, s)
         r.card_rects[(seat.number, f"hand:{j + 1}")] = rect.move(offset)
     y = HAND_Y * s + ch
-    parts = [f"Place {mine.place}" if mine is not None else "", f"bet {hand.stake}" if hand.stake else "", hand.total_text]
+    parts = [r._("Place {place}", place=mine.place) if mine is not None else "",
+             r._("Bet {bet}", bet=r.num(hand.stake)) if hand.stake else "", r.tr(hand.total_text)]
     r.text(surf, "  \u00b7  ".join(x for x in parts if x), int(17 * s), WHITE, center=(W / 2, y + 14 * s))
     lx, ly = x0 + n * (cw + gap) + 8 * s, HAND_Y * s + 6 * s  # beside the hand: 31!, passed, swaps; the result
-    status = _status(view, mine) if mine is not None and not hand.result else []
+    status = _status(r, view, mine) if mine is not None and not hand.result else []
     if mine is not None and mine.knocked and hand.result:
         status = [("31!", "gold")]
     if hand.result:
-        status.append((f"WIN {hand.returned}" if hand.result == "win" else f"LOSE {hand.returned}",
-                       "win" if hand.result == "win" else "lose"))
+        status.append((r.outcome(hand), "win" if hand.result == "win" else "lose"))
     for text, color in status:
         big = color != "dim"
-        r.text(surf, text, int((22 if big else 15) * s), {"dim": DIM, "lose": RED}.get(color, GOLD), topleft=(int(lx), int(ly)))
+        r.text(surf, text, int((22 if big else 15) * s), {"dim": DIM, "lose": RED}.get(color, GOLD), topleft=(int(lx), int(ly)),
+               width=W - lx - 60 * s)
         ly += (26 if big else 19) * s

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from machine.display.view import SeatView, TableView
+from machine.i18n import N_
 
 if TYPE_CHECKING:
     from machine.display.draw import Renderer
@@ -57,65 +58,80 @@ def draw_progress(r: Renderer, surf: pygame.Surface, view: TableView, seat: Seat
     W, _ = surf.get_size()
     box = pygame.Rect(int(W * 0.2), int(2 * s), int(W * 0.6), int(24 * s))
     pygame.draw.rect(surf, PANEL, box, border_radius=int(6 * s))
-    r.text(surf, f"{t.who}: {t.progress}", int(16 * s), GOLD, center=box.center)
+    r.text(surf, f"{t.who}: {_progress(r, t)}", int(16 * s), GOLD, center=box.center, width=box.width - 8 * s)
+
+
+def heading(r: Renderer, t) -> str:
+    """The tournament's heading in the screen's language (its variant a known word)."""
+    return r._(t.heading, **{k: r.tr(str(v)) if k == "variant" else v for k, v in t.fields.items()})
+
+
+def _progress(r: Renderer, t) -> str:
+    f = t.fields
+    return r._(t.progress, round=f["round"], rounds=f["rounds"], score=r.num(f["score"])) if t.progress else ""
 
 
 def _ranking(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, now: float, s: float) -> None:
     t = view.tournament
     assert t is not None
     W, H = surf.get_size()
-    r.text(surf, "TOURNAMENT" if t.state != "closed" else "TOURNAMENT RESULT", int(34 * s), GOLD, center=(W / 2, H * 0.07))
-    r.text(surf, t.heading, int(16 * s), WHITE, center=(W / 2, H * 0.13))
+    r.text(surf, r._("TOURNAMENT") if t.state != "closed" else r._("TOURNAMENT RESULT"), int(34 * s), GOLD,
+           center=(W / 2, H * 0.07), width=W - 20 * s)
+    r.text(surf, heading(r, t), int(16 * s), WHITE, center=(W / 2, H * 0.13), width=W - 20 * s)
     if t.state == "closed":
-        status = f"Seed: {t.seed}"
+        status = r._("Seed: {seed}", seed=t.seed)
     elif t.state == "open":
-        status = "Opens soon: the cabinet plays as usual until then"
+        status = r._("Opens soon: the cabinet plays as usual until then")
     elif t.seat is not None and t.stage == "play":
-        status = f"Seat {t.seat} is playing: {t.who}, {t.progress.lower()}"
+        f = t.fields
+        status = r._("Seat {seat} is playing: {name}, round {round} of {rounds} - score {score}", seat=t.seat,
+                     name=t.who, round=f["round"], rounds=f["rounds"], score=r.num(f["score"]))
     elif t.seat is not None:
-        status = f"Seat {t.seat} is entering a name"
+        status = r._("Seat {seat} is entering a name", seat=t.seat)
     elif t.full:
-        status = "Ten participants: the tournament is full"
+        status = r._("Ten participants: the tournament is full")
     else:
-        status = "Press Start to enter" if "start" in seat.lamps else "A tournament is on"
+        status = r._("Press Start to enter") if "start" in seat.lamps else r._("A tournament is on")
     r.text(surf, status, int(13 * s) if t.state == "closed" else int(17 * s), DIM if t.state == "closed" else GOLD,
-           center=(W / 2, H * 0.185))
+           center=(W / 2, H * 0.185), width=W - 20 * s)
     top = H * 0.23
     box = pygame.Rect(int(W * 0.1), int(top), int(W * 0.8), int(H * 0.42))
     pygame.draw.rect(surf, PANEL, box, border_radius=int(8 * s))
     cols = (0.14, 0.24, 0.62, 0.78)
     y = top + 6 * s
-    for text, c in zip(("Rank", "Name", "Score", "Rounds"), cols, strict=True):
-        r.text(surf, text, int(13 * s), DIM, topleft=(int(W * c), int(y)))
+    for text, c in zip((N_("Rank"), N_("Name"), N_("Score"), N_("Rounds")), cols, strict=True):
+        r.text(surf, r._(text), int(13 * s), DIM, topleft=(int(W * c), int(y)))
     y += 20 * s
     if not t.rows:
-        r.text(surf, "No participants yet", int(16 * s), WHITE, topleft=(int(W * cols[1]), int(y)))
+        r.text(surf, r._("No participants yet"), int(16 * s), WHITE, topleft=(int(W * cols[1]), int(y)))
     for row in t.rows[:10]:
-        for text, c in zip(row, cols, strict=True):
-            r.text(surf, text, int(15 * s), WHITE, topleft=(int(W * c), int(y)))
+        for i, (text, c) in enumerate(zip(row, cols, strict=True)):
+            r.text(surf, text if i == 1 else r.tr(text), int(15 * s), WHITE, topleft=(int(W * c), int(y)))
         y += 19 * s
     if t.state != "playing":  # the attract screen of the game in force, the list on it
-        r.text(surf, f"{view.game_title.upper()}  -  SEAT {seat.number}", int(17 * s), GOLD, center=(W / 2, H * 0.70))
+        r.text(surf, f"{view.game_title.upper()}  -  {r._('SEAT {seat}', seat=seat.number)}", int(17 * s), GOLD,
+               center=(W / 2, H * 0.70), width=W - 20 * s)
         if int(now * 2) % 2 == 0:
-            r.text(surf, "INSERT COINS", int(24 * s), WHITE, center=(W / 2, H * 0.75))
+            r.text(surf, r._("INSERT COINS"), int(24 * s), WHITE, center=(W / 2, H * 0.75), width=W - 20 * s)
         if seat.number in view.game_choice:
-            r.text(surf, r.tr("Draw / Stand: choose the game"), int(14 * s), GOLD, center=(W / 2, H * 0.80))
+            r.text(surf, r._("Draw / Stand: choose the game"), int(14 * s), GOLD, center=(W / 2, H * 0.80))
 
 
 def _name_entry(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, s: float) -> None:
     t = view.tournament
     assert t is not None
     W, H = surf.get_size()
-    r.text(surf, "ENTER YOUR NAME", int(32 * s), GOLD, center=(W / 2, H * 0.1))
-    r.text(surf, t.heading, int(15 * s), WHITE, center=(W / 2, H * 0.17))
+    r.text(surf, r._("ENTER YOUR NAME"), int(32 * s), GOLD, center=(W / 2, H * 0.1), width=W - 20 * s)
+    r.text(surf, heading(r, t), int(15 * s), WHITE, center=(W / 2, H * 0.17), width=W - 20 * s)
     box = pygame.Rect(int(W * 0.15), int(H * 0.24), int(W * 0.7), int(H * 0.14))
     pygame.draw.rect(surf, PANEL, box, border_radius=int(8 * s))
-    shown = t.name + "[" + (t.char if t.char != " " else "space") + "]"
+    shown = t.name + "[" + (t.char if t.char != " " else r._("space")) + "]"
     r.text(surf, shown, int(34 * s), WHITE, center=box.center)
     y = H * 0.43
     for line in t.keys:
-        r.text(surf, line, int(15 * s), DIM, center=(W / 2, y))
+        r.text(surf, r.tr(line), int(15 * s), DIM, center=(W / 2, y))
         y += 19 * s
-    r.text(surf, "An empty name plays as the next participant number", int(13 * s), DIM, center=(W / 2, y + 4 * s))
+    r.text(surf, r._("An empty name plays as the next participant number"), int(13 * s), DIM, center=(W / 2, y + 4 * s),
+           width=W - 20 * s)
     if t.note:
-        r.text(surf, t.note, int(16 * s), (240, 140, 40), center=(W / 2, H * 0.71))
+        r.text(surf, r.tr(t.note), int(16 * s), (240, 140, 40), center=(W / 2, H * 0.71), width=W - 20 * s)

@@ -1,8 +1,10 @@
 """What the player screens show, as plain data built from the cabinet core.
 
 Owns: turning the cabinet's state (seats, meters, the round, locks, the clock) into one
-``TableView`` the drawing code paints, so that what a screen says is testable without pygame.
-Never changes the cabinet and never draws.
+``TableView`` the drawing code paints, so that what a screen says is testable without pygame:
+each seat's language, its message as a catalog message id with its fields, the betting and
+decision times, the deciding seat's hand for the others, a maximum bet below the table's and
+a leftover below the smallest coin. Never changes the cabinet, never translates and never draws.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
 from machine.games.interface import HandShown, PlaceShown
+from machine.i18n import N_
 
 BUTTON_ORDER = ("+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect")
 
@@ -39,6 +42,11 @@ class SeatView:
     owed_coins: int = 0
     labels: Mapping[str, str] = field(default_factory=dict)  # button -> what it means now, where the game says
     picks: Mapping[str, int] = field(default_factory=dict)  # the cards its next action would use ({"hand": 2, "table": 1})
+    language: str = "en"  # the language its screen speaks (chosen at the seat, else the configured one)
+    fields: Mapping[str, object] = field(default_factory=dict)  # the message's fields ({seat} of "Seat {seat} is deciding")
+    max_note: bool = False  # its maximum bet is below the table's: a quarter of its club meter
+    leftover: int = 0  # credit below the smallest coin, kept to play (remainder: keep)
+    watching: tuple[HandView, ...] = ()  # the deciding seat's hands, shown to the others
 
 
 @dataclass(frozen=True)
@@ -58,6 +66,7 @@ class TournamentView:
     who: str = ""  # the playing participant's name
     keys: tuple[str, ...] = ()  # the name entry's buttons, as written on the screen
     full: bool = False  # ten participants: no more entries
+    fields: Mapping[str, object] = field(default_factory=dict)  # the heading's and the progress's fields
 
 
 @dataclass(frozen=True)
@@ -80,19 +89,27 @@ class TableView:
     stack: int | None = None  # the closed stack's cards left (modern 31), beside the open card
     max_swaps: int | None = None  # the swaps a place may make (classic 31), for "swaps 2/5"
     tournament: TournamentView | None = None  # an open tournament, or the last closed one's final list
+    decision_time: float = 15.0  # the configured decision timeout: the countdown ring's full circle
+    betting_left: float | None = None  # the betting time left once a seat has bet and no round runs
+    betting_time: float = 20.0
+    table_max: int = 0  # the game's maximum bet
 
 
-def money_text(points: int, cents_per_point: int) -> str:
-    cents = points * cents_per_point
-    return f"\u20ac{cents // 100},{cents % 100:02d}"
+PENDING_MESSAGES = {"insurance": N_("Insurance?"), "surrender": N_("Surrender?"), "bet": N_("Place your bet"),
+                    "discard": N_("Discard a card")}
 
 
-def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
-    """The whole table as the screens should show it at ``now``.
+def build_view(cab: Cabinet, now: float, banner: str = "", languages: Mapping[int, str] | None = None) -> TableView:
+    """The whole table as the screens should show it at ``now``; ``languages`` the seats'
+    chosen languages (a seat not in it speaks the configured one, ``cab.settings.language``).
 
     Between rounds the last round's cards and results stay on the screens of the seats that
-    played it, until a seat places its next bet.
+    played it, until a seat places its next bet; the dealer's cards go when the next betting
+    starts. Messages are English message ids with their fields (the screen translates them).
     """
+    settings = cab.settings
+    default_language = settings.language
+    languages = languages or {}
     rnd = cab.round
     pending = rnd.pending if rnd else None
     last = cab.last_round if rnd is None else None
@@ -107,16 +124,17 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         hands: tuple[HandView, ...] = ()
         insurance = insurance_returned = 0
         message = ""
+        fields: dict[str, object] = {}
+        watching: tuple[HandView, ...] = ()
         if rnd and cab.in_round(n):
             insurance = getattr(rnd.seat(n), "insurance", 0)
             hands = tuple(table.hands.get(n, ()))
             if pending and pending.seat == n:
-                message = {"insurance": "Insurance?", "surrender": "Surrender?", "bet": "Place your bet",
-                           "discard": "Discard a card"}.get(
-                    pending.kind, "Your turn"
-                )
+                message = PENDING_MESSAGES.get(pending.kind, N_("Your turn"))
             elif pending:
-                message = f"Seat {pending.seat} is deciding"
+                message, fields = N_("Seat {seat} is deciding"), {"seat": pending.seat}
+        if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
+            watching = tuple(table.hands.get(pending.seat, ()))
         elif last and n in last.seat_numbers and not m.bet:
             hands = tuple(table.hands.get(n, ()))
             ls = last.seat(n)
@@ -125,6 +143,13 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
             message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title, bool(table.places))
+            if message == "Place your bet" and rnd is not None:  # its bet lamps are dark while a round runs
+                message = N_("Next round: wait")
+        max_bet = m.max_bet() if st.lock is None else 0
+        ms = settings.money
+        coin = ms.hopper_coin if ms.payout == "hopper" else 0
+        leftover = m.credit if (coin and ms.remainder == "keep" and 0 < m.credit < coin and not m.club
+                                and not m.bet and state in ("idle", "ready")) else 0
         seats.append(
             SeatView(
                 number=n,
@@ -133,7 +158,7 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
                 club=m.club,
                 bet=_bet_shown(cab, rnd, n),
                 min_bet=cab.rules.min_bet,
-                max_bet=m.max_bet() if st.lock is None else 0,
+                max_bet=max_bet,
                 hands=hands,
                 insurance=insurance,
                 insurance_returned=insurance_returned,
@@ -144,14 +169,22 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
                 owed_coins=cab.payouts_owed().get(n, 0),
                 labels={b.value: text for b, text in cab.button_labels(n).items()},
                 picks=cab.picks(n),
+                language=languages.get(n, default_language),
+                fields=fields,
+                max_note=0 < max_bet < cab.rules.max_bet,
+                leftover=leftover,
+                watching=watching,
             )
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)
+    betting = rnd is None and any(s.bet for s in seats)  # the next betting started: the last dealer's cards go
+    since = cab.betting_since
+    betting_left = max(0.0, settings.betting_time - (now - since)) if rnd is None and since is not None else None
     return TableView(
         game_title=cab.game.title,
-        denomination_cents=10,
-        dealer_cards=tuple(table.dealer_cards),
-        dealer_text=table.dealer_text,
+        denomination_cents=settings.denomination_cents,
+        dealer_cards=() if betting else tuple(table.dealer_cards),
+        dealer_text="" if betting else table.dealer_text,
         seats=tuple(seats),
         turn=pending.seat if pending else None,
         countdown=cab.decision_time_left(now),
@@ -166,32 +199,40 @@ def build_view(cab: Cabinet, now: float, banner: str = "") -> TableView:
         stack=table.stack,
         max_swaps=table.max_swaps,
         tournament=tournament_view(cab),
+        decision_time=settings.decision_timeout,
+        betting_left=betting_left,
+        betting_time=settings.betting_time,
+        table_max=cab.rules.max_bet,
     )
 
 
 def tournament_view(cab: Cabinet) -> TournamentView | None:
     """The open tournament (its seed never), else the last closed one's final list with its
-    published seed, else None."""
+    published seed, else None. Its heading and progress are message ids, their fields in
+    ``fields``."""
     t = cab.tournament
     if t is None:
         last = cab.last_tournament
         if last is None:
             return None
-        return TournamentView(f"Tournament {last['id']} ({last['variant']}): final ranking", "closed",
-                              _rows(last["ranking"]), seed=last["seed"])
-    prizes = "/".join(str(p) for p in t["prizes"]) or "none"
-    heading = f"Tournament {t['id']}: {t['variant']}, entry {t['entry']}, prizes {prizes}"
+        return TournamentView(N_("Tournament {id} ({variant}): final ranking"), "closed", _rows(last["ranking"]),
+                              seed=last["seed"], fields={"id": last["id"], "variant": last["variant"]})
+    prizes = "/".join(str(p) for p in t["prizes"])
+    heading = N_("Tournament {id}: {variant}, entry {entry}, prizes {prizes}") if prizes else N_(
+        "Tournament {id}: {variant}, entry {entry}, no prizes")
+    fields: dict[str, object] = {"id": t["id"], "variant": t["variant"], "entry": t["entry"], "prizes": prizes}
     state = "playing" if t["in_force"] else "open"
     at = cab.tournament_seat()
     full = len(t["participants"]) >= PARTICIPANTS
     if at is None:
-        return TournamentView(heading, state, _rows(t["ranking"]), full=full)
+        return TournamentView(heading, state, _rows(t["ranking"]), full=full, fields=fields)
     if at["stage"] == "name":
         return TournamentView(heading, state, _rows(t["ranking"]), seat=at["seat"], stage="name", name=at["name"],
-                              char=CHARACTERS[at["char"]], note=at["note"], keys=ENTRY_WORDS, full=full)
+                              char=CHARACTERS[at["char"]], note=at["note"], keys=ENTRY_WORDS, full=full, fields=fields)
     p = at["progress"]
+    fields.update({"round": p["round"], "rounds": ROUNDS, "score": p["score"]})
     return TournamentView(heading, state, _rows(t["ranking"]), seat=at["seat"], stage="play", who=p["name"],
-                          progress=f"Round {p['round']} of {ROUNDS} - score {p['score']}", full=full)
+                          progress=N_("Round {round} of {rounds} - score {score}"), full=full, fields=fields)
 
 
 def _rows(ranking) -> tuple[tuple[str, str, str, str], ...]:
@@ -206,34 +247,37 @@ def _bet_shown(cab: Cabinet, rnd, n: int) -> int:
     return proposed if proposed is not None else rnd.seat(n).bet
 
 
+HOUSE_WINS = {"DEALER": N_("Dealer wins"), "BANK": N_("Bank wins"), "BANKER": N_("Banker wins")}
+
+
 def _seat_message(
     state: str, st, hands, cab: Cabinet, dealer_blackjack: bool, house: str = "DEALER", places: bool = False
 ) -> str:
     if state == "handpay":
-        return "Handpay: call the attendant"
+        return N_("Handpay: call the attendant")
     if state == "tilt":
-        return "Tilt: call the attendant"
+        return N_("Tilt: call the attendant")
     if state == "memory_error":
-        return "Memory error: call the operator"
+        return N_("Memory error: call the operator")
     if state == "paying":
-        return "Paying out"
+        return N_("Paying out")
     if hands:
         results = {h.result for h in hands}
         if "blackjack" in results:
-            return "Blackjack!"
+            return N_("Blackjack!")
         if results == {"lose"} and all(h.total_text.startswith("bust") for h in hands):
-            return "Bust"
+            return N_("Bust")
         if results & {"win"}:
-            return "You win"
+            return N_("You win")
         if places:  # each place for itself: the notice names the winner, no house wins
-            return "You lose"
+            return N_("You lose")
         if results == {"push"}:
-            return "Push"
+            return N_("Push")
         if dealer_blackjack:
-            return "Dealer blackjack"
-        return f"{house.capitalize()} wins"
+            return N_("Dealer blackjack")
+        return HOUSE_WINS.get(house, N_("Dealer wins"))
     if state == "betting":
-        return "Press Start" if not st.ready else "Waiting for the other seats"
+        return N_("Press Start") if not st.ready else N_("Waiting for the other seats")
     if st.money.credit >= cab.settings.money.game_fee or st.money.club:
-        return "Place your bet"
-    return "Insert coins"
+        return N_("Place your bet")
+    return N_("Insert coins")

@@ -90,7 +90,7 @@ class MachineConfig(_Model):
     betting_time: Annotated[float, Field(gt=0, le=600)] = 20.0
     decision_timeout: Annotated[float, Field(gt=0, le=600)] = 15.0
     data_dir: Annotated[str, Field(min_length=1)] = "data"
-    language: Literal["en", "nl"] = "en"
+    language: Literal["en", "nl", "nb", "ru"] = "en"
     operator_language: Literal["en", "nl", "nb", "ru"] | None = None  # the operator menu's; None: as language
     operator_pin_sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] = (
         "ccdd07c2db4c03457456322c3d16b02514cdad4cf57ce63a49a71a54ba152567"  # PIN 1234: change it
@@ -131,6 +131,8 @@ class MachineConfig(_Model):
             credit_limit=self.credit_limit,
             betting_time=self.betting_time,
             decision_timeout=self.decision_timeout,
+            denomination_cents=self.denomination_cents,
+            language=self.language,
         )
 
     def data_path(self, base: Path) -> Path:

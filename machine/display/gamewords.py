@@ -1,0 +1,121 @@
+"""The games' and the core's English words on the player screens, read back into catalog messages.
+
+Owns: the English texts the games and the cabinet core write for the screens (``notice``,
+``total_text``, button labels, ``attract_lines``, the dealer's title, a tilt's detail, a
+tournament entry's note), each named here once as a message template (``N_``) whose named
+fields match the text's numbers and words; ``say(words, text)`` finds the template a text was
+made from, translates the template through the catalogs and fills in its fields (numbers as
+the language writes them, a field that is itself a known word translated). A text no template
+matches is drawn as written (a test checks every scene's texts match). The games stay pure and
+English (``cabinet round`` prints them as they are); the translation happens only here, at
+drawing time. Never draws, never reads the cabinet's state.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+from functools import cache
+
+from machine.i18n import N_, Words
+
+SEP = " \u00b7 "  # the games join the parts of a notice with it: "Place 2 swapped · Place 3 passed"
+BAR = " | "  # and the banner its parts (machine/display/screens.py)
+
+WORDS = (  # a text exactly as the game writes it
+    # the house's titles and the hands' words
+    N_("DEALER"), N_("BANK"), N_("BANKER"), N_("TABLE"), N_("blackjack"),
+    # button labels
+    N_("Insure"), N_("No insurance"), N_("Surrender"), N_("Play on"), N_("Draw"), N_("Stand"), N_("Double"),
+    N_("Split"), N_("Auto"), N_("Enough"), N_("Dark card"), N_("Buy"), N_("Pass"), N_("Wash"), N_("Hand card"),
+    N_("Table card"), N_("Swap"), N_("Swap all three"), N_("Draw from the stack"), N_("Take the open card"),
+    N_("Discard"), N_("Place bet"), N_("Minimum"),
+    # a hopper's payout faults (hardware/cctalk/hopper.py PayoutFault), in a tilt's detail
+    N_("empty"), N_("jam"), N_("fraud"), N_("power cut"), N_("extra coin"), N_("runaway"), N_("no reply"),
+    N_("refused"), N_("security"), N_("hopper fault"), N_("count mismatch"), N_("unknown"),
+    # the cabinet-wide banners (machine/display/screens.py)
+    N_("Door open"), N_("Panel offline"), N_("Operator menu"),
+    N_("Attendant key: Collect clears, Auto hand-pays the rest, Max Bet records a refill"),
+    # attract lines and notices without numbers
+    N_("Three sevens pay a bonus!"), N_("Five cards without busting win"), N_("Beat the bank: wins pay 1 to 1"),
+    N_("Three sevens beat every 21"), N_("A 7 and an 8? Wash them for two new cards"),
+    N_("An open 21 is paid at once: 1 to 1"), N_("Exactly 21 is paid at once: 1 to 1"), N_("Beat the banker: 1 to 1"),
+    N_("Two aces make 21!"), N_("31 knocks: everyone else has one more turn"),
+    N_("Stuk: the next round is the last of this bank"), N_("Stuk: the last round of this bank"),
+    N_("31!"), N_("Everyone passed"), N_("Five swaps"), N_("The stack is empty"),
+    # eenendertigen's variants and decks, tournament entry keys
+    N_("classic"), N_("modern"), N_("32 cards, 7 to ace"), N_("52 cards"),
+    N_("Draw/Stand: character"), N_("Double: take it"), N_("Split: erase"), N_("Start: done"), N_("Auto: give up"),
+    N_("Next"), N_("Previous"), N_("Take"), N_("Erase"), N_("Done"), N_("Give up"), N_("Next round"), N_("Enter"),
+)
+
+TEMPLATES = (  # a text with fields, most specific first
+    N_("soft {total}"), N_("bust {total}"),
+    N_("Blackjack pays {a} to {b}"),
+    N_("Bet {low} to {high} after seeing your open card"),
+    N_("Two aces count {score}"),
+    N_("Stake up to the bank: it opens at {bank}"),
+    N_("Stakes {low} to {high}, up to the bank: it opens at {bank}"),
+    N_("The bank closed: a new bank of {bank} opens"),
+    N_("Eenendertigen ({variant}, {deck}): the best hand of four wins"),
+    N_("A win pays {pays} x the bet, shared between tied winners"),
+    N_("31! Place {place} knocked: one more turn each"),
+    N_("Place {place} swapped all three"), N_("Place {place} swapped"), N_("Place {place} took the open card"),
+    N_("Place {place} drew"), N_("Place {place} passed"), N_("Place {place} wins"),
+    N_("Places {places} share the win"),
+    N_("The entry is {entry} points: credit {credit}, insert coins"),
+    N_("handpay of {amount} points"),
+    N_("coin acceptor: {count} event(s) lost between polls"), N_("coin acceptor: {name} (code {code})"),
+    N_("hopper paid {extra} coin(s) more than asked"), N_("hopper: {fault}; {unpaid} coin(s) owed"),
+    N_("hopper {fault}: {coins} coin(s) paid out unasked"),
+    N_("self-audit failed before {when}: {problem}"),
+    N_("{device}: no reply"),
+)
+
+NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
+
+
+@cache
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = re.split(r"\{(\w+)\}", template)
+    rx = "".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+?)" for i, p in enumerate(parts))
+    return re.compile(f"^{rx}$")
+
+
+def field_text(words: Words, value: object) -> str:
+    """A field as the language writes it: a number by locale, a known word translated."""
+    text = str(value)
+    if NUMBER.match(text):
+        return words.number(Decimal(text))
+    if ", " in text and all(NUMBER.match(p) for p in text.split(", ")):  # "2, 3": the places sharing a win
+        return ", ".join(words.number(int(p)) for p in text.split(", "))
+    return say(words, text)
+
+
+def known(text: str) -> bool:
+    """Whether ``text`` is a message here, a number, or parts or a template of them (a test
+    checks every text the scenes show is)."""
+    if not text or text in WORDS or NUMBER.match(text):
+        return True
+    for sep in (SEP, BAR):
+        if sep in text:
+            return all(known(part) for part in text.split(sep))
+    return any(_pattern(t).match(text) for t in TEMPLATES)
+
+
+def say(words: Words, text: str) -> str:
+    """``text`` (a game's or the core's English) in ``words``' language."""
+    if not text:
+        return text
+    if text in WORDS:
+        return words(text)
+    if NUMBER.match(text):
+        return words.number(Decimal(text))
+    for sep in (SEP, BAR):
+        if sep in text:
+            return sep.join(say(words, part) for part in text.split(sep))
+    for template in TEMPLATES:
+        m = _pattern(template).match(text)
+        if m:
+            return words(template, **{k: field_text(words, v) for k, v in m.groupdict().items()})
+    return words(text)
