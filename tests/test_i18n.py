@@ -41,4 +41,5 @@ def test_a_message_in_two_parts_of_a_language_reads_the_same_in_both():
                 for m in read_po(f):
                     if m.id and m.string:
                         first = seen.setdefault(str(m.id), (po.name, str(m.string)))
-                        assert first[1] == m.string, f"{lang}: {m.id!r} reads {first[1]!r} in {first[0]}, {m.string!r} in {po.name}"
+                        assert first[1] == m.string, (
+                            f"{lang}: {m.id!r} reads {first[1]!r} in {first[0]}, {m.string!r} in {po.name}")
