@@ -144,15 +144,16 @@ class Router:
         return self.cab.touch(seat, target, now)
 
     def lamps(self) -> dict[int, set[str]]:
-        """The buttons to light on each seat: the menu's while it is open, else the live ones."""
+        """The buttons to light on each seat: the menu's while it is open, else the live ones and
+        Insurance where it chooses the seat's language."""
         if self.menu is not None:
             lit = self.menu.lamps()
             return {n: set(lit) for n in self.cab.seats}
-        lit: dict[int, set[str]] = {n: set(self.cab.live(n)) for n in self.cab.seats}
-        for n in lit:
+        live: dict[int, set[str]] = {n: set(self.cab.live(n)) for n in self.cab.seats}
+        for n, on in live.items():
             if self.may_choose_language(n):
-                lit[n].add(LANGUAGE_BUTTON)
-        return lit
+                on.add(LANGUAGE_BUTTON)
+        return live
 
     def _apply(self, effect: Effect, now: float) -> None:
         if effect.action is Action.PAUSE:
