@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from machine import __version__, yamlio
+from machine.devtools.progress import working
 
 EXIT_USAGE = 2
 
@@ -228,13 +229,13 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
         from machine.gamemath.engines import math_of
 
         math = math_of(profile.engine)
-        if args.json:
-            print(json.dumps(math.rtp_report(profile), indent=2))
-        else:
-            print("\n".join(math.rtp_lines(profile)))
+        with working(f"cabinet rtp: pricing {profile.game}"):
+            out = json.dumps(math.rtp_report(profile), indent=2) if args.json else "\n".join(math.rtp_lines(profile))
+        print(out)
         return 0
     r = profile.rules
-    res = game_rtp(r)
+    with working(f"cabinet rtp: pricing {profile.game}"):
+        res = game_rtp(r)
     if args.json:
         print(json.dumps({"game": profile.game, "rules": r.to_dict(), "rtp": res.rtp, "house_edge": res.house_edge,
                           "breakdown": res.breakdown, "frequency": res.frequency}, indent=2))
@@ -258,13 +259,16 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
     if profile.engine != "blackjack":
         from machine.gamemath.engines import math_of
 
-        print("\n".join(math_of(profile.engine).strategy_lines(profile)))
+        with working(f"cabinet strategy: {profile.game}"):
+            lines = math_of(profile.engine).strategy_lines(profile)
+        print("\n".join(lines))
         return 0
-    chart = basic_strategy(profile.rules)
+    with working(f"cabinet strategy: {profile.game}"):
+        chart = basic_strategy(profile.rules)
+        res = chart_rtp(profile.rules, chart)
     print(f"Basic strategy (total-dependent) for {profile.title}: H hit, S stand, D double (else hit), "
           "Ds double (else stand), P split, R surrender")
     print(chart.text())
-    res = chart_rtp(profile.rules, chart)
     print(f"RTP with this chart {_pct(res.rtp)}   house edge {_pct(res.house_edge)}")
     return 0
 
