@@ -68,7 +68,11 @@ class CabinetApp:
         self.running = True
         self.screens: Screens | None = None
         if not headless:
-            self.screens = Screens(cfg, self.cab.profile.title, key_hints, help_height)
+            try:
+                self.screens = Screens(cfg, self.cab.profile.title, key_hints, help_height)
+            except BaseException:  # no display: nothing left open behind the one-line error
+                self.wiring.close()
+                raise
         self.worker.start()
 
     @property
