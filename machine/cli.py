@@ -110,9 +110,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _cmd_screenshots(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from machine.devtools.scenes import write_all
+    from machine.devtools.screenshots import write_screenshots
+    from machine.operator.config import load_config
 
-    for path in write_all(Path(args.dir)):
+    games = load_config(args.config).games_enabled
+    for path in write_screenshots(Path(args.dir), games, language=args.language, game=args.game):
         print(path)
     return 0
 
@@ -378,8 +380,11 @@ def build_parser() -> argparse.ArgumentParser:
     chk = cfg_sub.add_parser("check")
     chk.add_argument("file")
     chk.set_defaults(func=_cmd_config)
-    sc = sub.add_parser("screenshots", help="render every main screen headless into DIR as PNG files")
-    sc.add_argument("dir")
+    sc = sub.add_parser("screenshots", help="render every main and menu screen headless into DIR as PNG files")
+    sc.add_argument("dir", help="English (or the one --language) into DIR, each other language into DIR/<lang>/")
+    sc.add_argument("--language", help="only this language (en, nl, nb, ru), straight into DIR")
+    sc.add_argument("--game", help="only this game's screens (default: every enabled game's), and the menu's")
+    sc.add_argument("--config", help="the configuration whose games_enabled to render (default: config/machine.yaml)")
     sc.set_defaults(func=_cmd_screenshots)
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
     b.add_argument("names", nargs="*", help="journal, frames, press, payout, ... (default: all)")
