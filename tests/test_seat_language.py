@@ -106,3 +106,38 @@ def test_the_loop_hands_the_languages_to_a_view_builder_that_takes_them_and_not_
 
     assert view_languages(old, {1: "nl"}) == {}
     assert view_languages(new, {1: "nl"}) == {"languages": {1: "nl"}}
+
+
+def test_a_tournament_participant_keeps_the_choice_between_its_unstaked_rounds_and_loses_it_after(tmp_path):
+    import random
+
+    from machine.core.cabinet import open_cabinet, random_shuffle
+    from machine.gamemath.engines import auto_for
+    from machine.games.catalog import make_game
+    from machine.games.rules import load_profile
+
+    settings = CabinetSettings(seats=2, games=(load_profile("eenendertigen"),))
+    cab = open_cabinet(tmp_path / "journal.sqlite", load_profile("random-blackjack"), settings,
+                       lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)))
+    router = make_router(cab)
+    cab.open_tournament("classic", 0, [], None, None, "ab" * 32, 0.0, "operator")
+    insurance(router, 1, 0.5)
+    insurance(router, 1, 0.6)
+    assert router.languages()[1] == "nb"
+    now = 1.0
+    assert cab.press(1, "start", now)  # the name entry: Start at once plays as "Player 1"
+    assert cab.press(1, "start", now)
+    rounds_seen = set()
+    while (a := cab.tournament_seat()) is not None and a["seat"] == 1:
+        now += 1
+        router.panel_event(ButtonPressed(1, "start" if cab.round is None else "auto"), now)
+        router.observe(now)
+        a = cab.tournament_seat()
+        if a is not None and a["stage"] == "play":
+            rounds_seen.add(a["progress"]["rounds"])
+            assert router.languages()[1] == "nb", a["progress"]  # idle between rounds, but playing
+        if a is None or a["seat"] != 1:
+            break
+    assert rounds_seen == set(range(16))
+    router.observe(now + 1)
+    assert cab.seat_state(1) == "idle" and router.languages()[1] == "en"  # done, meters empty: the default again

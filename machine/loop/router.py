@@ -92,8 +92,10 @@ class Router:
         cab = self.cab
         active = cab.round is not None or any(cab.seat_state(n) != "idle" for n in cab.seats)
         self.state = observe(self.state, active, now, self.attract_after)
+        tournament = cab.tournament_seat()
+        in_tournament = tournament["seat"] if tournament is not None else None
         for n in list(self.chosen):
-            if cab.seat_state(n) != "idle":
+            if cab.seat_state(n) != "idle" or n == in_tournament:  # an unstaked tournament is play too
                 self._left_idle.add(n)
             elif n in self._left_idle:  # idle with empty meters again: the next player's default
                 del self.chosen[n]
