@@ -56,11 +56,11 @@ def test_working_says_the_elapsed_time_only_for_a_long_run_and_closes_its_line()
     with working("pricing", slow, after=0.0):
         time.sleep(0.05)
     lines = slow.getvalue().splitlines()
-    assert lines[0] == "pricing: 0 s" and lines[-1] == "pricing: done in 0 s"
+    assert lines[0] == "pricing, 0 s so far" and lines[-1] == "pricing, done in 0 s"
     term = Terminal()
     with working("pricing", term, after=0.0):
         time.sleep(0.05)
-    assert term.getvalue().startswith("\rpricing: 0 s") and term.getvalue().endswith(f"\r{CLEAR_TO_END}")
+    assert term.getvalue().startswith("\rpricing, 0 s so far") and term.getvalue().endswith(f"\r{CLEAR_TO_END}")
 
 
 def test_the_soak_and_crash_test_lines_read_as_sentences_not_python_lists():

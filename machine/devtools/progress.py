@@ -67,8 +67,8 @@ class Progress:
 
 @contextmanager
 def working(label: str, stream: TextIO | None = None, *, after: float = 2.0) -> Iterator[Progress]:
-    """``label: 12 s`` on stderr while the block runs, from ``after`` seconds on; wiped (on a
-    terminal) or closed with ``label: done in N s`` (in a file) when it ends."""
+    """``label, 12 s so far`` on stderr while the block runs, from ``after`` seconds on; wiped (on a
+    terminal) or closed with ``label, done in N s`` (in a file) when it ends."""
     progress = Progress(stream)
     stop = threading.Event()
     start = time.monotonic()
@@ -78,7 +78,7 @@ def working(label: str, stream: TextIO | None = None, *, after: float = 2.0) -> 
         if stop.wait(after):
             return
         while not stop.is_set():
-            if progress.show(f"{label}: {time.monotonic() - start:.0f} s"):
+            if progress.show(f"{label}, {time.monotonic() - start:.0f} s so far"):
                 shown.set()
             stop.wait(min(progress.every, 1.0))
 
@@ -93,4 +93,4 @@ def working(label: str, stream: TextIO | None = None, *, after: float = 2.0) -> 
             if progress.in_place:
                 progress.done(keep=False)
             else:
-                progress.show(f"{label}: done in {time.monotonic() - start:.0f} s", force=True)
+                progress.show(f"{label}, done in {time.monotonic() - start:.0f} s", force=True)
