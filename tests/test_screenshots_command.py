@@ -14,6 +14,12 @@ from machine.devtools.scenes import MENU_SCENES, SCENES  # noqa: E402
 from machine.devtools.screenshots import ScreenshotError, scene_games, write_screenshots  # noqa: E402
 
 MENUS = list(MENU_SCENES)
+GAMES = ("random-blackjack", "casino-blackjack", "ochko", "eenentwintig", "eenendertigen")
+
+
+def menus_with(game: str) -> list[str]:
+    """The menu pages rendered with one game: all but the pages about another game."""
+    return [m for m in MENUS if not any(m.endswith(f"-{g}") and g != game for g in GAMES)]
 
 
 def fake(tmp_path):
@@ -52,14 +58,15 @@ def test_by_default_every_language_english_where_it_always_was_the_others_in_the
 def test_one_game_and_one_language_go_straight_into_the_folder_with_the_menu_pages(tmp_path):
     drawn, render, save = fake(tmp_path)
     paths = write_screenshots(tmp_path, ["random-blackjack"], language="ru", game="ochko", render=render, save=save)
-    assert drawn == [(n, "ru") for n in ("ochko-stake", "ochko-settled", *MENUS)]
+    assert drawn == [(n, "ru") for n in ("ochko-stake", "ochko-settled", *menus_with("ochko"))]
     assert paths == [tmp_path / f"{n}.png" for n, _ in drawn]
 
 
 def test_the_enabled_games_choose_the_scenes(tmp_path):
     drawn, render, save = fake(tmp_path)
     write_screenshots(tmp_path, ["eenentwintig"], language="en", render=render, save=save)
-    assert [n for n, _ in drawn] == ["eenentwintig-bet", "eenentwintig-wash", "eenentwintig-settled", *MENUS]
+    assert [n for n, _ in drawn] == ["eenentwintig-bet", "eenentwintig-wash", "eenentwintig-settled",
+                                     *menus_with("eenentwintig")]
 
 
 @pytest.mark.parametrize(("option", "problem"), [
@@ -75,7 +82,17 @@ def test_an_option_that_names_nothing_is_one_line_and_exit_2(tmp_path, capsys, o
 
 def test_the_command_renders_real_pictures(tmp_path, capsys):
     assert main(["screenshots", str(tmp_path), "--game", "ochko", "--language", "nl"]) == 0
-    names = ["ochko-stake", "ochko-settled", *MENUS]
+    names = ["ochko-stake", "ochko-settled", *menus_with("ochko")]
     assert capsys.readouterr().out.splitlines() == [str(tmp_path / f"{n}.png") for n in names]
     assert all((tmp_path / f"{n}.png").stat().st_size > 10_000 for n in names)
     assert ScreenshotError.__mro__[1] is ValueError  # the CLI's one-line errors
+
+
+def test_a_menu_page_about_one_game_goes_with_that_game(monkeypatch):
+    from machine.devtools import scenes
+    from machine.devtools.screenshots import choose_scenes
+
+    monkeypatch.setattr(scenes, "MENU_SCENES", {"menu-main": (), "menu-recall-ochko": (), "menu-recall": ()})
+    of_scene = {"split": "random-blackjack", "ochko-stake": "ochko"}
+    assert choose_scenes(["random-blackjack"], None, of_scene) == ["split", "menu-main", "menu-recall"]
+    assert choose_scenes([], "ochko", of_scene) == ["ochko-stake", "menu-main", "menu-recall-ochko", "menu-recall"]

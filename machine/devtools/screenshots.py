@@ -5,7 +5,9 @@ game, and the operator menu's pages) to render, in which languages and where to:
 of the cabinet by default — English at ``DIR/<scene>.png`` as before (the paths of the
 reference images the screen tests compare), each other language in ``DIR/<lang>/`` — or the one
 language asked for straight into ``DIR``; every enabled game's scenes by default, or one game's.
-The menu pages belong to every game. Never decides what a scene shows (scenes.py does).
+The menu pages belong to every game, except a page about one game (its name ends with the
+game's, ``menu-recall-ochko``), which goes with that game. Never decides what a scene shows
+(scenes.py does).
 """
 
 from __future__ import annotations
@@ -43,14 +45,21 @@ def scene_games() -> dict[str, str]:
 
 
 def choose_scenes(games: Iterable[str], game: str | None, of_scene: dict[str, str]) -> list[str]:
-    """The scenes to render: those of ``game`` (or of every game in ``games``), then the menu's."""
+    """The scenes to render: those of ``game`` (or of every game in ``games``), then the menu's
+    (a menu page about one game only with that game)."""
     from machine.devtools.scenes import MENU_SCENES
 
     wanted = set(games) if game is None else {game}
     if game is not None and game not in of_scene.values():
         have = ", ".join(sorted(set(of_scene.values())))
         raise ScreenshotError(f"--game {game}: no scenes of that game (the scenes show: {have})")
-    return [name for name, g in of_scene.items() if g in wanted] + list(MENU_SCENES)
+    games_shown = set(of_scene.values())
+
+    def menu_wanted(name: str) -> bool:  # a page about one game (``menu-recall-ochko``): with that game
+        about = [g for g in games_shown if name.endswith(f"-{g}")]
+        return not about or any(g in wanted for g in about)
+
+    return [name for name, g in of_scene.items() if g in wanted] + [m for m in MENU_SCENES if menu_wanted(m)]
 
 
 def choose_languages(language: str | None) -> list[str]:
