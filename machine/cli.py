@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from machine import __version__, yamlio
+from machine.devtools.progress import working
 
 EXIT_USAGE = 2
 
@@ -109,9 +110,11 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 def _cmd_screenshots(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from machine.devtools.scenes import write_all
+    from machine.devtools.screenshots import write_screenshots
+    from machine.operator.config import load_config
 
-    for path in write_all(Path(args.dir)):
+    games = load_config(args.config).games_enabled
+    for path in write_screenshots(Path(args.dir), games, language=args.language, game=args.game):
         print(path)
     return 0
 
@@ -228,13 +231,13 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
         from machine.gamemath.engines import math_of
 
         math = math_of(profile.engine)
-        if args.json:
-            print(json.dumps(math.rtp_report(profile), indent=2))
-        else:
-            print("\n".join(math.rtp_lines(profile)))
+        with working(f"cabinet rtp: pricing {profile.game}"):
+            out = json.dumps(math.rtp_report(profile), indent=2) if args.json else "\n".join(math.rtp_lines(profile))
+        print(out)
         return 0
     r = profile.rules
-    res = game_rtp(r)
+    with working(f"cabinet rtp: pricing {profile.game}"):
+        res = game_rtp(r)
     if args.json:
         print(json.dumps({"game": profile.game, "rules": r.to_dict(), "rtp": res.rtp, "house_edge": res.house_edge,
                           "breakdown": res.breakdown, "frequency": res.frequency}, indent=2))
@@ -258,13 +261,16 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
     if profile.engine != "blackjack":
         from machine.gamemath.engines import math_of
 
-        print("\n".join(math_of(profile.engine).strategy_lines(profile)))
+        with working(f"cabinet strategy: {profile.game}"):
+            lines = math_of(profile.engine).strategy_lines(profile)
+        print("\n".join(lines))
         return 0
-    chart = basic_strategy(profile.rules)
+    with working(f"cabinet strategy: {profile.game}"):
+        chart = basic_strategy(profile.rules)
+        res = chart_rtp(profile.rules, chart)
     print(f"Basic strategy (total-dependent) for {profile.title}: H hit, S stand, D double (else hit), "
           "Ds double (else stand), P split, R surrender")
     print(chart.text())
-    res = chart_rtp(profile.rules, chart)
     print(f"RTP with this chart {_pct(res.rtp)}   house edge {_pct(res.house_edge)}")
     return 0
 
@@ -374,8 +380,11 @@ def build_parser() -> argparse.ArgumentParser:
     chk = cfg_sub.add_parser("check")
     chk.add_argument("file")
     chk.set_defaults(func=_cmd_config)
-    sc = sub.add_parser("screenshots", help="render every main screen headless into DIR as PNG files")
-    sc.add_argument("dir")
+    sc = sub.add_parser("screenshots", help="render every main and menu screen headless into DIR as PNG files")
+    sc.add_argument("dir", help="English (or the one --language) into DIR, each other language into DIR/<lang>/")
+    sc.add_argument("--language", help="only this language (en, nl, nb, ru), straight into DIR")
+    sc.add_argument("--game", help="only this game's screens (default: every enabled game's), and the menu's")
+    sc.add_argument("--config", help="the configuration whose games_enabled to render (default: config/machine.yaml)")
     sc.set_defaults(func=_cmd_screenshots)
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
     b.add_argument("names", nargs="*", help="journal, frames, press, payout, ... (default: all)")

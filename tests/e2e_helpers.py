@@ -28,12 +28,13 @@ def ready(app: SimulatedCabinet, bus=None) -> None:
 
 
 def lamps(app: SimulatedCabinet, seat: int) -> set[str]:
-    """The lamps lit on the simulated panel, once they have caught up with the cabinet."""
+    """The lamps lit on the simulated panel, once they have caught up with the loop's (the
+    cabinet's live buttons, and Insurance where it chooses the seat's language)."""
 
     def lit() -> set[str]:
         return {b for b, s in app.sims.panel.lamps()[str(seat)].items() if s != "off"}
 
-    run_until(app, lambda: lit() == set(app.cab.live(seat)), what=f"seat {seat}'s lamps")
+    run_until(app, lambda: lit() == app.router.lamps()[seat], what=f"seat {seat}'s lamps")
     return lit()
 
 

@@ -65,7 +65,7 @@ def test_two_seats_coins_bets_every_decision_timeouts_collect_and_payout(app):
     run_until(app, lambda: cab.seats[1].money.credit == 60 and cab.seats[2].money.credit == 30, what="coins")
     assert cab.seats[1].meters.get("coin_in_count:EU200A") == 3 and cab.seats[2].meters.get("total_in") == 30
     run_until(app, lambda: True)
-    assert lamps(app, 1) == {"+2", "+10", "max", "collect"}  # x2 and repeat are dead without a bet
+    assert lamps(app, 1) == {"+2", "+10", "max", "collect", "insurance"}  # x2, repeat dead without a bet; Insurance: language
 
     # -- round 1: each bet button -----------------------------------------------------------------
     s1, s2 = cab.seats[1].money, cab.seats[2].money

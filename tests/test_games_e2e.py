@@ -249,7 +249,7 @@ def test_an_eenendertigen_tournament_end_to_end_name_entry_and_sixteen_rounds_on
         ready(app)
         with app.lock:
             cab.open_tournament("classic", 0, [], None, None, seed, app.clock(), "operator")
-        assert cab.tournament_in_force and lamps(app, 2) == {"start"}
+        assert cab.tournament_in_force and lamps(app, 2) == {"start", "insurance"}  # Insurance: the language
         press(app, 2, "start", lambda: cab.tournament_seat() is not None, what="the name entry")
         for ch in "AB":
             while CHARACTERS[entry(cab)["char"]] != ch:

@@ -17,7 +17,6 @@ import json
 import os
 import random
 import signal
-import sys
 import tempfile
 from collections import Counter
 from collections.abc import Callable
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
+from machine.devtools.progress import Progress
 from machine.games.blackjack import BlackjackGame
 from machine.games.cards import shuffle
 from machine.games.round import Round
@@ -324,12 +324,18 @@ def crashtest(
     return report
 
 
+def progress_line(r: CrashReport, kills: int) -> str:
+    return f"crash test: kill point {r.kills} of {kills}, scenario {r.scenarios}, {r.discrepancies} discrepancies so far"
+
+
 def main(kills: int, seed: int) -> int:
+    progress = Progress()
+
     def show(r: CrashReport) -> None:
-        print(f"\rkill points {r.kills}/{kills} (scenario {r.scenarios})", end="", file=sys.stderr, flush=True)
+        progress.show(progress_line(r, kills), force=r.kills == kills)
 
     report = crashtest(kills, seed, progress=show)
-    print(file=sys.stderr)
+    progress.done()
     for where, n in sorted(report.where.items()):
         print(f"  killed mid-{where}: {n}")
     for d in report.details[:20]:

@@ -23,6 +23,7 @@ from hardware.sim.launcher import SimProcess
 from hardware.sim.panel import PanelSimulator
 
 from machine.devtools.harness import SimulatedCabinet
+from machine.devtools.progress import Progress
 from machine.operator.config import MachineConfig
 
 BET_BUTTONS = tuple(b.value for b in BUTTONS_TO_BET)
@@ -109,20 +110,31 @@ def _games(app: SimulatedCabinet) -> dict[int, int]:
         return {n: s.meters.get("games_played") for n, s in app.cab.seats.items()}
 
 
+def progress_line(games: dict[int, int], rounds: int, elapsed: float, collecting: bool = False) -> str:
+    """``soak: games per seat 1: 12  2: 11  3: 13  4: 12 (of 20), 3.4 rounds/s`` (rounds/s: the
+    games of a seat per second, averaged over the seats)."""
+    per_seat = "  ".join(f"{n}: {g}" for n, g in sorted(games.items()))
+    rate = sum(games.values()) / max(len(games), 1) / elapsed if elapsed > 0 else 0.0
+    tail = ", collecting the credit" if collecting else ""
+    return f"soak: games per seat {per_seat} (of {rounds}), {rate:.1f} rounds/s{tail}"
+
+
 def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float) -> int:
     robot = Robot(app, rng)
     start = time.monotonic()
     wind_down = False
-    last_print = 0.0
+    progress = Progress()
+    played_for: float | None = None
     while True:
         now = time.monotonic()
         if now - start > timeout:
-            print(f"\nsoak: timed out after {timeout:.0f} s", file=sys.stderr)
-            break
+            progress.done()
+            print(f"soak: timed out after {timeout:.0f} s", file=sys.stderr)
+            return _check(app, robot)
         app.frame()
         games = _games(app)
         if not wind_down and min(games.values()) >= rounds:
-            wind_down = True
+            wind_down, played_for = True, now - start  # the rate is the playing's, not the collecting's
         robot.act(now, wind_down)
         if wind_down:
             with app.lock:
@@ -137,12 +149,9 @@ def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float
                         if s.lock == "tilt":
                             robot.bus.control.refill(app.cfg.devices.hoppers[0].address, 500)
                         app.cab.attendant_clear(n)
-        if now - last_print > 1.0:
-            last_print = now
-            state = " (collecting)" if wind_down else ""
-            print(f"\rsoak: games per seat {sorted(games.items())}{state}", end="", file=sys.stderr, flush=True)
+        progress.show(progress_line(games, rounds, played_for or now - start, wind_down))
         time.sleep(0.005)
-    print(file=sys.stderr)
+    progress.done(progress_line(games, rounds, played_for or time.monotonic() - start, True))
     return _check(app, robot)
 
 

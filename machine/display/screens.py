@@ -1,24 +1,120 @@
 """The cabinet's screens: opening them and painting one frame of the mode they are given.
 
 Owns: ``Screens`` — the pygame display (one window with every seat's screen as a tile, or one
-window per seat), and each frame: the operator menu when one is given, else the table with the
-banner of the modes in force; an optional strip at the bottom for a development harness's help;
-``banner_text``, the words for the modes; and which card a touch of the screen hit (``card_at``).
+window per seat, each where ``display.windows`` places it: ``window_places``, by default tiled
+side by side or in a grid on the first display), refusing with one line (``DisplayError``) when
+no display can be opened rather than drawing into SDL's invisible fallback; and each frame: the
+operator menu when one is given, else the table with the banner of the modes in force; an
+optional strip at the bottom for a development harness's help; ``banner_text``, the words for
+the modes; and which card a touch of the screen hit (``card_at``).
 Knows the modes only as the names the loop gives it. Never changes the cabinet, never routes an
 input, never talks to a device.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import math
 import os
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+import tempfile
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from machine.display.view import TableView
 
 if TYPE_CHECKING:
-    from machine.operator.config import MachineConfig
+    from machine.operator.config import DisplayConfig, MachineConfig
+
+NO_DISPLAY = "no display: set DISPLAY or run with --headless"
+INVISIBLE_DRIVERS = frozenset({"offscreen", "dummy"})  # SDL's fallbacks: they draw nowhere a person sees
+WINDOWPOS_CENTERED_DISPLAY = 0x2FFF0000  # SDL: centred on the display whose index is or-ed in
+
+
+class DisplayError(ValueError):
+    """No display to draw on, or a window placed on a display the desktop does not have."""
+
+
+class WindowPlace(NamedTuple):
+    """Where one seat's window opens: its position (pixels of the desktop, or SDL's centred on
+    a display), its size, and whether it fills its display."""
+
+    position: tuple[int, int]
+    size: tuple[int, int]
+    fullscreen: bool = False
+
+
+def window_places(d: DisplayConfig, seats: int, desktops: Sequence[tuple[int, int]]) -> list[WindowPlace]:
+    """Each seat's window, from ``display.windows`` (an entry per seat: a display index or a
+    position) and the sizes of the desktop's displays; a seat without a place gets its cell of a
+    grid on the first display (side by side for two, 2 x 2 for four), no bigger than half the
+    configured size."""
+    if not desktops:
+        raise DisplayError(NO_DISPLAY)
+    dw, dh = desktops[0]
+    cols = math.ceil(math.sqrt(seats))
+    rows = math.ceil(seats / cols)
+    size = (min(d.width // 2, dw // cols), min(d.height // 2, dh // rows))
+    places = []
+    for i in range(seats):
+        grid = WindowPlace(((i % cols) * (dw // cols), (i // cols) * (dh // rows)), size)
+        entry = d.windows[i] if i < len(d.windows) else None
+        if entry is None:
+            places.append(grid)
+        elif entry.display is not None:
+            if entry.display >= len(desktops):
+                raise DisplayError(f"display.windows.{i}: display {entry.display} does not exist (this desktop has "
+                                   f"{len(desktops)} display{'s' if len(desktops) != 1 else ''}, from 0)")
+            at = WINDOWPOS_CENTERED_DISPLAY | entry.display
+            full = desktops[entry.display]
+            places.append(WindowPlace((at, at), full if entry.fullscreen else size, entry.fullscreen))
+        elif entry.x is not None and entry.y is not None:
+            places.append(WindowPlace((entry.x, entry.y), size, entry.fullscreen))
+        else:
+            places.append(grid._replace(fullscreen=entry.fullscreen))
+    return places
+
+
+def open_display() -> None:
+    """Start pygame's display, or raise ``DisplayError`` when none can be opened: SDL falls back
+    to a driver that draws nowhere (offscreen, dummy) unless the user asked for one
+    (``SDL_VIDEODRIVER``, as the tests and the screenshots do)."""
+    import pygame
+
+    with _held_stderr() as said:  # SDL's probing of the drivers it does not find (wayland, x11)
+        try:
+            pygame.display.init()
+            driver = pygame.display.get_driver()
+        except pygame.error:
+            driver = None
+    if driver is None or (driver in INVISIBLE_DRIVERS and not os.environ.get("SDL_VIDEODRIVER")):
+        pygame.display.quit()
+        raise DisplayError(NO_DISPLAY)
+    if said:  # a display opened: whatever SDL said may matter, so it is said after all
+        os.write(2, b"".join(said))
+
+
+@contextlib.contextmanager
+def _held_stderr() -> Iterator[list[bytes]]:
+    """File descriptor 2 into a buffer while the block runs (what C code writes there too); the
+    list it gives holds it afterwards."""
+    held: list[bytes] = []
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr to hold
+        yield held
+        return
+    with tempfile.TemporaryFile() as buf:
+        os.dup2(buf.fileno(), 2)
+        try:
+            yield held
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+            buf.seek(0)
+            held.append(buf.read())
+            if not held[0]:
+                held.clear()
 
 BANNERS = {  # mode name -> the banner's words, in the order they are written
     "door open": "Door open",
@@ -48,7 +144,7 @@ class Screens:
 
         from machine.display.draw import Renderer
 
-        pygame.display.init()
+        open_display()
         pygame.font.init()
         d = cfg.display
         self.help_height = help_height  # a strip at the bottom of the single window, for help
@@ -56,8 +152,11 @@ class Screens:
         self.screen: Any = None
         self.windows: list[Any] = []
         if d.layout == "windows":
-            w, h = d.width // 2, d.height // 2
-            self.windows = [pygame.Window(f"Seat {n}", (w, h)) for n in range(1, cfg.seats + 1)]
+            places = window_places(d, cfg.seats, pygame.display.get_desktop_sizes())
+            self.windows = [
+                pygame.Window(f"Seat {n}", p.size, position=p.position, fullscreen_desktop=p.fullscreen)
+                for n, p in enumerate(places, start=1)
+            ]
         else:
             flags = pygame.FULLSCREEN if d.fullscreen else 0
             self.screen = pygame.display.set_mode((d.width, d.height), flags)

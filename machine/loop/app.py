@@ -14,6 +14,7 @@ this class with the keyboard and mouse of the ``tools/run`` window).
 
 from __future__ import annotations
 
+import inspect
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,6 +28,12 @@ from machine.loop.router import Router
 from machine.loop.wiring import Wiring
 from machine.operator.config import MachineConfig
 from machine.operator.menu import OperatorMenu
+
+
+def view_languages(build: Callable[..., Any], languages: dict[int, str]) -> dict[str, Any]:
+    """The keyword that gives ``build`` (the screens' ``build_view``) each seat's language, when
+    it takes one (the one place the loop hands the players' choices to the screens)."""
+    return {"languages": languages} if "languages" in inspect.signature(build).parameters else {}
 
 
 class CabinetApp:
@@ -57,11 +64,15 @@ class CabinetApp:
         self.panel = w.panel
         self.devices = w.devices
         self.worker = w.worker
-        self.router = Router(self.cab, self._open_menu, self.worker.requests)
+        self.router = Router(self.cab, self._open_menu, self.worker.requests, language=cfg.language)
         self.running = True
         self.screens: Screens | None = None
         if not headless:
-            self.screens = Screens(cfg, self.cab.profile.title, key_hints, help_height)
+            try:
+                self.screens = Screens(cfg, self.cab.profile.title, key_hints, help_height)
+            except BaseException:  # no display: nothing left open behind the one-line error
+                self.wiring.close()
+                raise
         self.worker.start()
 
     @property
@@ -103,7 +114,7 @@ class CabinetApp:
 
         assert self.screens is not None
         with self.lock:
-            view = build_view(self.cab, now)
+            view = build_view(self.cab, now, **view_languages(build_view, self.router.languages()))
             menu = self.menu.view() if self.menu is not None else None
             attract, banner = self.router.state.attract, self.banner()
         self.screens.draw(view, now, attract=attract, banner=banner, menu=menu, help_text=self.help_text())

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
 from machine import yamlio
 from machine.core.cabinet import CabinetSettings
@@ -39,12 +39,32 @@ CoinId = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9.]{1,6}$")]  # ccTal
 Link = Annotated[str, Field(min_length=1, description='a pyserial URL or device path, or "sim"')]
 
 
+class WindowPlace(_Model):
+    """Where one seat's window opens (``layout: windows``): centred on a display (its index,
+    0 the first), or with its top-left corner at ``x``, ``y`` of the desktop; nothing: the
+    default tiling. ``fullscreen``: the whole of the display it is on."""
+
+    display: Annotated[int, Field(ge=0, le=15)] | None = None
+    x: Annotated[int, Field(ge=-32768, le=32767)] | None = None
+    y: Annotated[int, Field(ge=-32768, le=32767)] | None = None
+    fullscreen: bool = False
+
+    @model_validator(mode="after")
+    def _one_place(self) -> WindowPlace:
+        if self.display is not None and (self.x is not None or self.y is not None):
+            raise ValueError("a window goes on a display or at a position (x, y), not both")
+        if (self.x is None) != (self.y is None):
+            raise ValueError("a position needs both x and y")
+        return self
+
+
 class DisplayConfig(_Model):
     layout: Literal["tiles", "windows"] = "tiles"
     width: Annotated[int, Field(ge=320, le=7680)] = 1920
     height: Annotated[int, Field(ge=240, le=4320)] = 1080
     fullscreen: bool = False
     fps: Annotated[int, Field(ge=10, le=240)] = 60
+    windows: list[WindowPlace] = Field(default_factory=list)  # one per seat, with layout: windows
 
 
 class HopperConfig(_Model):
@@ -115,6 +135,11 @@ class MachineConfig(_Model):
         for seat in self.devices.acceptors:
             if not 1 <= seat <= self.seats:
                 out.append((("devices", "acceptors", seat), f"names seat {seat}, but the cabinet has {self.seats} seats"))
+        if self.display.windows and self.display.layout != "windows":
+            out.append((("display", "windows"), "places the seats' windows of layout: windows (layout is tiles here)"))
+        elif self.display.windows and len(self.display.windows) != self.seats:
+            out.append((("display", "windows"), f"one entry per seat: {len(self.display.windows)} given for "
+                        f"a cabinet of {self.seats} seats"))
         served = [s for h in self.devices.hoppers for s in h.seats]
         for seat in range(1, self.seats + 1):
             if self.payout == "hopper" and served.count(seat) != 1:

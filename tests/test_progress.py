@@ -1,0 +1,73 @@
+"""The progress lines of the long development commands (machine/devtools/progress.py): in place
+on a terminal, plain lines a few seconds apart in a file, never on stdout."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from machine.devtools.crashtest import CrashReport
+from machine.devtools.crashtest import progress_line as crash_line
+from machine.devtools.progress import CLEAR_TO_END, Progress, working
+from machine.devtools.soak import progress_line as soak_line
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_on_a_terminal_the_line_is_rewritten_in_place_at_most_every_fifth_of_a_second():
+    out, clock = Terminal(), Clock()
+    p = Progress(out, clock=clock)
+    assert p.in_place and p.show("one")
+    clock.t = 0.1
+    assert not p.show("skipped")
+    clock.t = 0.3
+    assert p.show("two")
+    p.done("three")
+    assert out.getvalue() == f"\rone{CLEAR_TO_END}\rtwo{CLEAR_TO_END}\rthree{CLEAR_TO_END}\n"
+
+
+def test_in_a_file_it_writes_plain_lines_every_five_seconds():
+    out, clock = io.StringIO(), Clock()
+    p = Progress(out, clock=clock)
+    for t in range(0, 12):
+        clock.t = float(t)
+        p.show(f"at {t}")
+    p.done("end")
+    assert out.getvalue().splitlines() == ["at 0", "at 5", "at 10", "end"]
+
+
+def test_working_says_the_elapsed_time_only_for_a_long_run_and_closes_its_line():
+    quick = io.StringIO()
+    with working("pricing", quick, after=5.0):
+        pass
+    assert quick.getvalue() == ""
+    slow = io.StringIO()
+    with working("pricing", slow, after=0.0):
+        time.sleep(0.05)
+    lines = slow.getvalue().splitlines()
+    assert lines[0] == "pricing, 0 s so far" and lines[-1] == "pricing, done in 0 s"
+    term = Terminal()
+    with working("pricing", term, after=0.0):
+        time.sleep(0.05)
+    assert term.getvalue().startswith("\rpricing, 0 s so far") and term.getvalue().endswith(f"\r{CLEAR_TO_END}")
+
+
+def test_the_soak_and_crash_test_lines_read_as_sentences_not_python_lists():
+    assert soak_line({1: 12, 2: 11, 3: 13, 4: 12}, 20, 8.0) == (
+        "soak: games per seat 1: 12  2: 11  3: 13  4: 12 (of 20), 1.5 rounds/s"
+    )
+    assert soak_line({1: 20, 2: 21}, 20, 0.0, collecting=True).endswith("0.0 rounds/s, collecting the credit")
+    r = CrashReport()
+    r.kills, r.scenarios = 3, 2
+    assert crash_line(r, 5) == "crash test: kill point 3 of 5, scenario 2, 0 discrepancies so far"
