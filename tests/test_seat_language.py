@@ -7,7 +7,6 @@ from __future__ import annotations
 from hardware.panel import ButtonPressed, KeySwitch
 
 from machine.core.cabinet import CabinetSettings
-from machine.loop.app import view_languages
 from machine.loop.router import Router
 from machine.money.seatmoney import MoneySettings
 from machine.operator.menu import OperatorMenu, pin_hash
@@ -97,15 +96,13 @@ def test_a_seat_with_credit_chooses_too_and_the_operator_menu_takes_insurance_fo
     assert router.languages()[2] == "nl" and not router.may_choose_language(1)
 
 
-def test_the_loop_hands_the_languages_to_a_view_builder_that_takes_them_and_not_to_one_that_does_not():
-    def old(cab, now, banner=""):
-        return None
+def test_each_seat_is_drawn_in_the_language_the_loop_hands_the_view(tmp_path):
+    from machine.display.view import build_view
+    from tests.cabinet_helpers import boot
 
-    def new(cab, now, banner="", languages=None):
-        return None
-
-    assert view_languages(old, {1: "nl"}) == {}
-    assert view_languages(new, {1: "nl"}) == {"languages": {1: "nl"}}
+    cab = boot(tmp_path)
+    view = build_view(cab, 0.0, languages={2: "ru"})
+    assert [s.language for s in view.seats] == [cab.settings.language, "ru"]
 
 
 def test_a_tournament_participant_keeps_the_choice_between_its_unstaked_rounds_and_loses_it_after(tmp_path):

@@ -14,7 +14,6 @@ this class with the keyboard and mouse of the ``tools/run`` window).
 
 from __future__ import annotations
 
-import inspect
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,12 +27,6 @@ from machine.loop.router import Router
 from machine.loop.wiring import Wiring
 from machine.operator.config import MachineConfig
 from machine.operator.menu import OperatorMenu
-
-
-def view_languages(build: Callable[..., Any], languages: dict[int, str]) -> dict[str, Any]:
-    """The keyword that gives ``build`` (the screens' ``build_view``) each seat's language, when
-    it takes one (the one place the loop hands the players' choices to the screens)."""
-    return {"languages": languages} if "languages" in inspect.signature(build).parameters else {}
 
 
 class CabinetApp:
@@ -114,7 +107,7 @@ class CabinetApp:
 
         assert self.screens is not None
         with self.lock:
-            view = build_view(self.cab, now, **view_languages(build_view, self.router.languages()))
+            view = build_view(self.cab, now, languages=self.router.languages())  # each seat's chosen language
             menu = self.menu.view() if self.menu is not None else None
             attract, banner = self.router.state.attract, self.banner()
         self.screens.draw(view, now, attract=attract, banner=banner, menu=menu, help_text=self.help_text())
