@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
@@ -280,7 +281,7 @@ def test_the_settings_page_shows_human_names_units_ranges_and_translated_values(
 def test_the_meters_page_in_pages_with_money_at_the_cabinets_denomination(tmp_path, monkeypatch):
     cab = boot(tmp_path)
     cab.coin(1, "EU200A", 0)
-    monkeypatch.setattr(type(cab.settings), "denomination_cents", 25, raising=False)  # settings that name one
+    cab.core.settings = dataclasses.replace(cab.core.settings, denomination_cents=25)  # a 25-cent point
     menu = menu_for(cab)
     goto(menu, "Meters")
     first = menu.view()

@@ -47,7 +47,6 @@ RECALL_MOVE_LINES = 8  # the most lines of moves the recall page shows (the card
 ROWS = 18  # table rows on one page of the meters or the event log (fits 1280x720 and 1920x1080)
 EVENTS_KEPT = 200  # the newest events the log pages through
 DETAIL_WIDTH = 48  # characters of an event's detail before it is cut with "..."
-DEFAULT_CENTS_PER_POINT = 10  # when the cabinet's settings name no denomination
 # The pages, by the names the code and the tests use; each is shown translated
 PAGES = (N_("Meters"), N_("Game recall"), N_("Event log"), N_("Settings"), N_("Hardware test"),
          N_("Period meter reset"), N_("RAM clear"), N_("Software"), N_("Tournament"))
@@ -228,7 +227,7 @@ class MenuView:
     header: str = ""  # the column names of a table (tab-separated like its lines)
     align: str = ""  # per column: "l" left or "r" right (default: the first left, the others right)
     language: str = "en"  # what the drawing writes its own words in (recall's labels)
-    cents_per_point: int = DEFAULT_CENTS_PER_POINT
+    cents_per_point: int = 10  # the denomination the money columns are written at
 
 
 @dataclass
@@ -257,8 +256,8 @@ class OperatorMenu:
 
     @property
     def cents_per_point(self) -> int:
-        """The denomination: the cabinet's settings' when they name one, else 10 cents a point."""
-        return int(getattr(self.cab.settings, "denomination_cents", DEFAULT_CENTS_PER_POINT))
+        """The denomination in force (``denomination_cents`` of the configuration)."""
+        return self.cab.settings.denomination_cents
 
     # -- input --------------------------------------------------------------------------------
 
