@@ -114,7 +114,13 @@ def _cmd_screenshots(args: argparse.Namespace) -> int:
     from machine.operator.config import load_config
 
     games = load_config(args.config).games_enabled
-    for path in write_screenshots(Path(args.dir), games, language=args.language, game=args.game):
+    size = None
+    if args.size is not None:
+        w, _, h = args.size.partition("x")
+        if not (w.isdigit() and h.isdigit() and 320 <= int(w) <= 7680 and 240 <= int(h) <= 4320):
+            raise CommandError(f"--size {args.size}: write WIDTHxHEIGHT in pixels, e.g. 1280x720")
+        size = (int(w), int(h))
+    for path in write_screenshots(Path(args.dir), games, language=args.language, game=args.game, size=size):
         print(path)
     return 0
 
@@ -385,6 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--language", help="only this language (en, nl, nb, ru), straight into DIR")
     sc.add_argument("--game", help="only this game's screens (default: every enabled game's), and the menu's")
     sc.add_argument("--config", help="the configuration whose games_enabled to render (default: config/machine.yaml)")
+    sc.add_argument("--size", help="WIDTHxHEIGHT of each picture (default 1920x1080)")
     sc.set_defaults(func=_cmd_screenshots)
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
     b.add_argument("names", nargs="*", help="journal, frames, press, payout, ... (default: all)")

@@ -1,7 +1,9 @@
 """The main screens, rendered headless and compared with the reference images in the repo.
 
 Regenerate the references after a deliberate change of the screens with
-``.venv/bin/cabinet screenshots tests/comparison_images`` and look at them before committing.
+``.venv/bin/cabinet screenshots tests/comparison_images`` (English, full size) and, for each
+other language L, ``.venv/bin/cabinet screenshots tests/comparison_images/L --language L --size
+960x540``; look at them before committing.
 """
 
 from __future__ import annotations
@@ -45,6 +47,37 @@ def test_screen_matches_its_reference_image(name):
     want = pygame.image.load(str(REFERENCES / f"{name}.png"))
     mean, share = difference(pygame.transform.smoothscale(got, size), pygame.transform.smoothscale(want, size))
     assert mean < 1.5 and share < 0.005, f"{name}: mean difference {mean:.2f}, {share:.2%} of pixels far off"
+
+
+OTHER_LANGUAGES = ("nl", "nb", "ru")
+SMALL = (960, 540)  # the other languages' references: ``cabinet screenshots DIR --language L --size 960x540``
+
+
+def quick_difference(a: pygame.Surface, b: pygame.Surface) -> tuple[float, float]:
+    """``difference``, with numpy where the fast extra installed it (else the pure-Python loop)."""
+    try:
+        import numpy as np
+    except ImportError:
+        return difference(a, b)
+    assert a.get_size() == b.get_size()
+    pa = np.frombuffer(pygame.image.tobytes(a, "RGB"), np.uint8).reshape(-1, 3).astype(np.int16)
+    pb = np.frombuffer(pygame.image.tobytes(b, "RGB"), np.uint8).reshape(-1, 3).astype(np.int16)
+    d = np.abs(pa - pb).sum(axis=1)
+    return float(d.mean() / 3), float((d > 48).mean())
+
+
+@pytest.mark.parametrize("language", OTHER_LANGUAGES)
+def test_every_screen_matches_its_reference_in_the_other_languages(language):
+    names = list(SCENES) + list(MENU_SCENES)
+    assert sorted(p.stem for p in (REFERENCES / language).glob("*.png")) == sorted(names)  # none missing, none stale
+    off = []
+    for name in names:
+        got = pygame.transform.smoothscale(render_scene(name, size=SMALL, language=language), (480, 270))
+        want = pygame.transform.smoothscale(pygame.image.load(str(REFERENCES / language / f"{name}.png")), (480, 270))
+        mean, share = quick_difference(got, want)
+        if not (mean < 1.5 and share < 0.005):  # another language differs by 4-6 % of pixels
+            off.append(f"{name}: mean difference {mean:.2f}, {share:.2%} of pixels far off")
+    assert not off, f"{language}: " + "; ".join(off)
 
 
 def test_the_comparison_sees_a_different_screen():

@@ -84,8 +84,10 @@ def write_screenshots(
     game: str | None = None,
     render: Callable[..., Any] | None = None,
     save: Callable[[Any, Path], None] | None = None,
+    size: tuple[int, int] | None = None,
 ) -> list[Path]:
-    """Render the chosen scenes in the chosen languages into ``folder``; the paths written."""
+    """Render the chosen scenes in the chosen languages into ``folder`` (at ``size``, default
+    the scenes' 1920x1080); the paths written."""
     languages = choose_languages(language)
     scenes = choose_scenes(games, game, scene_games())
     if render is None or save is None:
@@ -100,6 +102,6 @@ def write_screenshots(
         for name in scenes:
             path = target(folder, name, lang, language is not None)
             path.parent.mkdir(parents=True, exist_ok=True)
-            save(render(name, language=lang), path)
+            save(render(name, language=lang, **({"size": size} if size else {})), path)
             out.append(path)
     return out
