@@ -138,3 +138,13 @@ def test_a_tournament_participant_keeps_the_choice_between_its_unstaked_rounds_a
     assert rounds_seen == set(range(16))
     router.observe(now + 1)
     assert cab.seat_state(1) == "idle" and router.languages()[1] == "en"  # done, meters empty: the default again
+
+
+def test_where_insurance_chooses_the_language_the_screen_lights_it_and_names_it(tmp_path):
+    from machine.display.view import build_view
+    from tests.cabinet_helpers import boot
+
+    cab = boot(tmp_path)
+    view = build_view(cab, 0.0, language_choice=frozenset({2}))
+    assert "insurance" in view.seats[1].lamps and view.seats[1].labels["insurance"] == "Language"
+    assert "insurance" not in view.seats[0].lamps and "insurance" not in view.seats[0].labels

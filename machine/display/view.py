@@ -14,13 +14,16 @@ from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
-from machine.games.interface import HandShown, PlaceShown
+from machine.games.interface import Button, HandShown, PlaceShown
 from machine.i18n import N_
 
 BUTTON_ORDER = ("+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect")
 
 
 HandView = HandShown  # one hand as its seat sees it (machine/games/interface.py)
+
+
+LANGUAGE_LABEL = N_("Language")  # Insurance's word where it chooses the seat's language
 
 
 @dataclass(frozen=True)
@@ -99,9 +102,14 @@ PENDING_MESSAGES = {"insurance": N_("Insurance?"), "surrender": N_("Surrender?")
                     "discard": N_("Discard a card")}
 
 
-def build_view(cab: Cabinet, now: float, banner: str = "", languages: Mapping[int, str] | None = None) -> TableView:
+def build_view(
+    cab: Cabinet, now: float, banner: str = "", languages: Mapping[int, str] | None = None,
+    language_choice: frozenset[int] = frozenset(),
+) -> TableView:
     """The whole table as the screens should show it at ``now``; ``languages`` the seats'
-    chosen languages (a seat not in it speaks the configured one, ``cab.settings.language``).
+    chosen languages (a seat not in it speaks the configured one, ``cab.settings.language``);
+    ``language_choice`` the seats whose Insurance chooses their language now (the loop's: its
+    lamp is lit and the screen writes "Language" on it).
 
     Between rounds the last round's cards and results stay on the screens of the seats that
     played it, until a seat places its next bet; the dealer's cards go when the next betting
@@ -163,11 +171,12 @@ def build_view(cab: Cabinet, now: float, banner: str = "", languages: Mapping[in
                 insurance=insurance,
                 insurance_returned=insurance_returned,
                 message=message,
-                lamps=frozenset(cab.live(n)),
+                lamps=frozenset(cab.live(n)) | ({Button.INSURANCE.value} if n in language_choice else set()),
                 lock_detail=st.lock_detail,
                 handpay=st.handpay_owed,
                 owed_coins=cab.payouts_owed().get(n, 0),
-                labels={b.value: text for b, text in cab.button_labels(n).items()},
+                labels={b.value: text for b, text in cab.button_labels(n).items()}
+                | ({Button.INSURANCE.value: LANGUAGE_LABEL} if n in language_choice else {}),
                 picks=cab.picks(n),
                 language=languages.get(n, default_language),
                 fields=fields,

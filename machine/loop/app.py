@@ -107,7 +107,8 @@ class CabinetApp:
 
         assert self.screens is not None
         with self.lock:
-            view = build_view(self.cab, now, languages=self.router.languages())  # each seat's chosen language
+            view = build_view(self.cab, now, languages=self.router.languages(),  # each seat's chosen language
+                              language_choice=frozenset(n for n in self.cab.seats if self.router.may_choose_language(n)))
             menu = self.menu.view() if self.menu is not None else None
             attract, banner = self.router.state.attract, self.banner()
         self.screens.draw(view, now, attract=attract, banner=banner, menu=menu, help_text=self.help_text())
