@@ -406,3 +406,4 @@ def test_the_tournament_screens_speak_dutch():
     heading = nl("Tournament {id}: {variant}, entry {entry}, no prizes", id=1, variant=say(nl, "classic"), entry=10)
     assert heading == "Toernooi 1: klassiek, inleg 10, geen prijzen"
     assert nl("ENTER YOUR NAME") == "VOER UW NAAM IN" and say(nl, "Auto: give up") == "Auto: stoppen"
+    assert say(nl, "Player 3") == "Speler 3" and say(Words("ru"), "Player 3") == "Игрок 3"  # a participant without a name

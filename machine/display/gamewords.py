@@ -51,6 +51,7 @@ WORDS = (  # a text exactly as the game writes it
 
 TEMPLATES = (  # a text with fields, most specific first
     N_("soft {total}"), N_("bust {total}"),
+    N_("Player {number}"),  # a tournament participant who entered no name (the core's standings)
     N_("Blackjack pays {a} to {b}"),
     N_("Bet {low} to {high} after seeing your open card"),
     N_("Two aces count {score}"),

@@ -10,12 +10,15 @@ draw.py calls in through two small hooks); never changes the cabinet.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import pygame
 
 from machine.display.view import SeatView, TableView
 from machine.i18n import N_
+
+UNNAMED = re.compile(r"Player \d+")  # the core's name for a participant who entered none (never typed: lower case)
 
 if TYPE_CHECKING:
     from machine.display.draw import Renderer
@@ -58,7 +61,7 @@ def draw_progress(r: Renderer, surf: pygame.Surface, view: TableView, seat: Seat
     W, _ = surf.get_size()
     box = pygame.Rect(int(W * 0.2), int(2 * s), int(W * 0.6), int(24 * s))
     pygame.draw.rect(surf, PANEL, box, border_radius=int(6 * s))
-    r.text(surf, f"{t.who}: {_progress(r, t)}", int(16 * s), GOLD, center=box.center, width=box.width - 8 * s)
+    r.text(surf, f"{_name(r, t.who)}: {_progress(r, t)}", int(16 * s), GOLD, center=box.center, width=box.width - 8 * s)
 
 
 def heading(r: Renderer, t) -> str:
@@ -85,7 +88,7 @@ def _ranking(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView,
     elif t.seat is not None and t.stage == "play":
         f = t.fields
         status = r._("Seat {seat} is playing: {name}, round {round} of {rounds} - score {score}", seat=t.seat,
-                     name=t.who, round=f["round"], rounds=f["rounds"], score=r.num(f["score"]))
+                     name=_name(r, t.who), round=f["round"], rounds=f["rounds"], score=r.num(f["score"]))
     elif t.seat is not None:
         status = r._("Seat {seat} is entering a name", seat=t.seat)
     elif t.full:
@@ -106,7 +109,7 @@ def _ranking(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView,
         r.text(surf, r._("No participants yet"), int(16 * s), WHITE, topleft=(int(W * cols[1]), int(y)))
     for row in t.rows[:10]:
         for i, (text, c) in enumerate(zip(row, cols, strict=True)):
-            r.text(surf, text if i == 1 else r.tr(text), int(15 * s), WHITE, topleft=(int(W * c), int(y)))
+            r.text(surf, _name(r, text) if i == 1 else r.tr(text), int(15 * s), WHITE, topleft=(int(W * c), int(y)))
         y += 19 * s
     if t.state != "playing":  # the attract screen of the game in force, the list on it
         r.text(surf, f"{view.game_title.upper()}  -  {r._('SEAT {seat}', seat=seat.number)}", int(17 * s), GOLD,
@@ -115,6 +118,11 @@ def _ranking(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView,
             r.text(surf, r._("INSERT COINS"), int(24 * s), WHITE, center=(W / 2, H * 0.75), width=W - 20 * s)
         if seat.number in view.game_choice:
             r.text(surf, r._("Draw / Stand: choose the game"), int(14 * s), GOLD, center=(W / 2, H * 0.80))
+
+
+def _name(r: Renderer, name: str) -> str:
+    """A participant's name: as entered (A-Z, 0-9), or "Player N" in the seat's language."""
+    return r.tr(name) if UNNAMED.fullmatch(name) else name
 
 
 def _name_entry(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView, s: float) -> None:
