@@ -385,3 +385,11 @@ def test_a_setting_change_in_the_event_log_reads_as_the_settings_page_writes_it(
     assert details == ["Decision time: 15 s -> 20 s", "Dealer hits soft 17: no -> yes (after the next RAM clear)"]
     menu.language = "nl"
     assert menu.view().lines[1].split("\t")[-1] == "Dealer koopt op zacht 17: nee -> ja (na de volgende RAM-wissing)"
+
+
+def test_an_events_detail_reads_the_cores_words_in_the_operators_language(tmp_path):
+    cab = boot(tmp_path)
+    menu = menu_for(cab)
+    menu.language = "nl"
+    detail = menu._detail({"code": 150, "event": "tilt", "reason": "hopper: empty; 3 coin(s) owed"})
+    assert detail == "reden: hopper: leeg; 3 munt(en) nog te betalen"

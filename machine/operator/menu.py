@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from machine.core.cabinet import Cabinet
+from machine.display.gamewords import say
 from machine.i18n import N_, Words
 from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, per_game, total
 from machine.operator.config import MIN_SEATS_FOR_TWO_DECKS
@@ -672,7 +673,10 @@ class OperatorMenu:
         for k, v in data.items():
             if k in ("code", "event"):
                 continue
-            value = _(DETAIL_WORDS[v]) if isinstance(v, str) and v in DETAIL_WORDS else str(v)
+            if isinstance(v, str):  # the core's words (a tilt's reason, a hopper fault) as the screens read them
+                value = _(DETAIL_WORDS[v]) if v in DETAIL_WORDS else say(_, v)
+            else:
+                value = str(v)
             parts.append(f"{_(DETAIL_WORDS[k]) if k in DETAIL_WORDS else k}: {value}")
         return _cut(", ".join(parts), DETAIL_WIDTH)
 
