@@ -112,3 +112,26 @@ def test_every_player_scene_renders_in_every_language_at_720p():
         language = LANGUAGES[1 + i % 3]
         got = render_scene(name, size=(1280, 720), language=language)
         assert got.get_size() == (1280, 720) and got.get_at((320, 200)) != (0, 0, 0, 255)  # the felt, drawn
+
+
+def test_a_long_banner_is_written_on_lines_of_its_own_never_cut_at_the_tiles_edges():
+    # the attendant key's help is wider than a tile at 1280x720: each part of the banner gets a
+    # line, shrunk to the tile, so the tile's edge columns inside the banner stay the banner's red
+    import tempfile
+
+    from machine.devtools import scenes
+    from machine.display.draw import Renderer
+    from machine.display.screens import banner_text
+    from machine.display.view import build_view
+
+    surf = pygame.Surface((640, 360))
+    with tempfile.TemporaryDirectory() as tmp:
+        cab = scenes.SCENES["betting"](Path(tmp))
+        view = build_view(cab, scenes.SCENE_TIME, banner=banner_text(["attendant", "door open"], ["hopper"]),
+                          languages=dict.fromkeys(cab.seats, "ru"))
+        cab.journal.close()
+    Renderer(language="ru").draw_seat(surf, view, 1, scenes.SCENE_TIME)
+    for x in (3, 636):
+        red = [y for y in range(360) if surf.get_at((x, y))[:3] == (150, 20, 20)]
+        assert red == list(range(red[0], red[0] + len(red))), x  # no letter at the edge
+        assert len(red) >= 45  # three lines (one line is 27 pixels at this size)

@@ -417,10 +417,17 @@ class Renderer:
         self.text(surf, call, int(18 * s), DIM, center=(r.centerx, r.bottom - 28 * s), width=r.width - 20 * s)
 
     def _banner(self, surf, text: str, s) -> None:
+        """The cabinet-wide banner: each of its parts (" | ") on a line of its own, shrunk to the
+        tile's width, so a long one (the attendant key's help) is never cut at the edges."""
         W, H = surf.get_size()
-        r = pygame.Rect(0, int(H * 0.665), W, int(40 * s))
+        lines = self.tr(text).split(" | ")
+        step = 30 * s if len(lines) == 1 else 22 * s
+        r = pygame.Rect(0, 0, W, int(10 * s + step * len(lines)))
+        r.bottom = int(H * 0.665 + 40 * s)
         pygame.draw.rect(surf, (150, 20, 20), r)
-        self.text(surf, self.tr(text), int(26 * s), WHITE, center=r.center, width=W - 20 * s)
+        for i, line in enumerate(lines):
+            size = int((26 if len(lines) == 1 else 18) * s)
+            self.text(surf, line, size, WHITE, center=(W / 2, r.top + 5 * s + step * (i + 0.5)), width=W - 20 * s)
 
     def _attract(self, surf, view: TableView, seat: SeatView, now, s) -> None:
         W, H = surf.get_size()
