@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -20,6 +21,25 @@ EXIT_USAGE = 2
 
 class CommandError(Exception):
     """An error the command reports as one line and exit status 2."""
+
+
+def count(low: int = 1, high: int = 1_000_000_000) -> Any:
+    """An argparse type: a whole number from ``low`` to ``high`` (a count of rounds, kills,
+    workers...), refused by argparse with one line naming the option otherwise."""
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if n < low:
+            raise argparse.ArgumentTypeError(f"{text}: must be at least {low}")
+        if n > high:
+            raise argparse.ArgumentTypeError(f"{text}: must be at most {high:,}")
+        return n
+
+    parse.__name__ = "count"  # argparse names the type in its messages
+    return parse
 
 
 def read_script(path: str) -> Any:
@@ -54,14 +74,38 @@ def _cmd_crashtest(args: argparse.Namespace) -> int:
 
 
 def _cmd_audit(args: argparse.Namespace) -> int:
+    import sqlite3
     from pathlib import Path
 
-    from machine.money.audit import as_csv, as_text, gather, verify_report
+    from machine.money.journal import JournalError
 
     path = Path(args.data) / "journal.sqlite"
     if not path.exists():
         raise CommandError(f"{path}: no journal here (is --data the cabinet's data directory?)")
+    if args.csv and args.what in ("all", "verify"):
+        raise CommandError(f"{args.what} --csv: CSV holds one table; ask for meters, recall, events or tournaments")
+    try:
+        return _audit(args, path)
+    except (JournalError, sqlite3.DatabaseError) as exc:
+        text = str(exc) if str(path) in str(exc) else f"{path}: the journal cannot be read: {exc}"
+        if args.what != "verify":
+            raise CommandError(f"{text} (not a cabinet journal, or damaged)") from None
+        # verify: a journal it cannot read is a broken journal (memory error), status 1
+        if args.json:
+            print(json.dumps({"ok": False, "records": 0, "problems": [text]}, indent=2))
+        else:
+            print(f"cabinet audit: JOURNAL BROKEN: {text} (not a cabinet journal, or damaged)", file=sys.stderr)
+        return 1
+
+
+def _audit(args: argparse.Namespace, path: Any) -> int:
+    from machine.money.audit import as_csv, as_text, gather, verify_report, verify_result
+
     if args.what == "verify":
+        if args.json:
+            result = verify_result(path)
+            print(json.dumps(result, indent=2))
+            return 0 if result["ok"] else 1
         text, ok = verify_report(path)
         print(text)
         return 0 if ok else 1
@@ -120,8 +164,18 @@ def _cmd_screenshots(args: argparse.Namespace) -> int:
         if not (w.isdigit() and h.isdigit() and 320 <= int(w) <= 7680 and 240 <= int(h) <= 4320):
             raise CommandError(f"--size {args.size}: write WIDTHxHEIGHT in pixels, e.g. 1280x720")
         size = (int(w), int(h))
-    for path in write_screenshots(Path(args.dir), games, language=args.language, game=args.game, size=size):
-        print(path)
+    out = Path(args.dir)
+    try:
+        if out.exists() and not out.is_dir():
+            raise CommandError(f"{out}: a file is there, not a folder to write the pictures into")
+        out.mkdir(parents=True, exist_ok=True)
+        if not os.access(out, os.W_OK | os.X_OK):
+            raise PermissionError(13, "Permission denied", str(out))
+        for path in write_screenshots(out, games, language=args.language, game=args.game, size=size):
+            print(path)
+    except OSError as exc:
+        where = exc.filename or out
+        raise CommandError(f"{where}: cannot write the pictures there ({exc.strerror or exc})") from None
     return 0
 
 
@@ -342,10 +396,10 @@ def build_parser() -> argparse.ArgumentParser:
     st.set_defaults(func=_cmd_strategy)
     sim = sub.add_parser("simulate", help="play many rounds on the engine with Auto; RTP with a 95 %% interval")
     sim.add_argument("script")
-    sim.add_argument("--rounds", type=int, required=True)
-    sim.add_argument("--seats", type=int, default=1)
+    sim.add_argument("--rounds", type=count(), required=True)
+    sim.add_argument("--seats", type=count(1, 7), default=1)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--workers", type=int, help="processes, or threads with --fast (default: every core)")
+    sim.add_argument("--workers", type=count(1, 1024), help="processes, or threads with --fast (default: every core)")
     sim.add_argument("--fast", action="store_true",
                      help="the compiled fast path (needs the 'fast' extra: numba), checked against the engine in the tests")
     sim.set_defaults(func=_cmd_simulate)
@@ -357,11 +411,11 @@ def build_parser() -> argparse.ArgumentParser:
     deals = tour_sub.add_parser("deals", help="every deck of a tournament, derived from its seed")
     deals.add_argument("--seed", required=True, help="the tournament's seed, as published when it closed")
     deals.add_argument("--variant", choices=("classic", "modern"), required=True)
-    deals.add_argument("--rounds", type=int, default=16, help="rounds to derive (default 16)")
+    deals.add_argument("--rounds", type=count(), default=16, help="rounds to derive (default 16)")
     deals.add_argument("--json", action="store_true")
     deals.set_defaults(func=_cmd_tournament_deals)
     c = sub.add_parser("crashtest", help="kill the cabinet at random instants and compare with an uninterrupted run")
-    c.add_argument("--kills", type=int, default=200, help="kill points to take (default 200)")
+    c.add_argument("--kills", type=count(), default=200, help="kill points to take (default 200)")
     c.add_argument("--seed", type=int, default=1)
     c.set_defaults(func=_cmd_crashtest)
     a = sub.add_parser("audit", help="meters, game recall and the event log from the journal (read-only)")
@@ -369,15 +423,16 @@ def build_parser() -> argparse.ArgumentParser:
                    default="all", help="what to show; verify proves the journal's hash chain unbroken; tournaments: "
                    "each eenendertigen tournament's ranking and round scores (its seed once closed)")
     a.add_argument("--data", default="data", help="the cabinet's data directory (default: data)")
-    a.add_argument("--seat", type=int, help="one seat only")
-    a.add_argument("--games", type=int, default=100, help="recall: last N games per seat (default 100)")
-    a.add_argument("--json", action="store_true", help="JSON for a program instead of text")
-    a.add_argument("--csv", action="store_true", help="CSV for a spreadsheet instead of text")
+    a.add_argument("--seat", type=count(1, 99), help="one seat only")
+    a.add_argument("--games", type=count(), default=100, help="recall: last N games per seat (default 100)")
+    form = a.add_mutually_exclusive_group()
+    form.add_argument("--json", action="store_true", help="JSON for a program instead of text")
+    form.add_argument("--csv", action="store_true", help="CSV for a spreadsheet instead of text (one table: not all or verify)")
     a.set_defaults(func=_cmd_audit)
     run = sub.add_parser("run", help="run the cabinet (devices set to sim are simulated over real links)")
     run.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
     run.add_argument("--headless", action="store_true", help="no window: play --rounds rounds on every seat and check")
-    run.add_argument("--rounds", type=int, default=20, help="with --headless: rounds to play (default 20)")
+    run.add_argument("--rounds", type=count(), default=20, help="with --headless: rounds to play (default 20)")
     run.add_argument("--seed", type=int, default=1, help="with --headless: the robot players' seed")
     run.add_argument("--game", help="the game to play (one of games_enabled; default: the configuration's game)")
     run.set_defaults(func=_cmd_run)
@@ -395,12 +450,35 @@ def build_parser() -> argparse.ArgumentParser:
     sc.set_defaults(func=_cmd_screenshots)
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
     b.add_argument("names", nargs="*", help="journal, frames, press, payout, ... (default: all)")
-    b.add_argument("--coins", type=int, help="payout: coins to pay (default 50)")
+    b.add_argument("--coins", type=count(), help="payout: coins to pay (default 50)")
     b.set_defaults(func=_cmd_bench)
     return p
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The command; a reader that stops early (``| head``) ends it quietly with status 0."""
+    try:
+        status = _main(argv)
+        sys.stdout.flush()  # here, not at exit, where a closed pipe would print "Exception ignored"
+    except BrokenPipeError:  # the reader stopped early: not an error of ours
+        _drop_stdout()
+        return 0
+    return status
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null so that Python's flush at exit writes nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (captured output in a test): nothing to flush
+        pass
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    from machine.money.journal import JournalError  # a state row failing its checksum, a file that is no journal
+
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
@@ -411,11 +489,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return int(args.func(args))
-    except (ValueError, CommandError) as exc:
+    except (ValueError, CommandError, JournalError) as exc:
         # ConfigError lists every problem, one per line
         # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.
         print(f"cabinet {args.command}: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:  # the reader stopped early (| head): not an error of ours
-        sys.stderr.close()
-        return 0

@@ -26,6 +26,8 @@ def gather(journal_path: Path, seat: int | None = None, games: int = 100) -> dic
         if cab is None:
             return {"seats": {}, "cabinet": {}, "games": {}, "recall": {}, "events": [], "problems": j.verify()}
         seats = {n: j.get(f"seat/{n}") for n in range(1, cab["seats"] + 1)}
+        if seat is not None and seat not in seats:
+            raise ValueError(f"--seat {seat}: no such seat (the cabinet has seats 1 to {cab['seats']})")
         meters = {n: Meters.from_dict(s["meters"]) for n, s in seats.items()}
         cabinet_meters = Meters.from_dict(cab["meters"])
         chosen = [seat] if seat else list(seats)
@@ -153,21 +155,28 @@ def as_text(report: dict[str, Any], what: str) -> str:
     return "\n".join(lines)
 
 
-def verify_report(journal_path: Path) -> tuple[str, bool]:
-    """``cabinet audit verify``: the chain and the state rows, and where a break is."""
+def verify_result(journal_path: Path) -> dict[str, Any]:
+    """``cabinet audit verify --json``: ``{"ok": ..., "records": ..., "problems": [...]}``."""
     j = Journal(journal_path, readonly=True)
     try:
         problems = j.verify()
         n = j.last_seq
     finally:
         j.close()
+    return {"ok": not problems, "records": n, "problems": problems}
+
+
+def verify_report(journal_path: Path) -> tuple[str, bool]:
+    """``cabinet audit verify``: the chain and the state rows, and where a break is."""
+    result = verify_result(journal_path)
+    problems, n = result["problems"], result["records"]
     if problems:
         return "\n".join(["JOURNAL BROKEN:"] + [f"  {p}" for p in problems]), False
     return f"journal OK: {n} records, hash chain unbroken, every state row matches its checksum", True
 
 
 def as_csv(report: dict[str, Any], what: str) -> str:
-    """Meters, recall or events as CSV (one table; ``all`` gives the meters)."""
+    """Meters, recall or events as CSV (one table: ``cabinet audit all --csv`` is refused)."""
     import csv
     import io
 
