@@ -458,8 +458,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command; a reader that stops early (``| head``) ends it quietly with status 0."""
     try:
-        status = _main(argv)
-        sys.stdout.flush()  # here, not at exit, where a closed pipe would print "Exception ignored"
+        try:
+            status = _main(argv)
+        finally:  # --help and argparse's refusals leave through SystemExit: flush those too
+            sys.stdout.flush()  # here, not at exit, where a closed pipe would print "Exception ignored"
     except BrokenPipeError:  # the reader stopped early: not an error of ours
         _drop_stdout()
         return 0

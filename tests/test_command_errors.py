@@ -122,15 +122,18 @@ def test_audit_verify_json_names_the_break(tmp_path, journal_dir, capsys):
 # -- a reader that stops early --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("unbuffered", [False, True])
-def test_a_reader_that_stops_early_ends_the_command_quietly(unbuffered):
+DEALS = ["tournament", "deals", "--seed", "abc", "--variant", "classic", "--rounds", "3"]
+
+
+@pytest.mark.parametrize(("argv", "unbuffered"), [(DEALS, False), (DEALS, True), (["--help"], False)])
+def test_a_reader_that_stops_early_ends_the_command_quietly(argv, unbuffered):
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
     env["PYTHONPATH"] = str(ROOT)
     if unbuffered:
         env["PYTHONUNBUFFERED"] = "1"
     code = "import sys; from machine.cli import main; sys.exit(main(sys.argv[1:]))"
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, "tournament", "deals", "--seed", "abc", "--variant", "classic", "--rounds", "3"],
+        [sys.executable, "-c", code, *argv],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT,
     )
     assert proc.stdout is not None and proc.stderr is not None
