@@ -3,6 +3,10 @@
 Owns: turning YAML text into plain Python data while refusing the YAML 1.1 surprises that bite
 operators (``no``/``yes``/``on``/``off`` read as booleans, duplicate keys silently overwritten,
 ``012`` read as octal, ``1:30`` read as base 60). Only ``true``/``false`` are booleans here.
+Also refuses hostile or careless files before they cost time or memory: a file over
+``MAX_BYTES``, nesting deeper than ``MAX_DEPTH``, more than ``MAX_ALIASES`` aliases or a document
+that aliases expand to more than ``MAX_NODES`` nodes (an alias bomb), a scalar longer than
+``MAX_SCALAR`` characters, and keys that cannot be keys (``? [a, b]``).
 Errors name the file and the line. Never knows what the data means.
 """
 
@@ -14,13 +18,43 @@ from typing import Any
 
 import yaml
 
+MAX_BYTES = 1_000_000  # no configuration, profile or script comes near this
+MAX_DEPTH = 64  # nesting levels, aliases expanded
+MAX_ALIASES = 1000
+MAX_NODES = 200_000  # nodes of the document with every alias expanded
+MAX_SCALAR = 10_000  # characters of one scalar
+
 
 class YamlError(ValueError):
     """A YAML file that cannot be read; the message names the file and the line."""
 
 
 class _StrictLoader(yaml.SafeLoader):
-    pass
+    """SafeLoader with bounded nesting, aliases and scalars (checked while composing)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._depth = 0
+        self._aliases = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        event = self.peek_event()
+        mark: Any = event.start_mark
+        if isinstance(event, yaml.AliasEvent):
+            self._aliases += 1
+            if self._aliases > MAX_ALIASES:
+                raise yaml.composer.ComposerError(None, None, f"more than {MAX_ALIASES} aliases", mark)
+        elif isinstance(event, yaml.ScalarEvent) and len(event.value) > MAX_SCALAR:
+            raise yaml.composer.ComposerError(
+                None, None, f"a value of {len(event.value)} characters (at most {MAX_SCALAR})", mark
+            )
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                raise yaml.composer.ComposerError(None, None, f"nested deeper than {MAX_DEPTH} levels", mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
 # Start from SafeLoader's resolvers, minus the ones for bool and int, then add strict ones.
@@ -40,6 +74,12 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
     seen: dict[Any, int] = {}
     for key_node, _ in node.value:
         key = loader.construct_object(key_node, deep=True)
+        try:
+            hash(key)
+        except TypeError:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"a {type(key).__name__} cannot be a key", key_node.start_mark
+            ) from None
         if key in seen:
             raise yaml.constructor.ConstructorError(
                 None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})", key_node.start_mark
@@ -51,23 +91,80 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
+def _check_expansion(root: yaml.Node) -> None:
+    """Refuse a node graph whose aliases expand past ``MAX_NODES`` nodes or ``MAX_DEPTH`` levels,
+    or refer to themselves; each shared node is measured once, without recursion."""
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    open_: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        children: list[yaml.Node] = []
+        if isinstance(node, yaml.SequenceNode):
+            children = list(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            children = [n for pair in node.value for n in pair]
+        if done:
+            open_.discard(key)
+            size[key] = 1 + sum(size[id(c)] for c in children)
+            depth[key] = 1 + max((depth[id(c)] for c in children), default=0)
+            if size[key] > MAX_NODES:
+                raise yaml.composer.ComposerError(
+                    None, None, f"aliases expand this to more than {MAX_NODES} values (an alias bomb?)", node.start_mark
+                )
+            if depth[key] > MAX_DEPTH:
+                raise yaml.composer.ComposerError(
+                    None, None, f"aliases nest this deeper than {MAX_DEPTH} levels", node.start_mark
+                )
+            continue
+        if key in size:
+            continue
+        if key in open_:
+            raise yaml.composer.ComposerError(None, None, "an alias refers to the value it is in", node.start_mark)
+        open_.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in size)
+
+
 def loads(text: str, name: str = "<string>") -> Any:
     """Parse YAML (or JSON, which is YAML) text strictly; ``name`` is used in errors."""
+    if len(text) > MAX_BYTES:
+        raise YamlError(f"{name}: {len(text)} characters is too large (at most {MAX_BYTES})")
+    loader = _StrictLoader(text)
     try:
-        return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_expansion(node)
+        return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f":{mark.line + 1}" if mark is not None else ""
         raise YamlError(f"{name}{line}: {exc.problem or exc.context}") from None
     except yaml.YAMLError as exc:
         raise YamlError(f"{name}: {exc}") from None
+    finally:
+        loader.dispose()
+
+
+def read_text(path: str | Path) -> str:
+    """A YAML file's text, refusing one over ``MAX_BYTES`` without reading past that."""
+    p = Path(path)
+    try:
+        with p.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise YamlError(f"{p}: cannot read: {exc.strerror or exc}") from None
+    if len(data) > MAX_BYTES:
+        raise YamlError(f"{p}: too large (more than {MAX_BYTES} bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise YamlError(f"{p}: not UTF-8 text (byte {exc.start})") from None
 
 
 def load(path: str | Path) -> Any:
     """Read and parse a YAML file strictly."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise YamlError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    return loads(text, str(p))
+    return loads(read_text(path), str(path))

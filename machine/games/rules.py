@@ -313,10 +313,16 @@ class Profile:
     rules: Any  # the engine's settings class (a TableRules; blackjack: Rules)
 
 
+MAX_GAME_NAME = 64  # a profile file name; a longer one would be an OS error, not "no such game"
+
+
 def load_profile(game: str, overrides: Mapping[str, Any] | None = None) -> Profile:
     """Load ``config/games/<game>.yaml`` and apply ``overrides`` to its rules."""
     if not isinstance(game, str) or not game or "/" in game or game.startswith("."):
         raise RulesError("game", [f"{game!r} is not a game profile name"])
+    if len(game) > MAX_GAME_NAME:
+        raise RulesError("game", [f"a game name of {len(game)} characters is not a game profile name "
+                                  f"(at most {MAX_GAME_NAME})"])
     path = config_dir() / "games" / f"{game}.yaml"
     if not path.is_file():
         known = sorted(p.stem for p in (config_dir() / "games").glob("*.yaml"))

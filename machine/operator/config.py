@@ -21,6 +21,8 @@ from machine.games.rules import Profile, RulesError, config_dir, load_profile
 from machine.money.seatmoney import MoneySettings
 
 MIN_SEATS_FOR_TWO_DECKS = 5  # seats from which a blackjack-family profile must deal two decks or more
+MIN_SECONDS = 1.0  # the shortest betting time or decision time a player can act in
+SYSTEM_DIRS = ("/proc", "/sys", "/dev")  # never a journal's folder
 
 
 class ConfigError(ValueError):
@@ -99,7 +101,7 @@ class MachineConfig(_Model):
     denomination_cents: Annotated[int, Field(ge=1, le=10000)] = 10
     game: str = "random-blackjack"
     games_enabled: list[str] = Field(default_factory=lambda: ["random-blackjack"])
-    coins: dict[CoinId, Annotated[int, Field(ge=1, le=100000)]] = Field(
+    coins: Annotated[dict[CoinId, Annotated[int, Field(ge=1, le=100000)]], Field(min_length=1)] = Field(
         default_factory=lambda: {"EU050A": 5, "EU100A": 10, "EU200A": 20}
     )
     payout: Literal["hopper", "handpay"] = "hopper"
@@ -107,8 +109,8 @@ class MachineConfig(_Model):
     hopper_limit: Annotated[int, Field(ge=1)] = 1000
     remainder: Literal["keep", "handpay"] = "keep"
     credit_limit: Annotated[int, Field(ge=10)] = 10000
-    betting_time: Annotated[float, Field(gt=0, le=600)] = 20.0
-    decision_timeout: Annotated[float, Field(gt=0, le=600)] = 15.0
+    betting_time: Annotated[float, Field(ge=MIN_SECONDS, le=600)] = 20.0
+    decision_timeout: Annotated[float, Field(ge=MIN_SECONDS, le=600)] = 15.0
     data_dir: Annotated[str, Field(min_length=1)] = "data"
     language: Literal["en", "nl", "nb", "ru"] = "en"
     operator_language: Literal["en", "nl", "nb", "ru"] | None = None  # the operator menu's; None: as language
@@ -123,6 +125,21 @@ class MachineConfig(_Model):
     @classmethod
     def _seconds(cls, v: Any) -> Any:
         return float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    @field_validator("data_dir")
+    @classmethod
+    def _a_folder(cls, v: str) -> str:
+        p = Path(v)
+        try:
+            real = str(p.resolve())
+            exists, folder = p.exists(), p.is_dir()
+        except (OSError, RuntimeError) as exc:
+            raise ValueError(f"{v!r} cannot be a folder: {exc}") from None
+        if any(real == d or real.startswith(d + "/") for d in SYSTEM_DIRS):
+            raise ValueError(f"{v!r} is a system path ({real}), not a folder for the journal")
+        if exists and not folder:
+            raise ValueError(f"{v!r} exists and is not a folder")
+        return v
 
     def consistency(self) -> list[tuple[tuple[Any, ...], str]]:
         """Rules across fields, each with the path of the field it is about."""
@@ -140,6 +157,16 @@ class MachineConfig(_Model):
         elif self.display.windows and len(self.display.windows) != self.seats:
             out.append((("display", "windows"), f"one entry per seat: {len(self.display.windows)} given for "
                         f"a cabinet of {self.seats} seats"))
+        addresses: dict[int, int] = {}
+        for i, hopper in enumerate(self.devices.hoppers):
+            if hopper.address in addresses:
+                out.append((("devices", "hoppers", i, "address"), f"hoppers {addresses[hopper.address] + 1} and {i + 1} "
+                            f"both use address {hopper.address}"))
+            addresses.setdefault(hopper.address, i)
+            for j, seat in enumerate(hopper.seats):
+                if seat > self.seats:
+                    out.append((("devices", "hoppers", i, "seats", j), f"names seat {seat}, but the cabinet has "
+                                f"{self.seats} seats"))
         served = [s for h in self.devices.hoppers for s in h.seats]
         for seat in range(1, self.seats + 1):
             if self.payout == "hopper" and served.count(seat) != 1:
@@ -262,7 +289,7 @@ def load_config(path: str | Path | None = None) -> MachineConfig:
     """Load ``path`` (default ``config/machine.yaml``); raise ``ConfigError`` on any problem."""
     p = Path(path) if path else config_dir() / "machine.yaml"
     try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError([f"{p}: cannot read: {exc.strerror or exc}"]) from None
+        text = yamlio.read_text(p)
+    except yamlio.YamlError as exc:
+        raise ConfigError([str(exc)]) from None
     return parse_config(text, str(p))
