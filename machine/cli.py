@@ -82,8 +82,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     path = Path(args.data) / "journal.sqlite"
     if not path.exists():
         raise CommandError(f"{path}: no journal here (is --data the cabinet's data directory?)")
-    if args.csv and args.what in ("all", "verify"):
-        raise CommandError(f"{args.what} --csv: CSV holds one table; ask for meters, recall, events or tournaments")
+    if args.csv and args.what == "verify":
+        raise CommandError("verify --csv: the check is one verdict, not a table; ask verify --json")
     try:
         return _audit(args, path)
     except (JournalError, sqlite3.DatabaseError) as exc:
@@ -118,7 +118,8 @@ def _audit(args: argparse.Namespace, path: Any) -> int:
         return 1 if tours["problems"] else 0
     report = gather(path, seat=args.seat, games=args.games)
     if args.csv:
-        print(as_csv(report, args.what), end="")
+        tables = ("meters", "recall", "events") if args.what == "all" else (args.what,)
+        print("\n".join(as_csv(report, t) for t in tables), end="")  # all: each table after a blank line
     elif args.json:
         parts = {"meters": ("seats", "cabinet", "games"), "recall": ("recall",), "events": ("events",)}
         keys = parts.get(args.what, tuple(report))

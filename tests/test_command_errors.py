@@ -92,12 +92,16 @@ def test_audit_of_a_file_that_is_no_journal_is_one_line(tmp_path, journal_dir, c
     assert line.endswith("(not a cabinet journal, or damaged)")
 
 
-@pytest.mark.parametrize("what", [[], ["all"], ["verify"]])
-def test_audit_csv_of_more_than_one_table_is_refused(journal_dir, capsys, what):
-    assert main(["audit", *what, "--csv", "--data", str(journal_dir)]) == 2
-    name = what[0] if what else "all"
-    assert one_line(capsys) == (f"cabinet audit: {name} --csv: CSV holds one table; "
-                                "ask for meters, recall, events or tournaments")
+@pytest.mark.parametrize("what", [[], ["all"]])
+def test_audit_all_csv_gives_every_table_each_with_its_header(journal_dir, capsys, what):
+    assert main(["audit", *what, "--csv", "--data", str(journal_dir)]) == 0
+    tables = capsys.readouterr().out.split("\n\n")
+    assert [t.splitlines()[0].split(",")[0] for t in tables] == ["scope", "seat", "seq"]  # meters, recall, events
+
+
+def test_audit_verify_csv_is_refused_in_one_line(journal_dir, capsys):
+    assert main(["audit", "verify", "--csv", "--data", str(journal_dir)]) == 2
+    assert one_line(capsys) == "cabinet audit: verify --csv: the check is one verdict, not a table; ask verify --json"
 
 
 def test_audit_verify_json_gives_json(journal_dir, capsys):

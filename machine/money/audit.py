@@ -176,7 +176,8 @@ def verify_report(journal_path: Path) -> tuple[str, bool]:
 
 
 def as_csv(report: dict[str, Any], what: str) -> str:
-    """Meters, recall or events as CSV (one table: ``cabinet audit all --csv`` is refused)."""
+    """Meters, recall or events as CSV, one table (``cabinet audit all --csv`` prints the three,
+    each with its header row, a blank line between)."""
     import csv
     import io
 
