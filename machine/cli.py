@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from machine import __version__, yamlio
 from machine.devtools.progress import working
@@ -381,8 +381,16 @@ def _version() -> str:
     return f"cabinet {__version__}\nsoftware identity (SHA-256): {software_id()}\n{state}"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, refusing a bad command line in ONE line (no usage block above it:
+    ``cabinet <command> --help`` gives that); its subcommands' parsers are of this class too."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="cabinet", description="Random Blackjack cabinet firmware and tools.")
+    p = _Parser(prog="cabinet", description="Random Blackjack cabinet firmware and tools.")
     p.add_argument("--version", action="store_true", help="the version and the software identity (SHA-256)")
     sub = p.add_subparsers(dest="command", required=False, metavar="COMMAND")
     r = sub.add_parser("round", help="play one scripted round and print the result as JSON")

@@ -37,10 +37,10 @@ def one_line(capsys) -> str:
 
 
 def argparse_error(capsys) -> str:
-    """argparse's refusal: its usage and one error line naming the option, nothing on stdout."""
+    """argparse's refusal: one error line naming the option, nothing on stdout."""
     out, err = capsys.readouterr()
-    assert out == "" and "Traceback" not in err
-    return err.strip().splitlines()[-1]
+    assert out == "" and len(err.strip().splitlines()) == 1
+    return err.strip()
 
 
 # -- cabinet audit --------------------------------------------------------------------------------
