@@ -222,13 +222,13 @@ def _cmd_config(args: argparse.Namespace) -> int:
 def _return_warnings(games: Sequence[str]) -> list[str]:
     """A line for every enabled game whose exact return is 100 % or more (a seed's home rules
     can favour the player), at a flat bet or with the best bet rule where the bet follows the cards."""
-    from machine.gamemath.engines import MODULES, math_of, returns
+    from machine.gamemath.engines import MODULES, has_exact_rtp, returns
     from machine.games.rules import load_profile
 
     out = []
     for name in games:
         profile = load_profile(name)
-        if profile.engine in MODULES and not getattr(math_of(profile.engine), "HAS_EXACT_RTP", True):
+        if profile.engine in MODULES and not has_exact_rtp(profile.engine):
             out += _simulated_return_warning(name, profile)
             continue
         flat, rule = returns(profile)
@@ -343,17 +343,17 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     profile = _priced_game(args.script)
     if profile.rules.decks == 0:
         raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
-    if args.rounds < 2 or args.seats < 1 or args.seats > 7:
+    if args.rounds < 2:  # --seats is checked by its argparse type
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
     if profile.engine != "blackjack":
-        from machine.gamemath.engines import math_of
+        from machine.gamemath.engines import has_exact_rtp, math_of
 
         math = math_of(profile.engine)
         if args.fast:
             t = math.fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
         else:
             t = math.simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
-        exact: float | None = math.exact_rtp(profile.rules) if getattr(math, "HAS_EXACT_RTP", True) else None
+        exact: float | None = math.exact_rtp(profile.rules) if has_exact_rtp(profile.engine) else None
     elif args.fast:
         from machine.gamemath.fastsim import fast_simulate
 

@@ -260,11 +260,8 @@ class Cabinet:
     def picks(self, n: int) -> dict[str, int]:
         """The cards seat ``n`` has chosen for its pending action, defaults filled in (the
         screen frames them); empty when it is not deciding or its game chooses no cards."""
-        rnd = self.core.state.round
-        d = rnd.pending if rnd is not None else None
-        if d is None or d.seat != n or d.kind == "bet":
-            return {}
-        return self.core.game.picked(d, self.seats[n].picks)
+        d = lamps.play_decision(self.core.state, n)
+        return {} if d is None else self.core.game.picked(d, self.seats[n].picks)
 
     def proposal(self, n: int) -> int | None:
         """At seat ``n``'s bet decision, the bet its buttons set now; else None."""
@@ -423,11 +420,9 @@ class Cabinet:
         It chooses the card, or takes the action the game gives it; elsewhere it does nothing
         and returns False (journaled as ignored, like a dead button)."""
         core = self.core
-        rnd = core.state.round
-        d = rnd.pending if rnd is not None else None
+        d = lamps.play_decision(core.state, n)
         seat = self.seats[n]
-        picks, action = ({}, None) if d is None or d.seat != n or d.kind == "bet" or core.state.row.pauses else (
-            core.game.touch(d, seat.picks, target))
+        picks, action = ({}, None) if d is None or core.state.row.pauses else core.game.touch(d, seat.picks, target)
         if action is None and picks == seat.picks:
             with core.tx("touch", {"target": target, "ignored": True}, n):
                 pass

@@ -110,6 +110,13 @@ def action_for(state: CabinetState, game: Game, n: int, button: Button) -> str |
     return game.action_for(d, button, state.seats[n].picks)
 
 
+def play_decision(state: CabinetState, n: int) -> Decision | None:
+    """Seat ``n``'s pending decision of play (not a bet), or None: where its card picks count."""
+    rnd = state.round
+    d = rnd.pending if rnd is not None else None
+    return d if d is not None and d.seat == n and d.kind != "bet" else None
+
+
 def bet_decision(state: CabinetState, n: int) -> Decision | None:
     """Seat ``n``'s pending ``bet`` decision (a game that bets after the deal), or None."""
     rnd = state.round

@@ -98,12 +98,12 @@ def _deal(
     carry = row.carry.get(core.profile.game)
     state.round = core.game.start(shoe, bets, funds, [s.number for s in seats], carry)
     state.round_shoe = shoe
+    stakes = {str(s.number): b for s, b in zip(seats, bets, strict=True)}
     state.round_meta = {
         "round_no": row.round_no, "before": before, "decisions": [],
-        "staked": {str(s.number): b for s, b in zip(seats, bets, strict=True)},  # what a void round gives back
+        "staked": dict(stakes),  # what a void round gives back (grows with the round's own stakes)
         **(marks or {}),
     }
-    stakes = {str(s.number): b for s, b in zip(seats, bets, strict=True)}
     core.store.append("round_start", {"round_no": row.round_no, "shoe": shoe, "bets": stakes, "carry": carry, **(marks or {})})
     _journal_events(core, state.round.events)
     row.betting_since = None

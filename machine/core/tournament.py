@@ -362,7 +362,6 @@ def _enter(core: Core, t: dict[str, Any], n: int, now: float) -> None:
         seat.meters.add("total_bet", entry)
         seat.meters.add(f"total_bet:{TOURNAMENT_ENGINE}", entry)
         core.state.row.meters.add("tournament_entries", entry)
-        core.store.seat_dirty(seat)
     t["participants"].append({"number": number, "name": name, "seat": n, "entry": entry, "scores2": [],
                               "finished": None, "entered": core.wall(now)})
     core.store.event("tournament_entry", n, id=t["id"], number=number, name=name or f"Player {number}", entry=entry)

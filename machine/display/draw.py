@@ -64,7 +64,6 @@ class Renderer:
     in that seat's language (``SeatView.language``; ``language`` for the screens' other words)."""
 
     def __init__(self, key_hints: dict[str, str] | None = None, language: str = "en"):
-        self.language = language
         if not pygame.font.get_init():
             pygame.font.init()
         self.font_path = str(FONT)

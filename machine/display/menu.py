@@ -57,7 +57,7 @@ def _columns(r: Renderer, rows: list[list[str]], size: int, gap: float, width: f
 def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
     W, H = surf.get_size()
     s = H / 540
-    _ = Words(view.language)
+    _ = r.words(view.language)
     surf.fill(BG)
     pygame.draw.rect(surf, GOLD, surf.get_rect(), width=max(2, int(3 * s)))
     _blit(surf, r, _("OPERATOR"), int(14 * s), DIM, topleft=(int(16 * s), int(10 * s)))

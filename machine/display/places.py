@@ -103,7 +103,7 @@ def _panels(r: Renderer, surf, view: TableView, places: list[PlaceShown], now: f
     if not places:
         return
     W = surf.get_width()
-    colors = {"gold": GOLD, "dim": DIM, "white": WHITE, "red": RED}
+    colors = {"gold": GOLD, "dim": DIM, "white": WHITE}
     gap = 10 * s
     pw = min(300 * s, (W - 20 * s - gap * (len(places) - 1)) / len(places))
     x = W / 2 - (pw * len(places) + gap * (len(places) - 1)) / 2

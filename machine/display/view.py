@@ -95,7 +95,6 @@ class TableView:
     decision_time: float = 15.0  # the configured decision timeout: the countdown ring's full circle
     betting_left: float | None = None  # the betting time left once a seat has bet and no round runs
     betting_time: float = 20.0
-    table_max: int = 0  # the game's maximum bet
 
 
 PENDING_MESSAGES = {"insurance": N_("Insurance?"), "surrender": N_("Surrender?"), "bet": N_("Place your bet"),
@@ -211,7 +210,6 @@ def build_view(
         decision_time=settings.decision_timeout,
         betting_left=betting_left,
         betting_time=settings.betting_time,
-        table_max=cab.rules.max_bet,
     )
 
 

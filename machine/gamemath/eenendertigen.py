@@ -38,12 +38,13 @@ from typing import Any
 from machine.gamemath.simulate import Tally
 from machine.gamemath.simulate import simulate as run_chunks
 from machine.games.cards import deck, shuffle
-from machine.games.eenendertigen.round import EenendertigenRound
+from machine.games.eenendertigen.round import MAX_SWAPS, EenendertigenRound
 from machine.games.eenendertigen.rules import THIRTY_ONE2, EenendertigenRules, ranks_of, score2
 
 HAS_EXACT_RTP = False  # cabinet simulate prints the simulated figure alone
 SIMULATED_AS = "one seat (Auto, the minimum bet) in place 1 against three computer players"
 Q = 0.5  # the share of one more chance's expected gain a kept hand is worth
+KNOCK_BONUS = 1000.0  # what a hand of 31 is worth beyond its score: it knocks at once
 PASS_AT = {"classic": 52, "modern": 54}  # pass on 26 (classic) / 27 (modern) when no move scores more
 
 
@@ -80,7 +81,7 @@ def value(variant: str, hand: list[str] | tuple[str, ...], last: bool) -> float:
 def _value(variant: str, key: tuple[str, ...], last: bool) -> float:
     s = score2(key)
     if last or s == THIRTY_ONE2:
-        return float(s) + (1000.0 if s == THIRTY_ONE2 else 0.0)
+        return float(s) + (KNOCK_BONUS if s == THIRTY_ONE2 else 0.0)
     return s + Q * (future(variant, key) - s)
 
 
@@ -103,9 +104,9 @@ def choose(rnd: EenendertigenRound, place: int) -> str:
             for t in range(3):
                 after = list(p.cards)
                 after[h] = rnd.table[t]
-                moves.append((f"swap:{h + 1}:{t + 1}", after, p.swaps + 1 >= 5))
+                moves.append((f"swap:{h + 1}:{t + 1}", after, p.swaps + 1 >= MAX_SWAPS))
         first = place == 0 and not rnd.first_turn_taken
-        moves.append(("swap_all", list(rnd.table), not first or p.swaps + 1 >= 5))
+        moves.append(("swap_all", list(rnd.table), not first or p.swaps + 1 >= MAX_SWAPS))
     else:
         four = [*p.cards, rnd.table[-1]]
         for d in range(3):

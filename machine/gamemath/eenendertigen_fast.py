@@ -44,7 +44,7 @@ import numpy as np
 from numba import njit, prange
 
 from machine.gamemath import fastsim
-from machine.gamemath.eenendertigen import PASS_AT, Q, _deck
+from machine.gamemath.eenendertigen import KNOCK_BONUS, PASS_AT, Q, _deck
 from machine.gamemath.fastsim import FastSimError, _draw, _shuffled, cache_follows, chunk_plan
 from machine.gamemath.simulate import Tally
 from machine.games.eenendertigen.round import MAX_SWAPS
@@ -53,7 +53,6 @@ from machine.games.eenendertigen.rules import HAND, PLACES, THIRTY_ONE2, Eenende
 # the kernel compiles fastsim's draw into itself: its cache follows that file too
 cache_follows(__file__, fastsim.__file__)
 
-KNOCK_BONUS = 1000.0  # what eenendertigen._value adds to a hand of 31
 NEUMAIER = sys.version_info >= (3, 12)  # Python's sum of floats compensates from 3.12 on
 # the kernel's rule settings, an int64 array P
 P_CLASSIC, P_PASS_AT, P_BET, P_PAYS_NUM, P_PAYS_DEN, P_NEUMAIER = range(6)

@@ -86,9 +86,6 @@ class BlackjackGame(HostedGame):
     def restore(self, data: Mapping[str, Any]) -> Round:
         return Round.from_dict(dict(data))
 
-
-
-
     def attract_lines(self) -> list[str]:
         r = self.rules
         lines = []

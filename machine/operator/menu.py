@@ -175,8 +175,7 @@ TOURNAMENT_FIELDS = {"variant": N_("Variant"), "entry": N_("Entry"), "prizes": N
 VARIANTS = {"classic": N_("classic"), "modern": N_("modern")}
 
 
-def tournament_choice_text(name: str, value: Any, _: Words | None = None) -> str:
-    _ = _ or Words("en")
+def tournament_choice_text(name: str, value: Any, _: Words) -> str:
     if name == "entry":
         return _("{points} points", points=_.number(value))
     if name == "prizes":
@@ -228,7 +227,6 @@ class MenuView:
     header: str = ""  # the column names of a table (tab-separated like its lines)
     align: str = ""  # per column: "l" left or "r" right (default: the first left, the others right)
     language: str = "en"  # what the drawing writes its own words in (recall's labels)
-    cents_per_point: int = 10  # the denomination the money columns are written at
 
 
 @dataclass
@@ -514,7 +512,7 @@ class OperatorMenu:
 
     def view(self) -> MenuView:
         view = self._view()
-        view.language, view.cents_per_point = self.language, self.cents_per_point
+        view.language = self.language
         return view
 
     def _view(self) -> MenuView:

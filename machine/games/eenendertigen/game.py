@@ -43,7 +43,6 @@ LABELS: dict[str, str] = {
 class EenendertigenGame(HostedGame):
     """One eenendertigen profile with its rules in force, as the cabinet hosts it."""
 
-    bets_after_deal = False
     max_seats: int | None = PLACES
     LABELS = LABELS
 

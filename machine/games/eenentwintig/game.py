@@ -64,9 +64,6 @@ class EenentwintigGame(HostedGame):
     def restore(self, data: Mapping[str, Any]) -> EenentwintigRound:
         return EenentwintigRound.from_dict(dict(data))
 
-
-
-
     def attract_lines(self) -> list[str]:
         r = self.rules
         lines = [f"Bet {r.min_bet} to {r.max_bet} after seeing your open card", "Beat the bank: wins pay 1 to 1"]
