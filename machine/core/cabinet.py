@@ -272,9 +272,7 @@ class Cabinet:
         state = self.core.state
         a = tournament.active(state)
         if a is not None and a["seat"] == n and a["stage"] == "name":
-            words = {Button.DRAW: "Next", Button.STAND: "Previous", Button.DOUBLE: "Take", Button.SPLIT: "Erase",
-                     Button.START: "Done", Button.AUTO: "Give up"}
-            return {b: w for b, w in words.items() if self.is_live(n, b)}
+            return {b: w for b, w in tournament.NAME_KEYS.items() if self.is_live(n, b)}
         if tournament.may_play_next(state, n):
             return {Button.START: "Next round"}
         if tournament.may_enter(state, n):

@@ -45,9 +45,9 @@ PARTICIPANTS = 10  # the tenth participant's last round closes the tournament
 NAME_MAX = 12  # characters of a name
 CHARACTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 "  # what Draw / Stand step through
 IDLE_TIMEOUT = 60.0  # seconds: a name entry left alone is given up; a participant's next round starts by itself
-NAME_KEYS = {
-    Button.DRAW: "next character", Button.STAND: "previous character", Button.DOUBLE: "take it",
-    Button.SPLIT: "erase", Button.START: "done", Button.AUTO: "give up",
+NAME_KEYS = {  # the name entry's buttons and the words the screen writes on them
+    Button.DRAW: "Next", Button.STAND: "Previous", Button.DOUBLE: "Take", Button.SPLIT: "Erase",
+    Button.START: "Done", Button.AUTO: "Give up",
 }
 ENTRY_WORDS = ("Draw/Stand: character", "Double: take it", "Split: erase", "Start: done", "Auto: give up")
 

@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pygame
 
-from machine.display import tournament
 from machine.display.cardart import card_surface
 from machine.display.gamewords import say
 from machine.display.view import BUTTON_ORDER, SeatView, TableView
@@ -160,6 +159,8 @@ class Renderer:
         for key in [k for k in self.card_rects if k[0] == number]:  # only the cards drawn this frame take a touch
             del self.card_rects[key]
         self._felt(surf, s)
+        from machine.display import tournament  # it draws with this module's colours: imported when drawing
+
         if view.tournament is not None and tournament.takes_screen(view, seat):
             tournament.draw_screen(self, surf, view, seat, now, s, offset)
             if view.banner:

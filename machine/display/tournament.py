@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from machine.display.draw import DIM, GOLD, WHITE
 from machine.display.view import SeatView, TableView
 from machine.i18n import N_
 
@@ -23,9 +24,6 @@ UNNAMED = re.compile(r"Player \d+")  # the core's name for a participant who ent
 if TYPE_CHECKING:
     from machine.display.draw import Renderer
 
-GOLD = (236, 196, 80)
-WHITE = (245, 245, 240)
-DIM = (170, 190, 175)
 PANEL = (8, 40, 24)
 LOCKED = ("handpay", "tilt", "memory_error")
 
