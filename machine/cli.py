@@ -15,8 +15,10 @@ from typing import Any, NoReturn
 
 from machine import __version__, yamlio
 from machine.devtools.progress import working
+from machine.money.memory import DEFAULT_KEY_FILE
 
 EXIT_USAGE = 2
+EXIT_MEMORY = 3  # the journal cannot be trusted: nothing was played
 
 
 class CommandError(Exception):
@@ -78,6 +80,7 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from machine.money.journal import JournalError
+    from machine.money.memory import UntrustedMemory, load_key
 
     path = Path(args.data) / "journal.sqlite"
     if not path.exists():
@@ -85,7 +88,11 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     if args.csv and args.what == "verify":
         raise CommandError("verify --csv: the check is one verdict, not a table; ask verify --json")
     try:
-        return _audit(args, path)
+        key = load_key(args.key)
+    except UntrustedMemory as exc:
+        raise CommandError(f"{exc}; an auditor gives the cabinet's key with --key") from None
+    try:
+        return _audit(args, path, key)
     except (JournalError, sqlite3.DatabaseError) as exc:
         text = str(exc) if str(path) in str(exc) else f"{path}: the journal cannot be read: {exc}"
         if args.what != "verify":
@@ -98,25 +105,25 @@ def _cmd_audit(args: argparse.Namespace) -> int:
         return 1
 
 
-def _audit(args: argparse.Namespace, path: Any) -> int:
+def _audit(args: argparse.Namespace, path: Any, key: bytes) -> int:
     from machine.money.audit import as_csv, as_text, gather, verify_report, verify_result
 
     if args.what == "verify":
         if args.json:
-            result = verify_result(path)
+            result = verify_result(path, key)
             print(json.dumps(result, indent=2))
             return 0 if result["ok"] else 1
-        text, ok = verify_report(path)
+        text, ok = verify_report(path, key)
         print(text)
         return 0 if ok else 1
     if args.what == "tournaments":
         from machine.money.audit import gather_tournaments, tournaments_csv, tournaments_text
 
-        tours = gather_tournaments(path)
+        tours = gather_tournaments(path, key)
         print(tournaments_csv(tours) if args.csv else json.dumps(tours, indent=2) if args.json else tournaments_text(tours),
               end="" if args.csv else "\n")
         return 1 if tours["problems"] else 0
-    report = gather(path, seat=args.seat, games=args.games)
+    report = gather(path, key, seat=args.seat, games=args.games)
     if args.csv:
         tables = ("meters", "recall", "events") if args.what == "all" else (args.what,)
         print("\n".join(as_csv(report, t) for t in tables), end="")  # all: each table after a blank line
@@ -190,10 +197,18 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.game not in cfg.games_enabled:
             raise CommandError(f"--game {args.game}: not an enabled game (games_enabled: {', '.join(cfg.games_enabled)})")
         cfg = cfg.model_copy(update={"game": args.game})
+    data = None if args.data is None else Path(args.data).expanduser().resolve()
     if args.headless:
         from machine.devtools.soak import soak
 
-        return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed)
+        return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed, data=data)
+    if data is not None:
+        cfg = cfg.model_copy(update={"data_dir": str(data)})
+    if args.init:
+        from machine.operator.firststart import init_cabinet, is_new
+
+        if is_new(cfg, Path.cwd()):
+            print(init_cabinet(cfg, Path.cwd()), file=sys.stderr)
     from machine.loop.app import CabinetApp
 
     if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
@@ -206,6 +221,31 @@ def _cmd_run(args: argparse.Namespace) -> int:
         app.run()
     finally:
         app.close()
+    return 0
+
+
+def _cmd_init(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from machine.operator.config import load_config
+    from machine.operator.firststart import init_cabinet
+
+    print(init_cabinet(load_config(args.config), Path.cwd()))
+    return 0
+
+
+def _cmd_ram_clear(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from machine.operator.config import load_config
+    from machine.operator.firststart import ram_clear_cabinet
+
+    cfg = load_config(args.config)
+    if not args.yes:
+        print(f"would move {cfg.journal_path(Path.cwd())} aside and start a new journal with every meter at zero; "
+              "add --yes to do it")
+        return EXIT_USAGE
+    print(ram_clear_cabinet(cfg, Path.cwd(), args.reason))
     return 0
 
 
@@ -432,6 +472,8 @@ def build_parser() -> argparse.ArgumentParser:
                    default="all", help="what to show; verify proves the journal's hash chain unbroken; tournaments: "
                    "each eenendertigen tournament's ranking and round scores (its seed once closed)")
     a.add_argument("--data", default="data", help="the cabinet's data directory (default: data)")
+    a.add_argument("--key", default=os.environ.get("CABINET_KEY", DEFAULT_KEY_FILE),
+                   help=f"the cabinet's machine key (default: $CABINET_KEY, else {DEFAULT_KEY_FILE})")
     a.add_argument("--seat", type=count(1, 99), help="one seat only")
     a.add_argument("--games", type=count(), default=100, help="recall: last N games per seat (default 100)")
     form = a.add_mutually_exclusive_group()
@@ -444,7 +486,19 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--rounds", type=count(), default=20, help="with --headless: rounds to play (default 20)")
     run.add_argument("--seed", type=int, default=1, help="with --headless: the robot players' seed")
     run.add_argument("--game", help="the game to play (one of games_enabled; default: the configuration's game)")
+    run.add_argument("--data", help="the data folder (default: the configuration's data_dir; with --headless: a "
+                     "temporary one, or this one, initialised when new, to go on from one soak to the next)")
+    run.add_argument("--init", action="store_true",
+                     help="a first start where there is no journal and no head store knows one (tools/run passes it)")
     run.set_defaults(func=_cmd_run)
+    ini = sub.add_parser("init", help="the first start: the machine key (if none) and a new journal")
+    ini.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
+    ini.set_defaults(func=_cmd_init)
+    rc = sub.add_parser("ram-clear", help="start a new journal after a memory error (the old one is kept aside)")
+    rc.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
+    rc.add_argument("--reason", required=True, help="why, in the operator's words (journaled)")
+    rc.add_argument("--yes", action="store_true", help="do it (without: say what it would do)")
+    rc.set_defaults(func=_cmd_ram_clear)
     cfg = sub.add_parser("config", help="check a machine configuration file without starting anything")
     cfg_sub = cfg.add_subparsers(dest="config_command", required=True)
     chk = cfg_sub.add_parser("check")
@@ -488,7 +542,9 @@ def _drop_stdout() -> None:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
+    from machine.core.cabinet import CabinetLocked
     from machine.money.journal import JournalError  # a state row failing its checksum, a file that is no journal
+    from machine.money.memory import UntrustedMemory
 
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -500,6 +556,12 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return int(args.func(args))
+    except UntrustedMemory as exc:
+        print(f"memory error: {exc}", file=sys.stderr)
+        return EXIT_MEMORY
+    except CabinetLocked as exc:  # "memory error: ..." (3), or "software identity: ..." (2)
+        print(exc, file=sys.stderr)
+        return EXIT_MEMORY if str(exc).startswith("memory error:") else EXIT_USAGE
     except (ValueError, CommandError, JournalError) as exc:
         # ConfigError lists every problem, one per line
         # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.

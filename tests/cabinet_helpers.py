@@ -11,6 +11,19 @@ from machine.games.blackjack import BlackjackGame
 from machine.games.cards import shuffle
 from machine.games.round import Round
 from machine.games.rules import load_profile
+from machine.money.memory import FileHeadStore, Memory, MemoryHeadStore
+
+TEST_KEY = bytes(range(32))  # the machine key of every test journal
+_HEADS: dict[Path, MemoryHeadStore] = {}  # each test folder's head store, kept across the test's restarts
+
+
+def memory(tmp: Path, files: bool = False) -> Memory:
+    """The memory of a test journal in ``tmp``: the test key and a head store in memory that a
+    restart of the cabinet in the same test finds again; ``files``: the head in a file in ``tmp``
+    (a test that kills a forked child: the head must outlive the process)."""
+    if files:
+        return Memory(TEST_KEY, (FileHeadStore(tmp / "heads", tmp / "journal.sqlite"),))
+    return Memory(TEST_KEY, (_HEADS.setdefault(Path(tmp).resolve(), MemoryHeadStore()),))
 
 
 def stand_player(rnd: Round) -> str:
@@ -40,5 +53,7 @@ def boot(tmp: Path, shoes=None, settings: CabinetSettings | None = None, auto=st
         settings or CabinetSettings(seats=2),
         lambda profile: BlackjackGame(profile, auto),
         shoes or stacked_shoes(),
+        memory(tmp),
         step_hook,
+        create=True,
     )

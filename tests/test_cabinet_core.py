@@ -171,7 +171,7 @@ def test_a_flipped_byte_in_a_meter_row_locks_the_machine(tmp_path):
     db.execute("UPDATE state SET value = ? WHERE key = 'seat/1'", (value.replace('"credit":20', '"credit":90'),))
     db.commit()
     db.close()
-    with pytest.raises(CabinetLocked, match="state row 'seat/1' fails its checksum"):
+    with pytest.raises(CabinetLocked, match="state row 'seat/1' fails its mac"):
         boot(tmp_path)
 
 

@@ -16,6 +16,7 @@ import pytest
 from machine.devtools.harness import SimulatedCabinet
 from machine.games.cards import new_shoe, shuffle
 from machine.operator.config import parse_config
+from machine.operator.firststart import temporary
 from tests.e2e_helpers import lamps, press, ready, run_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -49,7 +50,7 @@ def shoes(round_no: int) -> list[str]:
 
 @pytest.fixture
 def app(tmp_path):
-    cfg = parse_config(CONFIG + f"data_dir: {tmp_path}\n", "e2e.yaml")
+    cfg = temporary(parse_config(CONFIG, "e2e.yaml"), tmp_path)
     a = SimulatedCabinet(cfg, tmp_path, headless=True, shoes=shoes)
     yield a
     a.close()
@@ -185,7 +186,7 @@ def test_coins_that_arrive_while_the_cabinet_is_down_are_credited_once_at_restar
     coins = "EU050A+EU100A+EU200A"
     args = ["--acceptor", f"2:coins={coins}", "--acceptor", f"11:coins={coins}", "--hopper", "3"]
     with SimProcess.start(args) as bus:
-        cfg = parse_config(CONFIG.replace("bus: sim", f"bus: {bus.link}") + f"data_dir: {tmp_path}\n", "e2e.yaml")
+        cfg = temporary(parse_config(CONFIG.replace("bus: sim", f"bus: {bus.link}"), "e2e.yaml"), tmp_path)
         first = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[0])
         try:
             ready(first, bus)

@@ -15,6 +15,7 @@ import pytest
 
 from machine.cli import main
 from machine.devtools import crashtest
+from tests.cabinet_helpers import TEST_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def journal_dir(tmp_path_factory):
     """A data directory whose journal holds a few played rounds (the crash test's child run)."""
     data = tmp_path_factory.mktemp("data")
-    crashtest.run_child(data, 5, None)
+    crashtest.run_child(data, 5, None, key=TEST_KEY)
     return data
 
 

@@ -8,6 +8,7 @@ import pytest
 
 from machine.cli import main
 from machine.devtools import crashtest
+from tests.cabinet_helpers import TEST_KEY
 
 
 # 100 kill points (seed 1) already land in every phase the issue names, each at least 6 times; the
@@ -43,7 +44,7 @@ def test_the_crashtest_command_prints_its_closing_line(capsys):
 
 
 def test_cabinet_audit_reads_meters_recall_and_events(tmp_path, capsys):
-    crashtest.run_child(tmp_path, 5, None)
+    crashtest.run_child(tmp_path, 5, None, key=TEST_KEY)
     assert main(["audit", "--data", str(tmp_path), "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["problems"] == []
@@ -100,7 +101,7 @@ def test_an_edited_or_deleted_row_is_caught_by_audit_verify_and_at_start_up(tmp_
 
 
 def test_audit_exports_csv(tmp_path, capsys):
-    crashtest.run_child(tmp_path, 5, None)
+    crashtest.run_child(tmp_path, 5, None, key=TEST_KEY)
     assert main(["audit", "meters", "--csv", "--data", str(tmp_path)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "scope,meter,lifetime,period" and any(line.startswith("seat 1,total_in,") for line in lines)
@@ -124,7 +125,7 @@ def test_the_software_identity_covers_the_program_files(tmp_path):
 
 
 def test_audit_meters_as_json_gives_the_seats_the_cabinet_and_the_games(tmp_path, capsys):
-    crashtest.run_child(tmp_path, 5, None)
+    crashtest.run_child(tmp_path, 5, None, key=TEST_KEY)
     assert main(["audit", "meters", "--json", "--data", str(tmp_path)]) == 0
     report = json.loads(capsys.readouterr().out)
     assert set(report) == {"seats", "cabinet", "games", "problems"}

@@ -14,7 +14,7 @@ from machine.games.catalog import make_game
 from machine.games.interface import Button
 from machine.games.rules import load_profile
 
-from .cabinet_helpers import stacked_shoes
+from .cabinet_helpers import memory, stacked_shoes
 
 # the deal goes one card at a time in place order: place 1 gets the 1st, 5th and 9th card
 CLASSIC = "7H 9C 7S 7D 8C TC 8S 8D 9D JC 9S 9H AS KS QS"  # P1 7H 8C 9D, P2 9C TC JC; table AS KS QS
@@ -24,7 +24,7 @@ def boot(tmp, shoes, seats=2, variant="classic"):
     profile = load_profile("eenendertigen")
     profile = dataclasses.replace(profile, rules=profile.rules.with_overrides({"variant": variant}))
     return open_cabinet(tmp / "journal.sqlite", profile, CabinetSettings(seats=seats),
-                        lambda p: make_game(p, auto_for(p.engine)), shoes)
+                        lambda p: make_game(p, auto_for(p.engine)), shoes, memory(tmp), create=True)
 
 
 def seated(cab, seats, now=0):

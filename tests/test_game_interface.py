@@ -17,7 +17,7 @@ from machine.games.interface import Button, Decision, Game, GameRound
 from machine.games.rules import load_profile
 from machine.loop.payout import SeatLedger
 
-from .cabinet_helpers import boot, stacked_shoes, stand_player
+from .cabinet_helpers import boot, memory, stacked_shoes, stand_player
 
 
 def bet_and_start(cab, n: int = 1, now: float = 0) -> None:
@@ -101,7 +101,8 @@ def test_the_attract_lines_say_what_the_rules_in_force_pay():
 def test_late_surrender_is_taken_with_the_insurance_button_and_returns_half_the_bet(tmp_path):
     profile = load_profile("casino-blackjack", {"surrender": "late"})
     cab = open_cabinet(tmp_path / "j.sqlite", profile, CabinetSettings(seats=1),
-                       lambda p: BlackjackGame(p, stand_player), stacked_shoes("TS 9C 6H 7D TD"))
+                       lambda p: BlackjackGame(p, stand_player), stacked_shoes("TS 9C 6H 7D TD"), memory(tmp_path),
+                       create=True)
     bet_and_start(cab)
     assert cab.live(1) == ["auto", "double", "draw", "insurance", "stand"]  # 16 against 9; Insurance: surrender
     assert cab.button_labels(1)[Button.INSURANCE] == "Surrender"
@@ -115,7 +116,7 @@ def test_late_surrender_is_taken_with_the_insurance_button_and_returns_half_the_
 def _one_seat(tmp_path, rules: dict, top: str):
     profile = load_profile("casino-blackjack", rules)
     cab = open_cabinet(tmp_path / "j.sqlite", profile, CabinetSettings(seats=1),
-                       lambda p: BlackjackGame(p, stand_player), stacked_shoes(top))
+                       lambda p: BlackjackGame(p, stand_player), stacked_shoes(top), memory(tmp_path), create=True)
     bet_and_start(cab)
     return cab
 

@@ -8,7 +8,7 @@ import pytest
 from machine.core.cabinet import CabinetSettings
 from machine.games.rules import load_profile
 from machine.money.audit import gather
-from tests.cabinet_helpers import boot, stacked_shoes
+from tests.cabinet_helpers import TEST_KEY, boot, stacked_shoes
 
 TWO_GAMES = CabinetSettings(seats=2, games=(load_profile("casino-blackjack"),))
 
@@ -85,7 +85,7 @@ def test_each_game_has_its_own_meters_and_recall_names_the_game_and_its_rules(tm
     assert first["rules"]["hole_card"] is False and second["rules"]["hole_card"] is True
     assert second["dealer"]["cards"] == ["6H", "TC", "9C"] and second["seat"]["returned"] == 4
     cab.journal.close()
-    report = gather(tmp_path / "journal.sqlite")
+    report = gather(tmp_path / "journal.sqlite", TEST_KEY)
     assert report["games"]["casino-blackjack"]["lifetime"] == {"games_played": 1, "total_bet": 2, "total_won": 4}
     assert report["games"]["random-blackjack"]["period"] == {"games_played": 1, "total_bet": 2, "total_won": 4}
 

@@ -19,6 +19,7 @@ from machine.games.cards import shuffle
 from machine.games.catalog import make_game
 from machine.games.rules import load_profile
 from machine.operator.config import parse_config
+from machine.operator.firststart import temporary
 from tests.e2e_helpers import lamps, press, ready, run_until
 
 pytestmark = pytest.mark.timeout(120)
@@ -55,7 +56,7 @@ def stacked(game: str, *tops: str):
 
 
 def open_app(game: str, tmp_path, *tops: str) -> SimulatedCabinet:
-    cfg = parse_config(config(game, tmp_path), "e2e.yaml")
+    cfg = temporary(parse_config(config(game, tmp_path), "e2e.yaml"), tmp_path)
     return SimulatedCabinet(cfg, tmp_path, headless=True, shoes=stacked(game, *tops))
 
 

@@ -9,6 +9,7 @@ import pytest
 
 from machine.loop.app import CabinetApp
 from machine.operator.config import parse_config
+from machine.operator.firststart import temporary
 
 CONFIG = """
 seats: 2
@@ -32,6 +33,6 @@ def test_the_product_loop_never_imports_the_development_harness():
 
 
 def test_the_product_loop_refuses_a_simulated_link_without_the_harness(tmp_path):
-    cfg = parse_config(CONFIG + f"data_dir: {tmp_path}\n", "t.yaml")
+    cfg = temporary(parse_config(CONFIG, "t.yaml"), tmp_path)
     with pytest.raises(ValueError, match="devices.panel: sim needs the simulators"):
         CabinetApp(cfg, tmp_path, headless=True, auto=lambda rnd: "stand")

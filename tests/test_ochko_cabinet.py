@@ -11,12 +11,12 @@ from machine.games.catalog import make_game
 from machine.games.interface import Button
 from machine.games.rules import load_profile
 
-from .cabinet_helpers import stacked_shoes
+from .cabinet_helpers import memory, stacked_shoes
 
 
 def boot(tmp, shoes):
     return open_cabinet(tmp / "journal.sqlite", load_profile("ochko"), CabinetSettings(seats=2),
-                        lambda p: make_game(p, auto_for(p.engine)), shoes)
+                        lambda p: make_game(p, auto_for(p.engine)), shoes, memory(tmp), create=True)
 
 
 def test_a_round_of_ochko_on_the_cabinet_with_a_power_cut_in_the_middle(tmp_path):

@@ -11,9 +11,10 @@ import pytest
 from machine.devtools.harness import SimulatedCabinet
 from machine.money.audit import as_csv, gather
 from machine.operator.config import parse_config
+from machine.operator.firststart import temporary
 from machine.operator.menu import PAGES, OperatorMenu, pin_hash
 
-from .cabinet_helpers import boot
+from .cabinet_helpers import TEST_KEY, boot, memory
 
 PIN = "2468"
 PIN_BUTTONS = {
@@ -69,7 +70,7 @@ def test_a_setting_change_is_journaled_with_old_and_new_value_and_is_in_the_expo
     (rec,) = cab.journal.records("settings_change")
     assert rec.data == {"name": "betting_time", "old": 20.0, "new": 30.0, "by": "operator"}
     cab.journal.close()
-    csv = as_csv(gather(tmp_path / "journal.sqlite"), "events")
+    csv = as_csv(gather(tmp_path / "journal.sqlite", TEST_KEY), "events")
     assert "settings_changed" in csv and "by=operator; name=betting_time; new=30.0; old=20.0" in csv
     again = boot(tmp_path)  # the change survives a restart
     assert again.settings.betting_time == 30.0
@@ -151,7 +152,7 @@ devices:
 
 @pytest.mark.timeout(120)
 def test_without_the_operator_key_no_button_combination_reaches_the_menu(tmp_path):
-    cfg = parse_config(CONFIG + f"data_dir: {tmp_path}\noperator_pin_sha256: {pin_hash(PIN)}\n", "t.yaml")
+    cfg = temporary(parse_config(CONFIG + f"operator_pin_sha256: {pin_hash(PIN)}\n", "t.yaml"), tmp_path)
     app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[-1])
     try:
         rng = random.Random(5)
@@ -211,7 +212,7 @@ def test_the_settings_page_offers_only_the_settings_of_the_game_in_force(tmp_pat
 
     def menu_on(game: str, seats: int, folder):
         cab = open_cabinet(folder / "journal.sqlite", load_profile(game), CabinetSettings(seats=seats),
-                           lambda p: make_game(p, lambda rnd: "stand"), stacked_shoes())
+                           lambda p: make_game(p, lambda rnd: "stand"), stacked_shoes(), memory(folder), create=True)
         return cab, OperatorMenu(cab, pin_hash("1234"), "x")
 
     (tmp_path / "a").mkdir()
@@ -312,24 +313,6 @@ def test_the_event_log_has_date_and_time_and_opening_the_menu_is_no_tilt(tmp_pat
     assert not any("\tTilt\t" in line for line in lines)
     menu.language = "nb"
     assert menu.view().lines[1].split("\t")[1:] == ["172", "Spillet satt på pause", "maskin", "årsak: operatør"]
-
-
-def test_a_journal_from_before_the_time_column_opens_and_its_old_records_have_no_time(tmp_path):
-    import sqlite3
-
-    from machine.money.journal import Journal
-
-    path = tmp_path / "old.sqlite"
-    db = sqlite3.connect(path)
-    db.executescript("CREATE TABLE journal (seq INTEGER PRIMARY KEY, kind TEXT NOT NULL, seat INTEGER, data TEXT NOT NULL,"
-                     " hash TEXT NOT NULL); INSERT INTO journal VALUES (1, 'power_up', NULL, '{}', 'x');")
-    db.close()
-    j = Journal(path, clock=lambda: 1796155200.0)  # adds the column
-    with j.transaction():
-        j.append("power_up", {})
-    j.close()
-    old, new = Journal(path, readonly=True).records()
-    assert old.at is None and new.at == 1796155200.0
 
 
 @pytest.mark.parametrize("scene,expected", [

@@ -23,6 +23,7 @@ from machine.display.draw import FONT, Renderer  # noqa: E402
 from machine.display.view import build_view  # noqa: E402
 from machine.i18n import LANGUAGES, LOCALE_DIR, Words  # noqa: E402
 from machine.money.seatmoney import MoneySettings  # noqa: E402
+from tests.cabinet_helpers import memory
 
 DISPLAY = Path(__file__).parent.parent / "machine" / "display"
 PLAYER_SOURCES = ("view.py", "draw.py", "places.py", "tournament.py", "gamewords.py")
@@ -103,7 +104,7 @@ def _cabinet(tmp: Path, **settings):
     return scenes.open_cabinet(
         tmp / "journal.sqlite", scenes.load_profile("random-blackjack"),
         CabinetSettings(seats=4, money=settings.pop("money", MoneySettings()), **settings),
-        lambda p: scenes.make_game(p, scenes._stand), scenes._stacked("9S TC 6H 9D 7H 8C 5S 4D 3H"))
+        lambda p: scenes.make_game(p, scenes._stand), scenes._stacked("9S TC 6H 9D 7H 8C 5S 4D 3H"), memory(tmp), create=True)
 
 
 def test_each_seat_speaks_its_chosen_language_else_the_configured_one(tmp_path):

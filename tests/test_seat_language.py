@@ -11,7 +11,7 @@ from machine.loop.router import Router
 from machine.money.seatmoney import MoneySettings
 from machine.operator.menu import OperatorMenu, pin_hash
 
-from .cabinet_helpers import boot
+from .cabinet_helpers import boot, memory
 
 
 def make_router(cab, language="en") -> Router:
@@ -115,7 +115,8 @@ def test_a_tournament_participant_keeps_the_choice_between_its_unstaked_rounds_a
 
     settings = CabinetSettings(seats=2, games=(load_profile("eenendertigen"),))
     cab = open_cabinet(tmp_path / "journal.sqlite", load_profile("random-blackjack"), settings,
-                       lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)))
+                       lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)), memory(tmp_path),
+                       create=True)
     router = make_router(cab)
     cab.open_tournament("classic", 0, [], None, None, "ab" * 32, 0.0, "operator")
     insurance(router, 1, 0.5)

@@ -27,15 +27,17 @@ from machine.games.eenendertigen.deals import tournament_decks
 from machine.games.eenendertigen.standings import prizes_by_rank, ranking
 from machine.games.rules import load_profile
 from machine.operator.menu import PAGES, OperatorMenu, pin_hash
+from tests.cabinet_helpers import memory
 
 SEED = "5eed" * 16  # 64 hex digits, as secrets.token_hex(32) gives
 CHARS = tournament.CHARACTERS
 
 
-def boot(tmp: Path, seats: int = 2, step_hook=None) -> Cabinet:
+def boot(tmp: Path, seats: int = 2, step_hook=None, files: bool = False) -> Cabinet:
     settings = CabinetSettings(seats=seats, games=(load_profile("eenendertigen"),))
     return open_cabinet(tmp / "journal.sqlite", load_profile("random-blackjack"), settings,
-                        lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)), step_hook)
+                        lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)),
+                        memory(tmp, files), step_hook, create=True)
 
 
 def tour(cab: Cabinet) -> dict[str, Any]:
@@ -170,7 +172,7 @@ def _child(data: Path, log: Path) -> None:
         if armed:
             os.kill(os.getpid(), signal.SIGKILL)
 
-    cab = boot(data, step_hook=hook)
+    cab = boot(data, step_hook=hook, files=True)
     cab.open_tournament("classic", 0, [50], None, None, SEED, 0.0, "operator")
     enter(cab, 1, "BO", 1)
     now = play_out(cab, 1, 1)
@@ -198,7 +200,7 @@ def test_the_ranking_list_survives_a_sigkill_mid_round(tmp_path):
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL
-    cab = boot(tmp_path)
+    cab = boot(tmp_path, files=True)
     assert tour(cab)["ranking"] == json.loads(log.read_text())
     assert [(r["name"], r["rounds"]) for r in tour(cab)["ranking"]] == [("BO", 16), ("Player 2", 3)] or \
         [(r["name"], r["rounds"]) for r in tour(cab)["ranking"]] == [("Player 2", 3), ("BO", 16)]
@@ -303,7 +305,8 @@ def test_a_tournament_in_force_plays_on_when_eenendertigen_was_disabled_before_a
     deck = cab.journal.records("round_start")[-1].data["shoe"]
     cab.journal.close()
     cab = open_cabinet(tmp_path / "journal.sqlite", load_profile("random-blackjack"), CabinetSettings(seats=2),
-                       lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)))  # not locked
+                       lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)),
+                       memory(tmp_path))  # not locked
     assert cab.tournament_in_force and cab.rules.variant == "modern" and cab.round is not None
     assert cab.round.shoe == deck
     play_out(cab, 1, 2.0, rounds=1)
@@ -340,7 +343,8 @@ def test_the_operator_opens_and_closes_a_tournament_from_the_menu_with_a_seed_fr
 
 def test_a_tournament_needs_eenendertigen_enabled_and_refuses_a_second_one(tmp_path):
     cab = open_cabinet(tmp_path / "journal.sqlite", load_profile("random-blackjack"), CabinetSettings(seats=2),
-                       lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)))
+                       lambda p: make_game(p, auto_for(p.engine)), random_shuffle(random.Random(7)), memory(tmp_path),
+                       create=True)
     with pytest.raises(ValueError, match="eenendertigen is not among the enabled games"):
         cab.open_tournament("classic", 0, [], None, None, SEED, 0.0, "operator")
     cab.journal.close()

@@ -31,6 +31,7 @@ from machine.games.cards import RandomSource, shuffle
 from machine.games.interface import BET_BUTTONS, PICK, Button, Game
 from machine.games.rules import Profile, Rules
 from machine.money.journal import Journal, JournalError
+from machine.money.memory import Memory, UntrustedMemory, open_journal
 from machine.money.meters import Meters
 
 __all__ = [
@@ -49,18 +50,27 @@ def open_cabinet(
     settings: CabinetSettings,
     game_for: GameFactory,
     shuffle_for_round: Shuffler,
+    memory: Memory,
     step_hook: Callable[[str], None] | None = None,
+    create: bool = False,
 ) -> Cabinet:
     """Open the journal at ``path`` and boot the cabinet from it; any doubt locks the machine.
 
-    ``game_for`` builds the game from the profile with the rules in force (again whenever a
-    RAM clear changes them); ``shuffle_for_round`` puts each round's fresh shoe in order.
+    ``memory`` holds the machine key and the head stores the journal must reach; ``create``
+    starts a journal where there is none and no head store knows one (``cabinet init``, a
+    temporary journal); anywhere else a missing journal is a memory error. ``game_for`` builds
+    the game from the profile with the rules in force (again whenever a RAM clear changes them);
+    ``shuffle_for_round`` puts each round's fresh shoe in order.
     """
     try:
-        journal = Journal(path, step_hook=step_hook)
-    except JournalError as exc:
+        journal = open_journal(path, memory, step_hook=step_hook, create=create)
+    except UntrustedMemory as exc:
         raise CabinetLocked(f"memory error: {exc}") from None
-    return Cabinet.boot(journal, profile, settings, game_for, shuffle_for_round)
+    try:
+        return Cabinet.boot(journal, profile, settings, game_for, shuffle_for_round)
+    except BaseException:
+        journal.close()
+        raise
 
 
 def random_shuffle(rng: RandomSource) -> Shuffler:
@@ -91,9 +101,8 @@ class Cabinet:
         cls, journal: Journal, profile: Profile, settings: CabinetSettings, game_for: GameFactory, shuffle_for_round: Shuffler
     ) -> Cabinet:
         """Check the journal, restore every meter, the round and the payouts; count a power-up."""
-        problems = journal.verify()
-        if problems:
-            raise CabinetLocked("memory error: the journal failed its check: " + "; ".join(problems))
+        if journal.problems:
+            raise CabinetLocked("memory error: the journal failed its check: " + "; ".join(journal.problems))
         cab = cls(journal, profile, settings, game_for, shuffle_for_round)
         try:
             cab._restore()
@@ -119,6 +128,17 @@ class Cabinet:
             starts = j.records("round_start", last=1)
             core.state.round_shoe = list(starts[-1].data["shoe"]) if starts else []
         core.state.payouts = {int(k): Payout.from_dict(v) for k, v in (j.get("payouts") or {}).items()}
+        self._check_money()
+
+    def _check_money(self) -> None:
+        """Each seat's credit and club meters as its last money move left them (since the last RAM
+        clear): the seat rows recomputed from the move records."""
+        j, since = self.core.journal, self.core.journal.last_of("ram_clear")
+        for n, seat in self.core.state.seats.items():
+            last = j.records("move", seat=n, last=1, since=since)
+            if last and (seat.money.credit, seat.money.club) != (last[0].data["credit"], last[0].data["club"]):
+                raise JournalError(f"seat {n}'s credit/club {seat.money.credit}/{seat.money.club} are not what its last "
+                                   f"money move left ({last[0].data['credit']}/{last[0].data['club']}, record {last[0].seq})")
 
     # -- read-only views of the state (for the loop, the screens, the menu and the robots) --------
 

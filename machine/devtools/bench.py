@@ -36,10 +36,13 @@ def journal_bench(rounds: int = 300) -> None:
     from machine.devtools.crashtest import shoes_for, simple_player
     from machine.games.blackjack import BlackjackGame
     from machine.games.rules import load_profile
+    from machine.money.memory import FileHeadStore, Memory
 
     with tempfile.TemporaryDirectory() as tmp:
-        cab = open_cabinet(Path(tmp) / "journal.sqlite", load_profile("random-blackjack"), CabinetSettings(seats=4),
-                           lambda profile: BlackjackGame(profile, simple_player), shoes_for(1))
+        journal = Path(tmp) / "journal.sqlite"  # the head written to a file after every commit, as on a cabinet
+        memory = Memory(Memory.temporary().key, (FileHeadStore(Path(tmp) / "heads", journal),))
+        cab = open_cabinet(journal, load_profile("random-blackjack"), CabinetSettings(seats=4),
+                           lambda profile: BlackjackGame(profile, simple_player), shoes_for(1), memory, create=True)
         lat = []
         for i in range(500):
             t = time.perf_counter()
@@ -262,9 +265,10 @@ def press_bench(presses: int = 200) -> None:
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from machine.devtools.harness import SimulatedCabinet
     from machine.operator.config import load_config
+    from machine.operator.firststart import temporary
 
     with tempfile.TemporaryDirectory() as tmp:
-        cfg = load_config().model_copy(update={"data_dir": tmp})
+        cfg = temporary(load_config(), Path(tmp))
         app = SimulatedCabinet(cfg, Path(tmp), headless=False)
         try:
             end = time.monotonic() + 10

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import secrets
 import signal
 import tempfile
 from collections import Counter
@@ -31,6 +32,7 @@ from machine.games.cards import shuffle
 from machine.games.round import Round
 from machine.games.rules import load_profile
 from machine.loop.payout import run_payouts
+from machine.money.memory import FileHeadStore, Memory
 from machine.money.seatmoney import MoneySettings
 
 SEATS = 3
@@ -178,7 +180,17 @@ def apply(cab: Cabinet, hopper: FileHopper, step: tuple[Any, ...]) -> None:
     cab.tick(t)
 
 
-def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round], str] = simple_player) -> None:
+KEY = secrets.token_bytes(32)  # the machine key of this crash test's journals (the children are forks)
+
+
+def memory_of(data: Path, key: bytes = KEY) -> Memory:
+    """A scenario's memory: the key, and its head store in a file beside the journal (a kill
+    leaves it as a power cut would)."""
+    return Memory(key, (FileHeadStore(data / "heads", data / "journal.sqlite"),))
+
+
+def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round], str] = simple_player,
+              key: bytes = KEY) -> None:
     """Boot the cabinet from ``data`` and play the script on from where the journal says."""
     steps = 0
     label = data / "label"
@@ -191,7 +203,8 @@ def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round]
 
     label.write_text("boot")
     cab = open_cabinet(data / "journal.sqlite", load_profile("random-blackjack"), SETTINGS,
-                       lambda profile: BlackjackGame(profile, auto), shoes_for(seed), hook)
+                       lambda profile: BlackjackGame(profile, auto), shoes_for(seed), memory_of(data, key), hook,
+                       create=True)
     hopper = FileHopper(data / "hopper.json", hook)
     script = make_script(seed)
     if cab.cursor:  # the clock ticks on after a restart: a timeout the cut interrupted happens now
@@ -225,7 +238,7 @@ def final_state(data: Path) -> dict[str, Any]:
     """What must be the same after any crashes: meters, money, recall, payouts, coins out."""
     from machine.money.journal import Journal
 
-    j = Journal(data / "journal.sqlite", readonly=True)
+    j = Journal(data / "journal.sqlite", KEY, readonly=True)
     try:
         cab = j.get("cabinet")
         seats = {n: j.get(f"seat/{n}") for n in range(1, cab["seats"] + 1)}

@@ -25,6 +25,7 @@ from machine.games.catalog import make_game
 from machine.games.round import Round
 from machine.games.rules import load_profile
 from machine.loop.payout import SeatLedger
+from machine.money.memory import Memory
 from machine.money.seatmoney import MoneySettings
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -66,7 +67,7 @@ def _cabinet(
 
         auto = auto_for("eenendertigen")
     return open_cabinet(tmp / "journal.sqlite", load_profile(game, rules), settings,
-                        lambda profile: make_game(profile, auto), _stacked(*tops))
+                        lambda profile: make_game(profile, auto), _stacked(*tops), Memory.temporary(), create=True)
 
 
 def _coins(cab: Cabinet, n: int, *ids: str) -> None:
@@ -245,7 +246,8 @@ def _tournament(tmp: Path, entry: int, prizes: list[int], players: tuple[tuple[i
 
     settings = CabinetSettings(seats=4, games=(load_profile("eenendertigen"),))
     cab = open_cabinet(tmp / "journal.sqlite", load_profile("random-blackjack"), settings,
-                       lambda profile: make_game(profile, auto_for(profile.engine)), _stacked())
+                       lambda profile: make_game(profile, auto_for(profile.engine)), _stacked(), Memory.temporary(),
+                       create=True)
     cab.open_tournament("classic", entry, prizes, None, None, TOURNAMENT_SEED, 0.0, "operator")
     for i, (n, name, rounds) in enumerate(players):
         _coins(cab, n, "EU200A")

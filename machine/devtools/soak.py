@@ -25,6 +25,7 @@ from hardware.sim.panel import PanelSimulator
 from machine.devtools.harness import SimulatedCabinet
 from machine.devtools.progress import Progress
 from machine.operator.config import MachineConfig
+from machine.operator.firststart import init_cabinet, is_new, temporary
 
 BET_BUTTONS = tuple(b.value for b in BUTTONS_TO_BET)
 # what a robot presses when the game asks it (Auto three times as often as each other button)
@@ -43,6 +44,8 @@ class Robot:
         self.app, self.rng = app, rng
         self.bus, self.panel = _simulators(app)
         self.inserted: dict[int, int] = {n: 0 for n in app.cab.seats}  # points put in
+        with app.lock:  # a soak that goes on from an earlier one counts from where that one ended
+            self.before = {n: {k: s.meters.get(k) for k in COUNTED} for n, s in app.cab.seats.items()}
         self.next_act = {n: 0.0 for n in app.cab.seats}
 
     def coin(self, n: int, coin_id: str) -> None:
@@ -91,23 +94,41 @@ class Robot:
                     sim.tap(n, self.rng.choice(sorted(lit & set(BET_BUTTONS))))
 
 
-def soak(cfg: MachineConfig, base: Path, rounds: int, seed: int = 1, timeout: float | None = None) -> int:
-    """Play ``rounds`` rounds on every seat through the simulators; 0 when all is accounted for."""
+def soak(cfg: MachineConfig, base: Path, rounds: int, seed: int = 1, timeout: float | None = None,
+         data: Path | None = None) -> int:
+    """Play ``rounds`` rounds on every seat through the simulators; 0 when all is accounted for.
+
+    ``data``: play on the journal there (a new folder is initialised), so a soak can stop and go
+    on later; otherwise on a temporary one. A journal it must not trust is a memory error
+    (``CabinetLocked``), before anything is played.
+    """
     if cfg.devices.bus != "sim" or cfg.devices.panel != "sim":
         print("cabinet run --headless: needs the simulated devices (devices.bus and devices.panel: sim)", file=sys.stderr)
         return 2
+    if data is not None:
+        cfg = cfg.model_copy(update={"data_dir": str(data)})
+        if is_new(cfg, base):
+            init_cabinet(cfg, base)
+        return _soak(cfg, base, rounds, seed, timeout)
     with tempfile.TemporaryDirectory(prefix="cabinet-soak-") as tmp:
-        cfg = cfg.model_copy(update={"data_dir": tmp})
-        app = SimulatedCabinet(cfg, base, headless=True)
-        try:
-            return _play(app, rounds, random.Random(seed), timeout or 60 + rounds * 6.0)
-        finally:
-            app.close()
+        return _soak(temporary(cfg, Path(tmp)), base, rounds, seed, timeout)
 
 
-def _games(app: SimulatedCabinet) -> dict[int, int]:
+def _soak(cfg: MachineConfig, base: Path, rounds: int, seed: int, timeout: float | None) -> int:
+    app = SimulatedCabinet(cfg, base, headless=True)
+    try:
+        return _play(app, rounds, random.Random(seed), timeout or 60 + rounds * 6.0)
+    finally:
+        app.close()
+
+
+COUNTED = ("games_played", "total_in", "hopper_out", "hopper_extra_out", "handpay_out")
+
+
+def _games(app: SimulatedCabinet, robot: Robot) -> dict[int, int]:
+    """Games each seat played in this soak."""
     with app.lock:
-        return {n: s.meters.get("games_played") for n, s in app.cab.seats.items()}
+        return {n: s.meters.get("games_played") - robot.before[n]["games_played"] for n, s in app.cab.seats.items()}
 
 
 def progress_line(games: dict[int, int], rounds: int, elapsed: float, collecting: bool = False) -> str:
@@ -132,7 +153,7 @@ def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float
             print(f"soak: timed out after {timeout:.0f} s", file=sys.stderr)
             return _check(app, robot)
         app.frame()
-        games = _games(app)
+        games = _games(app, robot)
         if not wind_down and min(games.values()) >= rounds:
             wind_down, played_for = True, now - start  # the rate is the playing's, not the collecting's
         robot.act(now, wind_down)
@@ -162,19 +183,20 @@ def _check(app: SimulatedCabinet, robot: Robot) -> int:
         problems += [f"journal: {p}" for p in cab.journal.verify()]
         total_in = total_hopper = total_handpay = 0
         for n, s in cab.seats.items():
-            m = s.meters
+            m = s.meters.get
+            ran = {k: m(k) - robot.before[n][k] for k in COUNTED}  # this soak's part
             if s.money.audit_problem():
                 problems.append(f"seat {n}: {s.money.audit_problem()}")
             if s.lock == "memory_error":
                 problems.append(f"seat {n}: memory error: {s.lock_detail}")
-            if m.get("total_in") != robot.inserted[n]:
-                problems.append(f"seat {n}: total_in {m.get('total_in')} but the robot put in {robot.inserted[n]}")
-            total_in += m.get("total_in")
-            total_hopper += m.get("hopper_out") + m.get("hopper_extra_out")
-            total_handpay += m.get("handpay_out")
-            print(f"seat {n}: {m.get('games_played')} games, in {m.get('total_in')}, bet {m.get('total_bet')}, "
-                  f"won {m.get('total_won')}, hopper {m.get('hopper_out')}, handpay {m.get('handpay_out')}, "
-                  f"credit {s.money.credit}, club {s.money.club}")
+            if ran["total_in"] != robot.inserted[n]:
+                problems.append(f"seat {n}: total_in {ran['total_in']} but the robot put in {robot.inserted[n]}")
+            total_in += ran["total_in"]
+            total_hopper += ran["hopper_out"] + ran["hopper_extra_out"]
+            total_handpay += ran["handpay_out"]
+            print(f"seat {n}: {ran['games_played']} games, in {ran['total_in']}, hopper {ran['hopper_out']}, "
+                  f"handpay {ran['handpay_out']}; lifetime: {m('games_played')} games, bet {m('total_bet')}, "
+                  f"won {m('total_won')}, credit {s.money.credit}, club {s.money.club}")
     left = 0
     for h in app.cfg.devices.hoppers:
         left += robot.bus.control.count(h.address, "left")

@@ -24,6 +24,7 @@ from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, random_sh
 from machine.games.catalog import make_game
 from machine.games.rules import load_profile
 from machine.loop.devices import BusDevices, BusWorker
+from machine.money.memory import UntrustedMemory
 from machine.operator.config import MachineConfig
 from machine.operator.identity import check_manifest, software_id
 
@@ -80,12 +81,17 @@ class Wiring:
                 raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
         profile = load_profile(cfg.game)
         others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
+        try:
+            memory = cfg.machine_memory(base)
+        except UntrustedMemory as exc:
+            raise CabinetLocked(f"memory error: {exc}") from None
         cab = open_cabinet(
-            cfg.data_path(base) / "journal.sqlite",
+            cfg.journal_path(base),
             profile,
             dataclasses.replace(cfg.cabinet_settings(), games=others),
             lambda p: make_game(p, auto or default_auto(p.engine)),
             random_shuffle(secrets.SystemRandom()) if shoes is None else stacked_shuffle(shoes),
+            memory,
         )
         if auto is None:
             prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game])

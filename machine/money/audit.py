@@ -19,8 +19,8 @@ from machine.money.journal import Journal
 from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, Meters, per_game, total
 
 
-def gather(journal_path: Path, seat: int | None = None, games: int = 100) -> dict[str, Any]:
-    j = Journal(journal_path, readonly=True)
+def gather(journal_path: Path, key: bytes, seat: int | None = None, games: int = 100) -> dict[str, Any]:
+    j = Journal(journal_path, key, readonly=True)
     try:
         cab = j.get("cabinet")
         if cab is None:
@@ -155,9 +155,9 @@ def as_text(report: dict[str, Any], what: str) -> str:
     return "\n".join(lines)
 
 
-def verify_result(journal_path: Path) -> dict[str, Any]:
+def verify_result(journal_path: Path, key: bytes) -> dict[str, Any]:
     """``cabinet audit verify --json``: ``{"ok": ..., "records": ..., "problems": [...]}``."""
-    j = Journal(journal_path, readonly=True)
+    j = Journal(journal_path, key, readonly=True)
     try:
         problems = j.verify()
         n = j.last_seq
@@ -166,13 +166,13 @@ def verify_result(journal_path: Path) -> dict[str, Any]:
     return {"ok": not problems, "records": n, "problems": problems}
 
 
-def verify_report(journal_path: Path) -> tuple[str, bool]:
+def verify_report(journal_path: Path, key: bytes) -> tuple[str, bool]:
     """``cabinet audit verify``: the chain and the state rows, and where a break is."""
-    result = verify_result(journal_path)
+    result = verify_result(journal_path, key)
     problems, n = result["problems"], result["records"]
     if problems:
         return "\n".join(["JOURNAL BROKEN:"] + [f"  {p}" for p in problems]), False
-    return f"journal OK: {n} records, hash chain unbroken, every state row matches its checksum", True
+    return (f"journal OK: {n} records, the authenticated chain unbroken, every state row what its records say", True)
 
 
 def as_csv(report: dict[str, Any], what: str) -> str:
@@ -219,11 +219,11 @@ def as_csv(report: dict[str, Any], what: str) -> str:
 # -- tournaments ----------------------------------------------------------------------------------
 
 
-def gather_tournaments(journal_path: Path) -> dict[str, Any]:
+def gather_tournaments(journal_path: Path, key: bytes) -> dict[str, Any]:
     """Every tournament since the last RAM clear (closed ones from their close records, the open
     one from the cabinet row): id, variant, state, times, entry, prizes, seed (once closed, else
     None), the ranking (rank, name, score, rounds) and each participant's round scores."""
-    j = Journal(journal_path, readonly=True)
+    j = Journal(journal_path, key, readonly=True)
     try:
         since = j.last_of("ram_clear")
         out = [_tournament(r.data, closed=True) for r in j.records("tournament_close", since=since)]

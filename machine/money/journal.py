@@ -1,26 +1,42 @@
-"""The durable journal: an append-only, hash-chained record plus checksummed state rows.
+"""The durable journal: an append-only chain of authenticated records, and state rows bound to it.
 
 Owns: the SQLite file under the data directory (WAL, ``synchronous=FULL``, one
-``BEGIN IMMEDIATE`` transaction per money event), the chain of record hashes, the checksums
-of the state rows that hold the meters and the round in progress, and the start-up check that
-finds a corrupt, truncated or edited file. Knows nothing of blackjack: records are a kind, a
-seat and a JSON document. A failure to write is fatal: the caller must stop, never play on.
+``BEGIN IMMEDIATE`` transaction per money event), the chain, the state rows that hold the
+meters and the round in progress, the checkpoints, and the checks that find a corrupt, cut,
+edited or forged file. Knows nothing of blackjack: records are a kind, a seat and a JSON
+document. A failure to write is fatal: the caller must stop, never play on.
 
-Every record's ``hash`` is SHA-256 over the previous record's hash and this record's fields,
-so editing or deleting any row breaks the chain from that row on. Every state row carries a
-checksum over its key, value and the sequence number of the record that last wrote it, and
-that sequence number must exist in the chain.
+Authenticated with the machine's key (HMAC-SHA-256; the key lives outside the data folder, see
+``machine/money/memory.py``): every record's ``mac`` covers the previous record's mac and this
+record's fields, so editing, inserting or deleting any row breaks the chain from there, and
+without the key nobody can write a chain that passes. The file names the key it was written
+under (``meta.key_id``) so another machine's journal is told apart from a forged one.
+
+State rows are bound to the chain: each transaction that writes rows ends with one ``rows``
+record naming every row it wrote and the digest of its value; a row carries the sequence number
+of that record and a mac over its key, value and sequence number. So the value every row must
+hold is recomputed from the records (the last ``rows`` record that names it) and compared: an
+old row put back from a copy, a row edited and re-summed, or a missing row is found.
+
+Every ``CHECKPOINT_EVERY`` records a ``checkpoint`` record names every row's sequence number and
+digest at that point: start-up checks the chain and the rows from the last checkpoint on (a
+boot costs the same whatever the journal's age), ``verify`` checks everything from the first
+record, each checkpoint against the rows recomputed up to it. ``archive`` moves records before a
+checkpoint into a verified export; the journal then starts at an anchor (the sequence number
+and mac of the last record moved), itself authenticated.
 
 Every record also carries ``at``, the wall-clock time it was written (seconds since 1970, UTC),
-for the event log and recall to show a date and time. It is not in the hash (a clock is no
-evidence); a file written before the column existed gets it on open (empty on its old rows).
+for the event log and recall to show a date and time. It is not in the mac (a clock is no
+evidence).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import json
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
@@ -28,8 +44,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 GENESIS = "0" * 64
+CHECKPOINT_EVERY = 1000  # records between checkpoints: start-up checks at most this many
+ROWS = "rows"  # the record that closes a transaction which wrote state rows
+CHECKPOINT = "checkpoint"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
@@ -37,7 +56,7 @@ CREATE TABLE IF NOT EXISTS journal (
     kind TEXT NOT NULL,
     seat INTEGER,
     data TEXT NOT NULL,
-    hash TEXT NOT NULL,
+    mac TEXT NOT NULL,
     at REAL
 );
 CREATE INDEX IF NOT EXISTS journal_kind_seat ON journal (kind, seat, seq);
@@ -45,7 +64,7 @@ CREATE TABLE IF NOT EXISTS state (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL,
     seq INTEGER NOT NULL,
-    checksum TEXT NOT NULL
+    mac TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS meta (
     key TEXT PRIMARY KEY,
@@ -64,41 +83,75 @@ class Record:
     kind: str
     seat: int | None
     data: dict[str, Any]
-    hash: str
-    at: float | None = None  # the wall-clock time it was written (None: before the column existed)
+    mac: str
+    at: float | None = None  # the wall-clock time it was written
 
 
 def _canon(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def record_hash(prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
-    h = hashlib.sha256()
-    h.update(f"{prev}|{seq}|{kind}|{'' if seat is None else seat}|".encode())
-    h.update(data_text.encode())
-    return h.hexdigest()
+def _mac(key: bytes, text: str) -> str:
+    return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
 
 
-def state_checksum(key: str, value_text: str, seq: int) -> str:
-    return hashlib.sha256(f"{key}|{seq}|{value_text}".encode()).hexdigest()
+def key_id(key: bytes) -> str:
+    """The public name of a key (not the key): which key a journal was written under."""
+    return _mac(key, "cabinet key id")[:16]
+
+
+def record_mac(key: bytes, prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
+    return _mac(key, f"record|{prev}|{seq}|{kind}|{'' if seat is None else seat}|{data_text}")
+
+
+def row_mac(key: bytes, name: str, value_text: str, seq: int) -> str:
+    return _mac(key, f"row|{name}|{seq}|{value_text}")
+
+
+def anchor_mac(key: bytes, journal_id: str, seq: int, mac: str) -> str:
+    return _mac(key, f"anchor|{journal_id}|{seq}|{mac}")
+
+
+def digest(value_text: str) -> str:
+    """What a ``rows`` record keeps of a row's value."""
+    return hashlib.sha256(value_text.encode()).hexdigest()[:32]
+
+
+RowIndex = dict[str, tuple[int, str]]  # row name -> (the rows record that wrote it, its digest)
+
+
+@dataclass
+class _Walk:
+    """What reading the chain found: problems, the rows it says, where it ended."""
+
+    problems: list[str]
+    index: RowIndex
+    last_seq: int
+    since_checkpoint: int
 
 
 class Journal:
     """One journal file. Writes happen only inside ``with journal.transaction():``.
 
-    ``step_hook`` is called at every point where the disk is touched (before and after each
-    statement and the commit); the crash test uses it to kill the process at such an instant.
+    ``key`` is the machine's key. ``create`` makes a new journal where there is none (only
+    ``machine/money/memory.py``'s explicit first start does that). ``step_hook`` is called at
+    every point where the disk is touched (before and after each statement and the commit); the
+    crash test uses it to kill the process at such an instant. ``on_commit(seq, mac)`` runs after
+    every commit (the second record of the head). A journal whose tail fails its check at open
+    (``problems``) takes no transaction.
     """
 
-    def __init__(self, path: str | Path, *, readonly: bool = False, step_hook: Callable[[str], None] | None = None,
-                 clock: Callable[[], float] = time.time):
+    def __init__(self, path: str | Path, key: bytes, *, readonly: bool = False, create: bool = False,
+                 step_hook: Callable[[str], None] | None = None, clock: Callable[[], float] = time.time,
+                 on_commit: Callable[[int, str], None] | None = None):
         self.path = Path(path)
+        self.key = key
         self._clock = clock
         self.readonly = readonly
         self._hook = step_hook or (lambda where: None)
+        self.on_commit = on_commit
         self._in_tx = False
-        self._last_hash = GENESIS
-        self._last_seq = 0
+        self._pending: dict[str, str] = {}
         try:
             if readonly:
                 if not self.path.exists():
@@ -107,27 +160,59 @@ class Journal:
                     f"file:{self.path}?mode=ro", uri=True, isolation_level=None, check_same_thread=False
                 )
             else:
+                if not create and not self.path.exists():
+                    raise JournalError(f"{self.path}: no journal here")
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 # one connection, used from the frame loop and the bus worker under the
                 # cabinet's lock (never at the same time)
                 self.db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=FULL")
-                self.db.executescript(_SCHEMA)
-                self.db.execute(
-                    "INSERT OR IGNORE INTO meta (key, value) VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                )
-                if "at" not in self._columns():  # a file from before the time column
-                    self.db.execute("ALTER TABLE journal ADD COLUMN at REAL")
-            self._at = "at" if "at" in self._columns() else "NULL"
-            row = self.db.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+                if create and not self._tables():
+                    self._create()
+            self._read_meta()
+            self.anchor_seq, self._anchor_mac = self._anchor()
+            walk = self._walk(self._last_checkpoint(), full=False)
+            self.problems = walk.problems + (self._compare_rows(walk.index) if not walk.problems else [])
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: the journal cannot be read: {exc}") from None
+        self._index = walk.index
+        self._since_checkpoint = walk.since_checkpoint
+        self._last_seq, self._last_mac = self.anchor_seq, self._anchor_mac
+        row = self.db.execute("SELECT seq, mac FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
         if row:
-            self._last_seq, self._last_hash = row
+            self._last_seq, self._last_mac = row
 
-    def _columns(self) -> set[str]:
-        return {row[1] for row in self.db.execute("PRAGMA table_info(journal)")}
+    def _tables(self) -> set[str]:
+        return {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+    def _create(self) -> None:
+        self.db.executescript(_SCHEMA)
+        meta = {"schema": str(SCHEMA_VERSION), "key_id": key_id(self.key), "journal_id": secrets.token_hex(8)}
+        self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+
+    def _read_meta(self) -> None:
+        if not {"journal", "state", "meta"} <= self._tables():
+            raise JournalError(f"{self.path}: the journal cannot be read: no journal tables in it (an empty or foreign file)")
+        meta = dict(self.db.execute("SELECT key, value FROM meta"))
+        if meta.get("schema") != str(SCHEMA_VERSION):
+            raise JournalError(f"{self.path}: a journal of schema {meta.get('schema', '?')}, not {SCHEMA_VERSION} "
+                               "(written without authenticated memory: read it with the release that wrote it)")
+        if meta.get("key_id") != key_id(self.key):
+            raise JournalError(f"{self.path}: written under another machine key (key id {meta.get('key_id', '?')}, "
+                               f"this key's is {key_id(self.key)})")
+        self.journal_id: str = meta.get("journal_id", "")
+        self._meta = meta
+
+    def _anchor(self) -> tuple[int, str]:
+        """Where the chain starts: record 0 (genesis), or after the records archived away."""
+        text = self._meta.get("anchor")
+        if text is None:
+            return 0, GENESIS
+        a = json.loads(text)
+        if not hmac.compare_digest(anchor_mac(self.key, self.journal_id, a["seq"], a["mac"]), a["tag"]):
+            raise JournalError(f"{self.path}: the anchor of the archived records fails its mac (edited)")
+        return int(a["seq"]), str(a["mac"])
 
     def close(self) -> None:
         self.db.close()
@@ -138,19 +223,24 @@ class Journal:
     def transaction(self) -> Iterator[None]:
         if self.readonly:
             raise JournalError("the journal is open read-only")
+        if self.problems:
+            raise JournalError(f"{self.path}: the journal failed its check: {self.problems[0]}")
         if self._in_tx:
             raise JournalError("transactions do not nest")
-        saved = (self._last_seq, self._last_hash)
+        saved = (self._last_seq, self._last_mac, self._since_checkpoint, dict(self._index))
+        self._pending = {}
         self._hook("begin")
         try:
             self.db.execute("BEGIN IMMEDIATE")
             self._in_tx = True
             yield
+            self._write_rows()
             self._hook("before_commit")
             self.db.execute("COMMIT")
         except BaseException as exc:
             self._in_tx = False
-            self._last_seq, self._last_hash = saved
+            self._last_seq, self._last_mac, self._since_checkpoint, self._index = saved
+            self._pending = {}
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
@@ -158,6 +248,8 @@ class Journal:
             raise
         self._in_tx = False
         self._hook("after_commit")
+        if self.on_commit is not None:
+            self.on_commit(self._last_seq, self._last_mac)
 
     def append(self, kind: str, data: dict[str, Any], seat: int | None = None) -> int:
         """Add a record to the chain (inside a transaction); returns its sequence number."""
@@ -165,24 +257,35 @@ class Journal:
             raise JournalError("append outside a transaction")
         seq = self._last_seq + 1
         text = _canon(data)
-        h = record_hash(self._last_hash, seq, kind, seat, text)
+        mac = record_mac(self.key, self._last_mac, seq, kind, seat, text)
         self._hook("append")
-        self.db.execute("INSERT INTO journal (seq, kind, seat, data, hash, at) VALUES (?, ?, ?, ?, ?, ?)",
-                        (seq, kind, seat, text, h, self._clock()))
-        self._last_seq, self._last_hash = seq, h
+        self.db.execute("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)",
+                        (seq, kind, seat, text, mac, self._clock()))
+        self._last_seq, self._last_mac = seq, mac
+        self._since_checkpoint += 1
         return seq
 
     def put(self, key: str, value: Any) -> None:
-        """Set a state row (inside a transaction, after at least one append in the journal)."""
+        """Set a state row (inside a transaction); written with the transaction's ``rows`` record."""
         if not self._in_tx:
             raise JournalError("put outside a transaction")
-        text = _canon(value)
-        seq = self._last_seq
-        self._hook("put")
-        self.db.execute(
-            "INSERT OR REPLACE INTO state (key, value, seq, checksum) VALUES (?, ?, ?, ?)",
-            (key, text, seq, state_checksum(key, text, seq)),
-        )
+        self._pending[key] = _canon(value)
+
+    def _write_rows(self) -> None:
+        """Close the transaction: the ``rows`` record, the rows bound to it, a checkpoint when due."""
+        if self._pending:
+            digests = {k: digest(t) for k, t in sorted(self._pending.items())}
+            seq = self.append(ROWS, digests)
+            for k, text in sorted(self._pending.items()):
+                self._hook("put")
+                self.db.execute("INSERT OR REPLACE INTO state (key, value, seq, mac) VALUES (?, ?, ?, ?)",
+                                (k, text, seq, row_mac(self.key, k, text, seq)))
+                self._index[k] = (seq, digests[k])
+            self._pending = {}
+        if self._since_checkpoint >= CHECKPOINT_EVERY:
+            self._hook("checkpoint")
+            self.append(CHECKPOINT, {"rows": {k: list(v) for k, v in sorted(self._index.items())}})
+            self._since_checkpoint = 0
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -190,18 +293,36 @@ class Journal:
     def last_seq(self) -> int:
         return self._last_seq
 
+    @property
+    def last_mac(self) -> str:
+        return self._last_mac
+
     def get(self, key: str, default: Any = None) -> Any:
-        row = self.db.execute("SELECT value, seq, checksum FROM state WHERE key = ?", (key,)).fetchone()
+        if key in self._pending:
+            return json.loads(self._pending[key])
+        row = self.db.execute("SELECT value, seq, mac FROM state WHERE key = ?", (key,)).fetchone()
         if row is None:
             return default
-        value, seq, checksum = row
-        if state_checksum(key, value, seq) != checksum:
-            raise JournalError(f"{self.path}: state row {key!r} fails its checksum (memory error)")
+        value, seq, mac = row
+        if not hmac.compare_digest(row_mac(self.key, key, value, seq), mac):
+            raise JournalError(f"{self.path}: state row {key!r} fails its mac (memory error)")
         return json.loads(value)
+
+    def mac_at(self, seq: int) -> str | None:
+        """The mac of record ``seq`` (the anchor's for the last archived one), None when absent."""
+        if seq == self.anchor_seq:
+            return self._anchor_mac
+        row = self.db.execute("SELECT mac FROM journal WHERE seq = ?", (seq,)).fetchone()
+        return None if row is None else str(row[0])
 
     def last_of(self, kind: str) -> int:
         """The sequence number of the newest record of ``kind`` (0 when there is none)."""
         row = self.db.execute("SELECT MAX(seq) FROM journal WHERE kind = ?", (kind,)).fetchone()
+        return row[0] or 0
+
+    def first_of(self, kind: str) -> int:
+        """The sequence number of the oldest record of ``kind`` still here (0 when there is none)."""
+        row = self.db.execute("SELECT MIN(seq) FROM journal WHERE kind = ?", (kind,)).fetchone()
         return row[0] or 0
 
     def state_keys(self) -> list[str]:
@@ -211,7 +332,7 @@ class Journal:
         self, kind: str | None = None, seat: int | None = None, last: int | None = None, since: int = 0
     ) -> list[Record]:
         """Records in order, optionally of one kind and seat, after ``since``, the ``last`` N."""
-        sql = f"SELECT seq, kind, seat, data, hash, {self._at} FROM journal"
+        sql = "SELECT seq, kind, seat, data, mac, at FROM journal"
         cond: list[str] = ["seq > ?"]
         args: list[int | str] = [since]
         if kind is not None:
@@ -229,28 +350,76 @@ class Journal:
 
     # -- checking -----------------------------------------------------------------------------
 
+    def _last_checkpoint(self) -> int:
+        return self.last_of(CHECKPOINT)
+
+    def _walk(self, start: int, full: bool) -> _Walk:
+        """Check the chain from record ``start`` (0: from the first) to the end, and recompute
+        from its ``rows`` records the value every state row must hold. ``full``: each checkpoint
+        must agree with the rows recomputed up to it."""
+        problems: list[str] = []
+        if start:
+            prev = self.mac_at(start - 1)
+            if prev is None:
+                return _Walk([f"record {start - 1} is missing (before checkpoint {start})"], {}, start, 0)
+        else:
+            start, prev = self.anchor_seq + 1, self._anchor_mac
+        index: RowIndex = {}
+        known = start == 1  # the index is complete only from the very first record
+        expect, since = start, 0
+        for seq, kind, seat, text, mac in self.db.execute(
+            "SELECT seq, kind, seat, data, mac FROM journal WHERE seq >= ? ORDER BY seq", (start,)
+        ):
+            if seq != expect:
+                problems.append(f"record {expect} is missing (the chain jumps to {seq})")
+                break
+            if not hmac.compare_digest(record_mac(self.key, prev, seq, kind, seat, text), mac):
+                problems.append(f"record {seq} ({kind}) was altered or forged: its mac does not match the chain")
+                break
+            since += 1
+            if kind == ROWS:
+                index.update((k, (seq, d)) for k, d in json.loads(text).items())
+            elif kind == CHECKPOINT:
+                said = {k: (int(v[0]), str(v[1])) for k, v in json.loads(text)["rows"].items()}
+                if full and known and said != index:
+                    problems.append(f"checkpoint {seq} does not name the rows the records before it wrote")
+                index, known, since = said, True, 0
+            prev, expect = mac, seq + 1
+        if not known and not problems:
+            problems.append(f"the records after the anchor (record {self.anchor_seq}) do not begin with a checkpoint")
+        return _Walk(problems, index, expect - 1, since)
+
+    def _compare_rows(self, index: RowIndex) -> list[str]:
+        """Every state row against the value its records say it holds."""
+        problems: list[str] = []
+        rows = {k: (v, s, m) for k, v, s, m in self.db.execute("SELECT key, value, seq, mac FROM state")}
+        for name in sorted(set(rows) | set(index)):
+            if name not in rows:
+                problems.append(f"state row {name!r} is missing (record {index[name][0]} wrote it)")
+                continue
+            value, seq, mac = rows[name]
+            if not hmac.compare_digest(row_mac(self.key, name, value, seq), mac):
+                problems.append(f"state row {name!r} fails its mac (edited or forged)")
+            elif name not in index:
+                problems.append(f"state row {name!r} was written by no record")
+            elif (seq, digest(value)) != index[name]:
+                problems.append(f"state row {name!r} is not what record {index[name][0]} wrote (an old or altered copy)")
+        return problems
+
     def verify(self) -> list[str]:
-        """Every problem found: SQLite's integrity check, the chain, the state checksums."""
+        """Every problem found: SQLite's integrity check, the whole chain, every checkpoint, the
+        state rows recomputed from the records."""
         problems: list[str] = []
         try:
             (ok,) = self.db.execute("PRAGMA integrity_check").fetchone()
             if ok != "ok":
-                problems.append(f"SQLite integrity check: {ok}")
-                return problems
-            prev, expect = GENESIS, 1
-            for seq, kind, seat, text, h in self.db.execute("SELECT seq, kind, seat, data, hash FROM journal ORDER BY seq"):
-                if seq != expect:
-                    problems.append(f"record {expect} is missing (the chain jumps to {seq})")
-                    break
-                if record_hash(prev, seq, kind, seat, text) != h:
-                    problems.append(f"record {seq} ({kind}) was altered: its hash does not match the chain")
-                    break
-                prev, expect = h, seq + 1
-            for key, value, seq, checksum in self.db.execute("SELECT key, value, seq, checksum FROM state"):
-                if state_checksum(key, value, seq) != checksum:
-                    problems.append(f"state row {key!r} fails its checksum")
-                elif seq > self._last_seq:
-                    problems.append(f"state row {key!r} claims record {seq}, beyond the end of the chain")
+                return [f"SQLite integrity check: {ok}"]
+            if self.last_seq == self.anchor_seq:
+                return ["the journal holds no records (emptied)"]
+            walk = self._walk(0, full=True)
+            problems += walk.problems
+            if not problems:
+                problems += self._compare_rows(walk.index)
         except sqlite3.DatabaseError as exc:
             problems.append(f"the journal cannot be read: {exc}")
         return problems

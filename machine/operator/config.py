@@ -9,6 +9,8 @@ anything: the machine refuses to start on a file that does not pass.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -18,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 from machine import yamlio
 from machine.core.cabinet import CabinetSettings
 from machine.games.rules import Profile, RulesError, config_dir, load_profile
+from machine.money.memory import DEFAULT_HEAD_STORE, DEFAULT_KEY_FILE, FileHeadStore, HeadStore, Memory, load_key
 from machine.money.seatmoney import MoneySettings
 
 MIN_SEATS_FOR_TWO_DECKS = 5  # seats from which a blackjack-family profile must deal two decks or more
@@ -75,6 +78,16 @@ class HopperConfig(_Model):
     security: Literal["serial", "none"] = "serial"
 
 
+class MemoryConfig(_Model):
+    """Where the journal's trust rests, away from the data folder (``machine/money/memory.py``)."""
+
+    key_file: Annotated[str, Field(min_length=1)] = DEFAULT_KEY_FILE
+    head_stores: Annotated[list[Annotated[str, Field(min_length=1)]], Field(min_length=1)] = Field(
+        default_factory=lambda: [DEFAULT_HEAD_STORE]
+    )
+    panel_head: bool = True  # also in the panel's own memory, where the panel supports it
+
+
 class DevicesConfig(_Model):
     panel: Link = "sim"
     bus: Link = "sim"
@@ -118,6 +131,7 @@ class MachineConfig(_Model):
         "ccdd07c2db4c03457456322c3d16b02514cdad4cf57ce63a49a71a54ba152567"  # PIN 1234: change it
     )
     require_manifest: bool = False  # a release sets true: refuse to start on changed program files
+    memory: MemoryConfig = Field(default_factory=MemoryConfig)
     display: DisplayConfig = Field(default_factory=DisplayConfig)
     devices: DevicesConfig = Field(default_factory=DevicesConfig)
 
@@ -167,6 +181,13 @@ class MachineConfig(_Model):
                 if seat > self.seats:
                     out.append((("devices", "hoppers", i, "seats", j), f"names seat {seat}, but the cabinet has "
                                 f"{self.seats} seats"))
+        data = os.path.abspath(Path(self.data_dir).expanduser())
+        for field, text in [(("memory", "key_file"), self.memory.key_file),
+                            *((("memory", "head_stores", i), t) for i, t in enumerate(self.memory.head_stores))]:
+            where = os.path.abspath(Path(text).expanduser())
+            if where == data or where.startswith(data + os.sep):
+                out.append((field, f"{text!r} is inside data_dir {self.data_dir!r}: a copy of the data folder would carry "
+                            "it along (keep it on another path)"))
         served = [s for h in self.devices.hoppers for s in h.seats]
         for seat in range(1, self.seats + 1):
             if self.payout == "hopper" and served.count(seat) != 1:
@@ -188,8 +209,27 @@ class MachineConfig(_Model):
         )
 
     def data_path(self, base: Path) -> Path:
-        p = Path(self.data_dir)
-        return p if p.is_absolute() else base / p
+        return _path(self.data_dir, base)
+
+    def journal_path(self, base: Path) -> Path:
+        return self.data_path(base) / "journal.sqlite"
+
+    def key_path(self, base: Path) -> Path:
+        return _path(self.memory.key_file, base)
+
+    def head_paths(self, base: Path) -> list[Path]:
+        return [_path(p, base) for p in self.memory.head_stores]
+
+    def machine_memory(self, base: Path, more: Sequence[HeadStore] = ()) -> Memory:
+        """The key and the head stores this configuration names (``more``: the panel's)."""
+        journal = self.journal_path(base)
+        heads = [FileHeadStore(p, journal) for p in self.head_paths(base)]
+        return Memory(load_key(self.key_path(base)), (*heads, *more))
+
+
+def _path(text: str, base: Path) -> Path:
+    p = Path(text).expanduser()
+    return p if p.is_absolute() else base / p
 
 
 def _line_map(text: str) -> dict[tuple[Any, ...], int]:

@@ -1,0 +1,333 @@
+"""The machine's memory as an inspector must trust it: the key, the head stores, the first start.
+
+Owns: the per-machine key (32 random bytes made by ``cabinet init``, kept outside the data
+folder in a file only the cabinet's user may read), the second record of the journal's head
+(the sequence number and mac of its last record, written after every commit to each head
+store: a folder on another disk or a USB key, and where the panel supports it the panel's own
+non-volatile memory), and the start-up rule that a journal must reach the newest head any store
+holds. A journal that is older, shorter, empty, missing, forged or written under another key is
+a **memory error**: the cabinet does not play until an explicit, journaled RAM clear. Nothing
+here ever starts a fresh journal silently: a first start is ``init``, a new start after a
+memory error is ``ram_clear`` (the untrusted journal is kept beside it for the inspector).
+
+Never reads the journal's meaning (that is the core's); only its chain, heads and rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import stat
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from machine.money.journal import GENESIS, Journal, JournalError, key_id
+
+KEY_BYTES = 32
+DEFAULT_KEY_FILE = "~/.config/cabinet/machine.key"
+DEFAULT_HEAD_STORE = "~/.local/state/cabinet"
+
+
+class UntrustedMemory(RuntimeError):
+    """The journal cannot be trusted: the cabinet locks until a RAM clear. Its text is one line."""
+
+
+# -- the key --------------------------------------------------------------------------------------
+
+
+def create_key(path: str | Path) -> bytes:
+    """Make a new machine key at ``path`` (never over an existing one), readable only by us."""
+    p = Path(path).expanduser()
+    p.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    key = secrets.token_bytes(KEY_BYTES)
+    try:
+        fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise UntrustedMemory(f"{p}: a machine key is already there (a key is never replaced: it signs the journal)") from None
+    with os.fdopen(fd, "w") as f:
+        f.write(key.hex() + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    return key
+
+
+def load_key(path: str | Path) -> bytes:
+    """The machine key at ``path``; a missing, unreadable, shared or malformed key is refused."""
+    p = Path(path).expanduser()
+    try:
+        st = p.stat()
+        text = p.read_text().strip()
+    except FileNotFoundError:
+        raise UntrustedMemory(f"{p}: no machine key (a first start is `cabinet init`)") from None
+    except OSError as exc:
+        raise UntrustedMemory(f"{p}: the machine key cannot be read ({exc.strerror or exc})") from None
+    if st.st_mode & (stat.S_IRWXG | stat.S_IRWXO):
+        raise UntrustedMemory(f"{p}: the machine key is open to other users (mode {stat.S_IMODE(st.st_mode):o}): chmod 600 it")
+    try:
+        key = bytes.fromhex(text)
+    except ValueError:
+        key = b""
+    if len(key) != KEY_BYTES:
+        raise UntrustedMemory(f"{p}: not a machine key ({KEY_BYTES} bytes in hex expected)")
+    return key
+
+
+# -- the head stores ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Head:
+    """The journal's head as a store saw it: which journal, its last record and that record's mac."""
+
+    journal_id: str
+    seq: int
+    mac: str
+
+    def tag(self, key: bytes) -> str:
+        return hmac.new(key, f"head|{self.journal_id}|{self.seq}|{self.mac}".encode(), hashlib.sha256).hexdigest()
+
+
+class HeadStore(Protocol):
+    """Somewhere the head is written after every commit, away from the data folder."""
+
+    name: str
+
+    def read(self, key: bytes) -> Head | None:
+        """The head stored (None: none yet); raises UntrustedMemory when what is stored is not genuine."""
+
+    def write(self, head: Head, key: bytes) -> None: ...
+
+
+class FileHeadStore:
+    """A head store in a folder (another disk, a USB key): one small file per journal."""
+
+    def __init__(self, folder: str | Path, journal_path: str | Path):
+        self.folder = Path(folder).expanduser()
+        where = str(Path(journal_path).expanduser().resolve())
+        self.file = self.folder / f"head-{hashlib.sha256(where.encode()).hexdigest()[:16]}.json"
+        self.name = str(self.file)
+
+    def read(self, key: bytes) -> Head | None:
+        try:
+            text = self.file.read_text()
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise UntrustedMemory(f"{self.file}: the head store cannot be read ({exc.strerror or exc})") from None
+        try:
+            d = json.loads(text)
+            head = Head(str(d["journal"]), int(d["seq"]), str(d["mac"]))
+            good = hmac.compare_digest(head.tag(key), str(d["tag"]))
+        except (ValueError, KeyError, TypeError):
+            good = False
+        if not good:
+            raise UntrustedMemory(f"{self.file}: the head store is damaged or was altered (its mac does not match)")
+        return head
+
+    def write(self, head: Head, key: bytes) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        tmp = self.file.with_suffix(".tmp")
+        text = json.dumps({"journal": head.journal_id, "seq": head.seq, "mac": head.mac, "tag": head.tag(key)})
+        with open(tmp, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.file)  # a power cut leaves the old head or the new, never half of one
+
+
+class MemoryHeadStore:
+    """A head store in the process's memory only (tests and scenes whose subject is not the head)."""
+
+    name = "memory"
+
+    def __init__(self) -> None:
+        self.head: Head | None = None
+
+    def read(self, key: bytes) -> Head | None:
+        return self.head
+
+    def write(self, head: Head, key: bytes) -> None:
+        self.head = head
+
+
+@dataclass(frozen=True)
+class Memory:
+    """What the journal's trust rests on: the machine key and the head stores."""
+
+    key: bytes
+    heads: Sequence[HeadStore]
+
+    @classmethod
+    def temporary(cls) -> Memory:
+        """A fresh key and a head store in memory (tests, scenes, benchmarks: a temporary journal)."""
+        return cls(secrets.token_bytes(KEY_BYTES), (MemoryHeadStore(),))
+
+
+def _newest(memory: Memory) -> tuple[Head, str] | None:
+    """The newest head any store holds, with the store's name (a store that fails: memory error)."""
+    best: tuple[Head, str] | None = None
+    for store in memory.heads:
+        head = store.read(memory.key)
+        if head is not None and (best is None or head.seq > best[0].seq):
+            best = (head, store.name)
+    return best
+
+
+def _writer(memory: Memory, journal: Journal, step_hook: Callable[[str], None] | None) -> Callable[[int, str], None]:
+    """After every commit: the new head to every store (a store that cannot be written: fatal)."""
+    hook = step_hook or (lambda where: None)
+
+    def write(seq: int, mac: str) -> None:
+        head = Head(journal.journal_id, seq, mac)
+        for store in memory.heads:
+            hook("head")
+            try:
+                store.write(head, memory.key)
+            except OSError as exc:
+                raise JournalError(f"{store.name}: the journal's head cannot be written ({exc.strerror or exc})") from None
+    return write
+
+
+# -- opening, the first start, the RAM clear ------------------------------------------------------
+
+
+def open_journal(
+    path: str | Path, memory: Memory, *, step_hook: Callable[[str], None] | None = None,
+    clock: Callable[[], float] = time.time, create: bool = False,
+) -> Journal:
+    """The journal at ``path``, checked against the head stores; any doubt is UntrustedMemory.
+
+    ``create``: where nothing was ever committed (no journal, or one with no records, and no
+    head store past the start of an initialisation), make the journal (the explicit first start
+    of ``init``, or a temporary journal); everywhere else a missing journal is a memory error,
+    never a fresh start.
+    """
+    path = Path(path)
+    newest = _newest(memory)
+    if (newest is None or newest[0].seq == 0) and not _committed(path, memory.key):
+        if not create:
+            raise UntrustedMemory(f"{path}: no journal here, and no head store knows one (a first start is `cabinet init`)")
+        return _create(path, memory, step_hook, clock)
+    if not path.exists():
+        head, store = newest  # type: ignore[misc]
+        raise UntrustedMemory(f"{path}: the journal is missing, but {store} holds its head at record {head.seq}")
+    try:
+        journal = Journal(path, memory.key, step_hook=step_hook, clock=clock)
+    except JournalError as exc:
+        raise UntrustedMemory(str(exc)) from None
+    try:
+        _check(journal, newest)
+    except UntrustedMemory:
+        journal.close()
+        raise
+    journal.on_commit = _writer(memory, journal, step_hook)
+    return journal
+
+
+def _committed(path: Path, key: bytes) -> bool:
+    """Whether a journal here holds any record (a file that is no journal counts as holding some:
+    it is never overwritten)."""
+    if not path.exists() or path.stat().st_size == 0:
+        return False
+    try:
+        journal = Journal(path, key, readonly=True)
+    except JournalError:
+        return True
+    try:
+        return journal.last_seq > 0
+    finally:
+        journal.close()
+
+
+def _create(path: Path, memory: Memory, step_hook: Callable[[str], None] | None, clock: Callable[[], float],
+            first: tuple[str, dict[str, Any]] | None = None) -> Journal:
+    """A new journal: the head stores learn it (at record 0) before its first record commits, so a
+    cut at any instant leaves either nothing committed or a journal its heads know."""
+    for suffix in ("", "-wal", "-shm"):  # what a cut first start left (nothing committed)
+        with contextlib.suppress(FileNotFoundError):
+            Path(str(path) + suffix).unlink()
+    journal = Journal(path, memory.key, create=True, step_hook=step_hook, clock=clock)
+    write = _writer(memory, journal, step_hook)
+    write(0, GENESIS)
+    journal.on_commit = write
+    kind, data = first or ("init", {})
+    with journal.transaction():
+        journal.append(kind, {**data, "key_id": key_id(memory.key), "journal_id": journal.journal_id})
+    return journal
+
+
+def _check(journal: Journal, newest: tuple[Head, str] | None) -> None:
+    """The journal against the newest head: every disagreement found, in one line."""
+    where, found = journal.path, []
+    if journal.last_seq == journal.anchor_seq:
+        on = f", but {newest[1]} holds its head at record {newest[0].seq}" if newest else ""
+        raise UntrustedMemory(f"{where}: the journal holds no records (emptied){on}")
+    if newest is None:
+        found.append("no head store knows this journal (its second record is missing: the head stores were emptied "
+                     "or changed)")
+    else:
+        head, store = newest
+        mac = journal.mac_at(head.seq)
+        if head.journal_id != journal.journal_id:
+            found.append(f"another journal than the one {store} knows (journal {journal.journal_id}, the head store's "
+                         f"{head.journal_id})")
+        elif journal.last_seq < head.seq:
+            found.append(f"the journal ends at record {journal.last_seq}, but {store} holds its head at record {head.seq}: "
+                         f"an older or cut copy ({head.seq - journal.last_seq} records lost)")
+        elif mac is None or not hmac.compare_digest(mac, head.mac):
+            found.append(f"record {head.seq} is not the one {store} holds as its head (a different history)")
+    found += journal.problems
+    if found:
+        raise UntrustedMemory(f"{where}: " + "; ".join(found))
+
+
+def init(path: str | Path, memory: Memory) -> Journal:
+    """The explicit first start: a new journal where there is none and no head store knows one."""
+    path = Path(path)
+    if _committed(path, memory.key):
+        raise UntrustedMemory(f"{path}: a journal is already here (a new start over it is a RAM clear)")
+    newest = _newest(memory)
+    if newest is not None and newest[0].seq > 0:
+        raise UntrustedMemory(f"{path}: {newest[1]} holds this journal's head at record {newest[0].seq}: the journal is "
+                              "missing (a memory error), not new; clear it with `cabinet ram-clear`")
+    return open_journal(path, memory, create=True)
+
+
+def ram_clear(path: str | Path, memory: Memory, reason: str, now: float | None = None) -> tuple[Journal, Path | None]:
+    """A new start after a memory error: the untrusted journal (if any) is moved aside for the
+    inspector, a new journal begins with a ``ram_clear`` record saying what was found, and every
+    head store is pointed at it. Returns the journal and where the old one went."""
+    path = Path(path)
+    when = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now if now is not None else time.time()))
+    kept: Path | None = None
+    if path.exists():
+        kept = path.with_name(f"{path.name}.untrusted-{when}")
+        for suffix in ("", "-wal", "-shm"):
+            old = Path(str(path) + suffix)
+            if old.exists():
+                old.rename(Path(str(kept) + suffix))
+    newest = _newest_or_none(memory)
+    journal = _create(path, memory, None, time.time, ("ram_clear", {
+        "by": "memory error", "reason": reason, "kept": None if kept is None else kept.name,
+        "old_head": None if newest is None else newest.seq}))
+    return journal, kept
+
+
+def _newest_or_none(memory: Memory) -> Head | None:
+    """The newest head that reads (a damaged store is what a RAM clear is for: it is overwritten)."""
+    best: Head | None = None
+    for store in memory.heads:
+        try:
+            head = store.read(memory.key)
+        except UntrustedMemory:
+            continue
+        if head is not None and (best is None or head.seq > best.seq):
+            best = head
+    return best

@@ -1,0 +1,74 @@
+"""The explicit starts of a cabinet's memory: ``cabinet init``, ``cabinet ram-clear``, a temporary one.
+
+Owns: the operator's side of ``machine/money/memory.py`` for a configuration: making the machine
+key on the first start (never over an existing one), the first journal, the RAM clear that
+starts anew after a memory error (the untrusted journal kept for the inspector), and the
+throw-away memory of a soak, a benchmark or a screenshot run (key, heads and journal in one
+temporary folder).
+
+Never starts a journal where a head store knows one, and never decides that a memory error may
+be cleared: the operator does, by running the command.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from machine.money.memory import Memory, UntrustedMemory, create_key, init, load_key, ram_clear
+from machine.operator.config import MachineConfig
+
+
+def _memory(cfg: MachineConfig, base: Path, make_key: bool) -> tuple[Memory, bool]:
+    """The configuration's memory, its key made first when ``make_key`` and there is none."""
+    made = False
+    if make_key and not cfg.key_path(base).exists():
+        create_key(cfg.key_path(base))
+        made = True
+    return cfg.machine_memory(base), made
+
+
+def init_cabinet(cfg: MachineConfig, base: Path) -> str:
+    """The first start: the key (if none yet) and a new journal; one line saying what was made."""
+    memory, made = _memory(cfg, base, make_key=True)
+    journal = init(cfg.journal_path(base), memory)
+    try:
+        key = f"new machine key {cfg.key_path(base)}" if made else f"machine key {cfg.key_path(base)}"
+        return (f"initialised: journal {cfg.journal_path(base)} (journal id {journal.journal_id}), {key}, "
+                f"head stores {', '.join(str(p) for p in cfg.head_paths(base))}")
+    finally:
+        journal.close()
+
+
+def is_new(cfg: MachineConfig, base: Path) -> bool:
+    """No journal is here and no head store knows one (a missing key counts as new: init makes it)."""
+    if not cfg.key_path(base).exists():
+        return not cfg.journal_path(base).exists()
+    memory = cfg.machine_memory(base)
+    try:
+        journal_there = cfg.journal_path(base).stat().st_size > 0
+    except FileNotFoundError:
+        journal_there = False
+    return not journal_there and all(store.read(memory.key) is None for store in memory.heads)
+
+
+def ram_clear_cabinet(cfg: MachineConfig, base: Path, reason: str) -> str:
+    """A new start after a memory error; one line saying where the untrusted journal went."""
+    memory = Memory(load_key(cfg.key_path(base)), cfg.machine_memory(base).heads)
+    journal, kept = ram_clear(cfg.journal_path(base), memory, reason)
+    journal.close()
+    where = f"the untrusted journal is kept as {kept}" if kept else "there was no journal"
+    return f"RAM cleared: a new journal {cfg.journal_path(base)} begins with the RAM clear; {where}"
+
+
+def temporary(cfg: MachineConfig, folder: Path) -> MachineConfig:
+    """``cfg`` with its data, key and head store in ``folder`` (a soak's, a benchmark's), initialised."""
+    cfg = cfg.model_copy(update={
+        "data_dir": str(folder / "data"),
+        "memory": cfg.memory.model_copy(update={"key_file": str(folder / "key" / "machine.key"),
+                                                "head_stores": [str(folder / "heads")]}),
+    })
+    init_cabinet(cfg, folder)
+    return cfg
+
+
+__all__ = ["UntrustedMemory", "init_cabinet", "is_new", "ram_clear_cabinet", "temporary"]
