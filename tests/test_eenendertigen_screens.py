@@ -28,7 +28,6 @@ from machine.games.interface import FACE_DOWN  # noqa: E402
 from machine.loop.app import CabinetApp  # noqa: E402
 from machine.loop.modes import ModeEvent  # noqa: E402
 from machine.loop.router import Router  # noqa: E402
-from tests.cabinet_helpers import TEST_KEY
 
 HIDDEN = (FACE_DOWN,) * 3
 
@@ -146,7 +145,7 @@ def test_recall_of_a_real_round_shows_every_place_and_move(tmp_path):
     pygame.font.init()
     draw_menu(pygame.Surface((960, 540)), page, Renderer())  # every place's cards, no KeyError
     cab.journal.close()
-    report = gather(Path(tmp_path) / "journal.sqlite", TEST_KEY)
+    report = gather(Path(tmp_path) / "journal.sqlite", cab.journal.key)
     text = as_text(report, "recall")
     assert ("places P1 seat 1: AH QH KH 31 31! WIN 7 | P2 seat 2: 7D 8D 9S 15 passed lose | "
             "P3 computer: JC 8C 7C 25 | P4 computer: TS 8S JS 28  ended 31, winners 1  decisions pass") in text

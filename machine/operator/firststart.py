@@ -61,13 +61,15 @@ def ram_clear_cabinet(cfg: MachineConfig, base: Path, reason: str) -> str:
 
 
 def temporary(cfg: MachineConfig, folder: Path) -> MachineConfig:
-    """``cfg`` with its data, key and head store in ``folder`` (a soak's, a benchmark's), initialised."""
+    """``cfg`` with its data, key and head store in ``folder`` (a soak's, a benchmark's, a test's),
+    initialised the first time."""
     cfg = cfg.model_copy(update={
         "data_dir": str(folder / "data"),
         "memory": cfg.memory.model_copy(update={"key_file": str(folder / "key" / "machine.key"),
                                                 "head_stores": [str(folder / "heads")]}),
     })
-    init_cabinet(cfg, folder)
+    if is_new(cfg, folder):  # (the same folder again: a restart of the temporary cabinet)
+        init_cabinet(cfg, folder)
     return cfg
 
 
