@@ -241,10 +241,10 @@ def test_the_head_file_is_written_after_every_commit_and_an_edited_one_is_refuse
     j = init(journal, mem)
     with j.transaction():
         j.append("coin", {"points": 20}, 1)
-    head = json.loads(mem.heads[0].file.read_text())  # type: ignore[attr-defined]
+    head = json.loads(mem.heads[0].file.read_text())
     assert (head["seq"], head["mac"]) == (j.last_seq, j.last_mac)
     j.close()
-    mem.heads[0].file.write_text(json.dumps({**head, "seq": 1}))  # type: ignore[attr-defined]
+    mem.heads[0].file.write_text(json.dumps({**head, "seq": 1}))
     with pytest.raises(UntrustedMemory, match="the head store is damaged or was altered"):
         open_journal(journal, mem)
 
@@ -277,7 +277,7 @@ def test_ram_clear_keeps_the_untrusted_journal_for_the_inspector(tmp_path):
 # -- finding 7: checkpoints ----------------------------------------------------------------------
 
 
-def test_start_up_checks_from_the_last_checkpoint_and_verify_checks_every_checkpoint(tmp_path, monkeypatch):
+def test_start_up_checks_a_window_from_a_checkpoint_and_verify_checks_everything(tmp_path, monkeypatch):
     monkeypatch.setattr(journal_module, "CHECKPOINT_EVERY", 20)
     cab = boot(tmp_path)
     coins(cab, 1, 30)
@@ -285,10 +285,13 @@ def test_start_up_checks_from_the_last_checkpoint_and_verify_checks_every_checkp
     con = db(tmp_path)
     checkpoints = [s for (s,) in con.execute("SELECT seq FROM journal WHERE kind = 'checkpoint' ORDER BY seq")]
     assert len(checkpoints) >= 3
-    # an old record before the last checkpoint edited: start-up reads from the checkpoint on, so
-    # it opens, but verify reads everything and finds it
     early = checkpoints[0] - 2
     con.execute("UPDATE journal SET data = '{}' WHERE seq = ?", (early,))
+    # a journal within the window: start-up reads all of it
+    locked(tmp_path, f"record {early} ")
+    # a window shorter than the journal: start-up begins at a checkpoint after the edit, so it
+    # opens; verify reads everything and finds it
+    monkeypatch.setattr(journal_module, "BOOT_WINDOW", 25)
     assert boot(tmp_path).seats[1].money.credit == 600
     problems = Journal(tmp_path / "journal.sqlite", TEST_KEY, readonly=True).verify()
     assert problems and problems[0].startswith(f"record {early} ")

@@ -55,6 +55,19 @@ class Robot:
         if "credited=1" in reply:
             self.inserted[n] += self.app.cfg.coins[coin_id]
 
+    def attend(self, wind_down: bool) -> None:
+        """The attendant: clears tilts at any time (a soak that goes on from an earlier one starts
+        on fresh simulators, whose counters the journal sees as devices swapped: a tilt each) and
+        pays handpays when the robots wind down."""
+        with self.app.lock:
+            for n, s in self.app.cab.seats.items():
+                if s.lock == "tilt" or (s.lock == "handpay" and wind_down):
+                    if self.app.cab.is_paying(n):
+                        continue
+                    if s.lock == "tilt":
+                        self.bus.control.refill(self.app.cfg.devices.hoppers[0].address, 500)
+                    self.app.cab.attendant_clear(n)
+
     def act(self, now: float, wind_down: bool) -> None:
         lamps = self.panel.lamps()
         for n in self.app.cab.seats:
@@ -164,12 +177,7 @@ def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float
                 )
             if idle:
                 break
-            with app.lock:
-                for n, s in app.cab.seats.items():  # the attendant pays handpays and clears tilts
-                    if s.lock in ("handpay", "tilt") and not app.cab.is_paying(n):
-                        if s.lock == "tilt":
-                            robot.bus.control.refill(app.cfg.devices.hoppers[0].address, 500)
-                        app.cab.attendant_clear(n)
+        robot.attend(wind_down)
         progress.show(progress_line(games, rounds, played_for or now - start, wind_down))
         time.sleep(0.005)
     progress.done(progress_line(games, rounds, played_for or time.monotonic() - start, True))

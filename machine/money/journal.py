@@ -19,9 +19,10 @@ hold is recomputed from the records (the last ``rows`` record that names it) and
 old row put back from a copy, a row edited and re-summed, or a missing row is found.
 
 Every ``CHECKPOINT_EVERY`` records a ``checkpoint`` record names every row's sequence number and
-digest at that point: start-up checks the chain and the rows from the last checkpoint on (a
-boot costs the same whatever the journal's age), ``verify`` checks everything from the first
-record, each checkpoint against the rows recomputed up to it. ``archive`` moves records before a
+digest at that point. Start-up checks the chain and the rows from the last checkpoint at least
+``BOOT_WINDOW`` records back (the whole of a journal up to that size, so a boot costs at most
+that whatever the journal's age); ``verify`` checks everything from the first record; both
+check each checkpoint they pass against the rows recomputed up to it. ``archive`` moves records before a
 checkpoint into a verified export; the journal then starts at an anchor (the sequence number
 and mac of the last record moved), itself authenticated.
 
@@ -46,7 +47,8 @@ from typing import Any
 
 SCHEMA_VERSION = 2
 GENESIS = "0" * 64
-CHECKPOINT_EVERY = 1000  # records between checkpoints: start-up checks at most this many
+CHECKPOINT_EVERY = 1000  # records between checkpoints
+BOOT_WINDOW = 50_000  # start-up checks at least this many of the last records (every record of a smaller journal)
 ROWS = "rows"  # the record that closes a transaction which wrote state rows
 CHECKPOINT = "checkpoint"
 
@@ -100,12 +102,32 @@ def key_id(key: bytes) -> str:
     return _mac(key, "cabinet key id")[:16]
 
 
+def _record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
+    return f"record|{prev}|{seq}|{kind}|{'' if seat is None else seat}|{data_text}"
+
+
+def _row_text(name: str, value_text: str, seq: int) -> str:
+    return f"row|{name}|{seq}|{value_text}"
+
+
 def record_mac(key: bytes, prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
-    return _mac(key, f"record|{prev}|{seq}|{kind}|{'' if seat is None else seat}|{data_text}")
+    return _mac(key, _record_text(prev, seq, kind, seat, data_text))
 
 
 def row_mac(key: bytes, name: str, value_text: str, seq: int) -> str:
-    return _mac(key, f"row|{name}|{seq}|{value_text}")
+    return _mac(key, _row_text(name, value_text, seq))
+
+
+class _Keyed:
+    """HMAC-SHA-256 under one key, the key's set-up done once (a start-up checks many records)."""
+
+    def __init__(self, key: bytes):
+        self._base = hmac.new(key, digestmod=hashlib.sha256)
+
+    def __call__(self, text: str) -> str:
+        h = self._base.copy()
+        h.update(text.encode())
+        return h.hexdigest()
 
 
 def anchor_mac(key: bytes, journal_id: str, seq: int, mac: str) -> str:
@@ -146,6 +168,7 @@ class Journal:
                  on_commit: Callable[[int, str], None] | None = None):
         self.path = Path(path)
         self.key = key
+        self._mac = _Keyed(key)
         self._clock = clock
         self.readonly = readonly
         self._hook = step_hook or (lambda where: None)
@@ -172,7 +195,7 @@ class Journal:
                     self._create()
             self._read_meta()
             self.anchor_seq, self._anchor_mac = self._anchor()
-            walk = self._walk(self._last_checkpoint(), full=False)
+            walk = self._walk(self._boot_start(), full=True)
             self.problems = walk.problems + (self._compare_rows(walk.index) if not walk.problems else [])
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: the journal cannot be read: {exc}") from None
@@ -257,7 +280,7 @@ class Journal:
             raise JournalError("append outside a transaction")
         seq = self._last_seq + 1
         text = _canon(data)
-        mac = record_mac(self.key, self._last_mac, seq, kind, seat, text)
+        mac = self._mac(_record_text(self._last_mac, seq, kind, seat, text))
         self._hook("append")
         self.db.execute("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)",
                         (seq, kind, seat, text, mac, self._clock()))
@@ -279,7 +302,7 @@ class Journal:
             for k, text in sorted(self._pending.items()):
                 self._hook("put")
                 self.db.execute("INSERT OR REPLACE INTO state (key, value, seq, mac) VALUES (?, ?, ?, ?)",
-                                (k, text, seq, row_mac(self.key, k, text, seq)))
+                                (k, text, seq, self._mac(_row_text(k, text, seq))))
                 self._index[k] = (seq, digests[k])
             self._pending = {}
         if self._since_checkpoint >= CHECKPOINT_EVERY:
@@ -304,7 +327,7 @@ class Journal:
         if row is None:
             return default
         value, seq, mac = row
-        if not hmac.compare_digest(row_mac(self.key, key, value, seq), mac):
+        if not hmac.compare_digest(self._mac(_row_text(key, value, seq)), mac):
             raise JournalError(f"{self.path}: state row {key!r} fails its mac (memory error)")
         return json.loads(value)
 
@@ -350,8 +373,15 @@ class Journal:
 
     # -- checking -----------------------------------------------------------------------------
 
-    def _last_checkpoint(self) -> int:
-        return self.last_of(CHECKPOINT)
+    def _boot_start(self) -> int:
+        """Where start-up begins its check: the last checkpoint at least ``BOOT_WINDOW`` records
+        back (0: from the first record, for a journal that has none so far back)."""
+        row = self.db.execute("SELECT MAX(seq) FROM journal WHERE kind = ? AND seq <= ?",
+                              (CHECKPOINT, self._max_seq() - BOOT_WINDOW)).fetchone()
+        return row[0] or 0
+
+    def _max_seq(self) -> int:
+        return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()[0])
 
     def _walk(self, start: int, full: bool) -> _Walk:
         """Check the chain from record ``start`` (0: from the first) to the end, and recompute
@@ -373,7 +403,7 @@ class Journal:
             if seq != expect:
                 problems.append(f"record {expect} is missing (the chain jumps to {seq})")
                 break
-            if not hmac.compare_digest(record_mac(self.key, prev, seq, kind, seat, text), mac):
+            if not hmac.compare_digest(self._mac(_record_text(prev, seq, kind, seat, text)), mac):
                 problems.append(f"record {seq} ({kind}) was altered or forged: its mac does not match the chain")
                 break
             since += 1
@@ -398,7 +428,7 @@ class Journal:
                 problems.append(f"state row {name!r} is missing (record {index[name][0]} wrote it)")
                 continue
             value, seq, mac = rows[name]
-            if not hmac.compare_digest(row_mac(self.key, name, value, seq), mac):
+            if not hmac.compare_digest(self._mac(_row_text(name, value, seq)), mac):
                 problems.append(f"state row {name!r} fails its mac (edited or forged)")
             elif name not in index:
                 problems.append(f"state row {name!r} was written by no record")
