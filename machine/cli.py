@@ -1,26 +1,39 @@
 """The ``cabinet`` command and its subcommands.
 
 Owns: argument parsing, reading script files, printing results and turning errors into one
-line on standard error with exit status 2. The work itself lives in the modules it calls.
+line on standard error: exit status 2 for a bad configuration or command line, 1 for something
+``cabinet run`` needs that cannot be reached or is in use (a serial port, a device, the
+simulator, a journal another process holds). The work itself lives in the modules it calls.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from machine import __version__, yamlio
 from machine.devtools.progress import working
 
 EXIT_USAGE = 2
+EXIT_UNREACHABLE = 1
 
 
 class CommandError(Exception):
     """An error the command reports as one line and exit status 2."""
+
+    status = EXIT_USAGE
+
+
+class Unreachable(CommandError):
+    """A device, port or file the cabinet needs cannot be reached or is in use: exit status 1."""
+
+    status = EXIT_UNREACHABLE
 
 
 def count(low: int = 1, high: int = 1_000_000_000) -> Any:
@@ -181,8 +194,6 @@ def _cmd_screenshots(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from machine.operator.config import load_config
 
     cfg = load_config(args.config)
@@ -190,23 +201,76 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.game not in cfg.games_enabled:
             raise CommandError(f"--game {args.game}: not an enabled game (games_enabled: {', '.join(cfg.games_enabled)})")
         cfg = cfg.model_copy(update={"game": args.game})
-    if args.headless:
-        from machine.devtools.soak import soak
+    with _start_failures(cfg, args.config):
+        if args.headless:
+            from machine.devtools.soak import soak
 
-        return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed)
-    from machine.loop.app import CabinetApp
+            return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed)
+        from machine.loop.app import CabinetApp
 
-    if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
-        from machine.devtools.harness import SimulatedCabinet  # development only: the simulators
+        if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
+            from machine.devtools.harness import SimulatedCabinet  # development only: the simulators
 
-        app: CabinetApp = SimulatedCabinet(cfg, Path.cwd())
-    else:
-        app = CabinetApp(cfg, Path.cwd())
+            app: CabinetApp = SimulatedCabinet(cfg, Path.cwd())
+        else:
+            app = CabinetApp(cfg, Path.cwd())
     try:
         app.run()
     finally:
         app.close()
     return 0
+
+
+@contextlib.contextmanager
+def _start_failures(cfg: Any, config: str | None) -> Iterator[None]:
+    """What stops the cabinet from starting, as one line: a link that cannot be opened or a
+    device that does not answer (``Unreachable``, status 1), a data folder that cannot be made
+    (status 2, a configuration problem), a journal another process holds (status 1). Whatever
+    was started is already stopped by then (the app and the harness close it on the way out)."""
+    from hardware.cctalk.host import CctalkError
+
+    try:
+        yield
+    except CctalkError as exc:  # the port opened but the device is not there (or not that device)
+        raise Unreachable(f"devices.bus: {cfg.devices.bus}: {exc}") from None
+    except OSError as exc:  # TransportError (a port that cannot be opened) is an OSError too
+        from hardware.transport import TransportError
+
+        if isinstance(exc, TransportError):
+            name = "devices.bus" if str(exc).startswith(f"{cfg.devices.bus}:") else "devices.panel"
+            raise Unreachable(f"{name}: {exc}") from None
+        where = exc.filename or ""
+        data = cfg.data_path(Path.cwd())
+        if where and (Path(where) == data or data in Path(where).parents or Path(where) in data.parents):
+            raise CommandError(f"{config or 'config/machine.yaml'}: data_dir {cfg.data_dir}: cannot make the journal's "
+                               f"folder {where}: {exc.strerror or exc}") from None
+        raise Unreachable(f"{where}: {exc.strerror or exc}" if where else str(exc)) from None
+    except RuntimeError as exc:
+        if _locked(exc):
+            path = cfg.data_path(Path.cwd()) / "journal.sqlite"
+            raise Unreachable(f"{path}: the journal is in use by another process (another cabinet on this "
+                              "data_dir?): database is locked") from None
+        from hardware.sim.launcher import SimError  # the simulators (bus: sim) did not start
+
+        if isinstance(exc, SimError):
+            raise Unreachable(str(exc).replace("\n", " ")) from None
+        raise
+
+
+def _locked(exc: BaseException | None) -> bool:
+    """Whether ``exc`` or what it was raised from is SQLite's "database is locked" (another
+    process holds the journal's write lock)."""
+    import sqlite3
+
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, sqlite3.OperationalError) and (
+            getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+            or "database is locked" in str(exc)
+        ):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
 def _cmd_config(args: argparse.Namespace) -> int:
@@ -504,4 +568,4 @@ def _main(argv: Sequence[str] | None = None) -> int:
         # ConfigError lists every problem, one per line
         # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.
         print(f"cabinet {args.command}: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return exc.status if isinstance(exc, CommandError) else EXIT_USAGE
