@@ -12,7 +12,9 @@ import argparse
 import contextlib
 import json
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -201,6 +203,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.game not in cfg.games_enabled:
             raise CommandError(f"--game {args.game}: not an enabled game (games_enabled: {', '.join(cfg.games_enabled)})")
         cfg = cfg.model_copy(update={"game": args.game})
+    with _signals_end_the_run():
+        try:
+            return _run(args, cfg)
+        except KeyboardInterrupt:  # Ctrl-C: everything closed on the way out, as after Esc
+            return 128 + signal.SIGINT
+
+
+def _run(args: argparse.Namespace, cfg: Any) -> int:
     with _start_failures(cfg, args.config):
         if args.headless:
             from machine.devtools.soak import soak
@@ -219,6 +229,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
     finally:
         app.close()
     return 0
+
+
+@contextlib.contextmanager
+def _signals_end_the_run() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the run the way an error does, through every ``finally`` (the
+    simulators stopped, a soak's temporary journal folder removed), with status 128 + the
+    signal; the handlers before are back afterwards. (SIGKILL cannot be caught: the simulator
+    process watches its parent and quits by itself.)"""
+    def end(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers
+        return
+    before = {sig: signal.signal(sig, end) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 @contextlib.contextmanager

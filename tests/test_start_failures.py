@@ -4,8 +4,15 @@ configuration), and nothing it started left behind."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -26,9 +33,28 @@ def config(tmp_path: Path, *, bus: str = "sim", panel: str = "sim", data: str = 
     return path
 
 
+def tagged(tag: str) -> dict[int, str]:
+    """The other processes whose environment holds ``CABINET_TEST_TAG=tag`` (what a test
+    started, and what those started in turn), each with its command line."""
+    mark = f"CABINET_TEST_TAG={tag}".encode()
+    found = {}
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            env = Path(f"/proc/{pid}/environ").read_bytes()
+            cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:  # gone meanwhile
+            continue
+        if int(pid) != os.getpid() and mark in env.split(b"\0"):
+            found[int(pid)] = cmd.replace(b"\0", b" ").decode(errors="replace")
+    return found
+
+
 @pytest.fixture
 def quick(monkeypatch, tmp_path):
-    """No Auto tables (not what these are about), a dummy video driver, the run in ``tmp_path``."""
+    """No Auto tables (not what these are about), a dummy video driver, the run in ``tmp_path``;
+    afterwards no thread and no process it started is left."""
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv("CABINET_TEST_TAG", tag)
     monkeypatch.setattr(wiring, "prepare_auto", lambda *args: None)
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     monkeypatch.chdir(tmp_path)
@@ -36,6 +62,7 @@ def quick(monkeypatch, tmp_path):
     yield
     left = [t for t in threading.enumerate() if t not in before and t.is_alive()]
     assert not left, f"threads left running: {left}"
+    assert gone(tag, within=0) == {}
 
 
 def one_line(capsys) -> str:
@@ -77,3 +104,66 @@ def test_a_journal_another_process_holds_is_one_line_and_status_1(tmp_path, caps
         holder.close()
     assert one_line(capsys) == (f"cabinet run: {tmp_path / 'data' / 'journal.sqlite'}: the journal is in use by another "
                                 "process (another cabinet on this data_dir?): database is locked")
+
+
+def test_a_failed_start_on_the_simulators_stops_them(tmp_path, capsys, quick):
+    (tmp_path / "afile").write_text("")
+    path = config(tmp_path, data=str(tmp_path / "afile" / "data"))  # bus and panel: sim
+    assert main(["run", "--config", str(path)]) == 2
+    assert "cannot make the journal's folder" in one_line(capsys)  # and (the fixture) no simulator left
+
+
+# -- the real process, killed ---------------------------------------------------------------------
+
+
+def start_soak(tmp_path: Path, tag: str) -> subprocess.Popen[bytes]:
+    """``cabinet run --headless`` as its own process (what ``tools/run --headless`` execs), once
+    its bus simulator runs and the cabinet has opened its journal (temporary folders go into
+    ``tmp_path``)."""
+    env = {**os.environ, "CABINET_TEST_TAG": tag, "TMPDIR": str(tmp_path), "SDL_VIDEODRIVER": "dummy",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    proc = subprocess.Popen([sys.executable, "-m", "machine", "run", "--headless", "--rounds", "1000",
+                             "--config", str(config(tmp_path))], cwd=tmp_path, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while not (any("hardware.sim" in c for c in tagged(tag).values())
+               and list(tmp_path.glob("cabinet-soak-*/journal.sqlite"))):
+        assert proc.poll() is None, proc.communicate()[1].decode()
+        assert time.monotonic() < deadline, "the bus simulator did not start"
+        time.sleep(0.05)
+    return proc
+
+
+def gone(tag: str, within: float = 5.0) -> dict[int, str]:
+    """The processes of ``tag`` still running after ``within`` seconds, killed (so that a failing
+    test leaves nothing behind either)."""
+    deadline = time.monotonic() + within
+    while (left := tagged(tag)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return left
+
+
+def test_sigkill_of_the_cabinet_leaves_no_simulator_running(tmp_path):
+    tag = uuid.uuid4().hex
+    proc = start_soak(tmp_path, tag)
+    proc.kill()  # SIGKILL: nothing of the cabinet runs after it; the simulator sees its parent gone
+    proc.wait()
+    assert proc.stderr is not None
+    proc.stderr.close()
+    assert gone(tag) == {}
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_stops_the_simulator_and_removes_the_temporary_journal(tmp_path, sig):
+    tag = uuid.uuid4().hex
+    proc = start_soak(tmp_path, tag)
+    assert [p.name for p in tmp_path.glob("cabinet-soak-*")]  # the soak's journal folder is there
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=30)
+    assert gone(tag, within=1.0) == {}
+    assert proc.returncode == 128 + sig, err.decode()
+    assert "Traceback" not in err.decode()
+    assert list(tmp_path.glob("cabinet-soak-*")) == []
