@@ -203,11 +203,26 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.game not in cfg.games_enabled:
             raise CommandError(f"--game {args.game}: not an enabled game (games_enabled: {', '.join(cfg.games_enabled)})")
         cfg = cfg.model_copy(update={"game": args.game})
+    if not args.headless:
+        _a_visible_display()
     with _signals_end_the_run():
         try:
             return _run(args, cfg)
         except KeyboardInterrupt:  # Ctrl-C: everything closed on the way out, as after Esc
             return 128 + signal.SIGINT
+
+
+def _a_visible_display() -> None:
+    """The window of ``cabinet run`` must be seen: a video driver that draws nowhere (SDL's
+    ``dummy`` or ``offscreen``, asked for in ``SDL_VIDEODRIVER``) and no display at all
+    (``NO_DISPLAY``) are refused before anything starts (the simulators, the journal, Auto's tables)."""
+    from machine.display.screens import INVISIBLE_DRIVERS, open_display
+
+    asked = os.environ.get("SDL_VIDEODRIVER", "").strip().lower()
+    if asked and all(d.strip() in INVISIBLE_DRIVERS for d in asked.split(",")):
+        raise CommandError(f"SDL_VIDEODRIVER={asked} draws nowhere a person sees: unset it to use the display, "
+                           "or run with --headless")
+    open_display()  # DisplayError: one line, status 2
 
 
 def _run(args: argparse.Namespace, cfg: Any) -> int:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from machine.cli import main
+from machine.display import screens
 from machine.loop import wiring
 from machine.money import journal
 
@@ -51,12 +52,14 @@ def tagged(tag: str) -> dict[int, str]:
 
 @pytest.fixture
 def quick(monkeypatch, tmp_path):
-    """No Auto tables (not what these are about), a dummy video driver, the run in ``tmp_path``;
-    afterwards no thread and no process it started is left."""
+    """No Auto tables (not what these are about), the run in ``tmp_path`` with no video driver
+    asked for (a dummy one is refused) and a display taken as there (each failure here comes
+    before the window would open); afterwards no thread and no process it started is left."""
     tag = uuid.uuid4().hex
     monkeypatch.setenv("CABINET_TEST_TAG", tag)
     monkeypatch.setattr(wiring, "prepare_auto", lambda *args: None)
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.setattr(screens, "open_display", lambda: None)
     monkeypatch.chdir(tmp_path)
     before = set(threading.enumerate())
     yield
@@ -167,3 +170,27 @@ def test_sigterm_stops_the_simulator_and_removes_the_temporary_journal(tmp_path,
     assert proc.returncode == 128 + sig, err.decode()
     assert "Traceback" not in err.decode()
     assert list(tmp_path.glob("cabinet-soak-*")) == []
+
+
+# -- no display to be seen ------------------------------------------------------------------------
+
+
+@pytest.mark.timeout(30)  # (before: the invisible window ran until closed)
+@pytest.mark.parametrize("driver", ["dummy", "offscreen", "Dummy"])
+def test_a_window_no_one_can_see_is_refused_before_anything_starts(tmp_path, capsys, quick, monkeypatch, driver):
+    monkeypatch.setenv("SDL_VIDEODRIVER", driver)
+    assert main(["run", "--config", str(config(tmp_path))]) == 2  # bus and panel: sim
+    assert one_line(capsys) == (f"cabinet run: SDL_VIDEODRIVER={driver.lower()} draws nowhere a person sees: unset it "
+                                "to use the display, or run with --headless")
+    assert not (tmp_path / "data").exists()  # nothing started, not even the journal
+
+
+def test_no_display_at_all_is_one_line_from_the_real_process(tmp_path):
+    tag = uuid.uuid4().hex
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    env.update(CABINET_TEST_TAG=tag, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    done = subprocess.run([sys.executable, "-m", "machine", "run", "--config", str(config(tmp_path))], cwd=tmp_path,
+                          env=env, capture_output=True, timeout=120)
+    assert (done.returncode, done.stdout) == (2, b"")
+    assert done.stderr.decode() == "cabinet run: no display: set DISPLAY or run with --headless\n"
+    assert gone(tag, within=0) == {}
