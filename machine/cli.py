@@ -1,16 +1,22 @@
 """The ``cabinet`` command and its subcommands.
 
 Owns: argument parsing, reading script files, printing results and turning errors into one
-line on standard error with exit status 2. The work itself lives in the modules it calls.
+line on standard error: exit status 2 for a bad configuration or command line, 1 for something
+``cabinet run`` needs that cannot be reached or is in use (a serial port, a device, the
+simulator, a journal another process holds). The work itself lives in the modules it calls.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
 from machine import __version__, yamlio
@@ -19,10 +25,19 @@ from machine.money.memory import DEFAULT_KEY_FILE
 
 EXIT_USAGE = 2
 EXIT_MEMORY = 3  # the journal cannot be trusted: nothing was played
+EXIT_UNREACHABLE = 1
 
 
 class CommandError(Exception):
     """An error the command reports as one line and exit status 2."""
+
+    status = EXIT_USAGE
+
+
+class Unreachable(CommandError):
+    """A device, port or file the cabinet needs cannot be reached or is in use: exit status 1."""
+
+    status = EXIT_UNREACHABLE
 
 
 def count(low: int = 1, high: int = 1_000_000_000) -> Any:
@@ -188,8 +203,6 @@ def _cmd_screenshots(args: argparse.Namespace) -> int:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from machine.operator.config import load_config
 
     cfg = load_config(args.config)
@@ -197,26 +210,50 @@ def _cmd_run(args: argparse.Namespace) -> int:
         if args.game not in cfg.games_enabled:
             raise CommandError(f"--game {args.game}: not an enabled game (games_enabled: {', '.join(cfg.games_enabled)})")
         cfg = cfg.model_copy(update={"game": args.game})
-    data = None if args.data is None else Path(args.data).expanduser().resolve()
-    if args.headless:
-        from machine.devtools.soak import soak
+    if not args.headless:
+        _a_visible_display()
+    with _signals_end_the_run():
+        try:
+            return _run(args, cfg)
+        except KeyboardInterrupt:  # Ctrl-C: everything closed on the way out, as after Esc
+            return 128 + signal.SIGINT
 
-        return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed, data=data)
+
+def _a_visible_display() -> None:
+    """The window of ``cabinet run`` must be seen: a video driver that draws nowhere (SDL's
+    ``dummy`` or ``offscreen``, asked for in ``SDL_VIDEODRIVER``) and no display at all
+    (``NO_DISPLAY``) are refused before anything starts (the simulators, the journal, Auto's tables)."""
+    from machine.display.screens import INVISIBLE_DRIVERS, open_display
+
+    asked = os.environ.get("SDL_VIDEODRIVER", "").strip().lower()
+    if asked and all(d.strip() in INVISIBLE_DRIVERS for d in asked.split(",")):
+        raise CommandError(f"SDL_VIDEODRIVER={asked} draws nowhere a person sees: unset it to use the display, "
+                           "or run with --headless")
+    open_display()  # DisplayError: one line, status 2
+
+
+def _run(args: argparse.Namespace, cfg: Any) -> int:
+    data = None if args.data is None else Path(args.data).expanduser().resolve()
     if data is not None:
         cfg = cfg.model_copy(update={"data_dir": str(data)})
-    if args.init:
-        from machine.operator.firststart import init_cabinet, is_new
+    with _start_failures(cfg, args.config):
+        if args.headless:
+            from machine.devtools.soak import soak
 
-        if is_new(cfg, Path.cwd()):
-            print(init_cabinet(cfg, Path.cwd()), file=sys.stderr)
-    from machine.loop.app import CabinetApp
+            return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed, data=data)
+        if args.init:
+            from machine.operator.firststart import init_cabinet, is_new
 
-    if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
-        from machine.devtools.harness import SimulatedCabinet  # development only: the simulators
+            if is_new(cfg, Path.cwd()):
+                print(init_cabinet(cfg, Path.cwd()), file=sys.stderr)
+        from machine.loop.app import CabinetApp
 
-        app: CabinetApp = SimulatedCabinet(cfg, Path.cwd())
-    else:
-        app = CabinetApp(cfg, Path.cwd())
+        if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
+            from machine.devtools.harness import SimulatedCabinet  # development only: the simulators
+
+            app: CabinetApp = SimulatedCabinet(cfg, Path.cwd())
+        else:
+            app = CabinetApp(cfg, Path.cwd())
     try:
         app.run()
     finally:
@@ -247,6 +284,78 @@ def _cmd_ram_clear(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     print(ram_clear_cabinet(cfg, Path.cwd(), args.reason))
     return 0
+
+
+@contextlib.contextmanager
+def _signals_end_the_run() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the run the way an error does, through every ``finally`` (the
+    simulators stopped, a soak's temporary journal folder removed), with status 128 + the
+    signal; the handlers before are back afterwards. (SIGKILL cannot be caught: the simulator
+    process watches its parent and quits by itself.)"""
+    def end(signum: int, frame: Any) -> None:
+        raise SystemExit(128 + signum)
+
+    if threading.current_thread() is not threading.main_thread():
+        yield  # only the main thread may set handlers
+        return
+    before = {sig: signal.signal(sig, end) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def _start_failures(cfg: Any, config: str | None) -> Iterator[None]:
+    """What stops the cabinet from starting, as one line: a link that cannot be opened or a
+    device that does not answer (``Unreachable``, status 1), a data folder that cannot be made
+    (status 2, a configuration problem), a journal another process holds (status 1). Whatever
+    was started is already stopped by then (the app and the harness close it on the way out)."""
+    from hardware.cctalk.host import CctalkError
+
+    try:
+        yield
+    except CctalkError as exc:  # the port opened but the device is not there (or not that device)
+        raise Unreachable(f"devices.bus: {cfg.devices.bus}: {exc}") from None
+    except OSError as exc:  # TransportError (a port that cannot be opened) is an OSError too
+        from hardware.transport import TransportError
+
+        if isinstance(exc, TransportError):
+            name = "devices.bus" if str(exc).startswith(f"{cfg.devices.bus}:") else "devices.panel"
+            raise Unreachable(f"{name}: {exc}") from None
+        where = exc.filename or ""
+        data = cfg.data_path(Path.cwd())
+        if where and (Path(where) == data or data in Path(where).parents or Path(where) in data.parents):
+            raise CommandError(f"{config or 'config/machine.yaml'}: data_dir {cfg.data_dir}: cannot make the journal's "
+                               f"folder {where}: {exc.strerror or exc}") from None
+        raise Unreachable(f"{where}: {exc.strerror or exc}" if where else str(exc)) from None
+    except RuntimeError as exc:
+        if _locked(exc):
+            path = cfg.data_path(Path.cwd()) / "journal.sqlite"
+            raise Unreachable(f"{path}: the journal is in use by another process (another cabinet on this "
+                              "data_dir?): database is locked") from None
+        from hardware.sim.launcher import SimError  # the simulators (bus: sim) did not start
+
+        if isinstance(exc, SimError):
+            raise Unreachable(str(exc).replace("\n", " ")) from None
+        raise
+
+
+def _locked(exc: BaseException | None) -> bool:
+    """Whether ``exc`` or what it was raised from is SQLite's "database is locked" (another
+    process holds the journal's write lock)."""
+    import sqlite3
+
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, sqlite3.OperationalError) and (
+            getattr(exc, "sqlite_errorcode", None) in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED)
+            or "database is locked" in str(exc)
+        ):
+            return True
+        exc, seen = exc.__cause__ or exc.__context__, seen + 1
+    return False
 
 
 def _cmd_config(args: argparse.Namespace) -> int:
@@ -566,4 +675,4 @@ def _main(argv: Sequence[str] | None = None) -> int:
         # ConfigError lists every problem, one per line
         # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.
         print(f"cabinet {args.command}: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return exc.status if isinstance(exc, CommandError) else EXIT_USAGE

@@ -200,6 +200,7 @@ def test_the_current_game_must_be_enabled_and_no_game_listed_twice():
 
 def test_a_one_deck_blackjack_profile_is_refused_on_a_cabinet_of_five_seats_naming_file_and_field(capsys, tmp_path):
     five = BASE.replace("seats: 4", "seats: 5").replace("seats: [1, 2, 3, 4]", "seats: [1, 2, 3, 4, 5]")
+    five = five.replace("4: 13}", "4: 13, 5: 14}")  # seat 5's coin acceptor
     five = five.replace(ENABLED, "games_enabled: [random-blackjack, casino-blackjack]")
     with pytest.raises(ConfigError) as err:
         parse_config(five, "machine.yaml")
@@ -214,6 +215,7 @@ def test_a_one_deck_blackjack_profile_is_refused_on_a_cabinet_of_five_seats_nami
     assert out == "" and err_text.count("\n") == 1 and "casino-blackjack.yaml:10: rules.decks" in err_text
     # every one-deck blackjack profile the shipped configuration enables is named, each at its line
     every = BASE.replace("seats: 4", "seats: 5").replace("seats: [1, 2, 3, 4]", "seats: [1, 2, 3, 4, 5]")
+    every = every.replace("4: 13}", "4: 13, 5: 14}")
     with pytest.raises(ConfigError) as err:
         parse_config(every, "machine.yaml")
     named = sorted(p.split("/games/")[1].split(".yaml")[0] for p in err.value.problems)

@@ -2,21 +2,27 @@
 
 Owns: the command line (see README.md). Prints ``LINK <path or url>`` then
 ``CONTROL <host:port or unix:path>`` on standard output and serves until ``quit`` on the
-control channel (or a signal). Errors in the configuration: one line on standard error,
-exit status 2.
+control channel (or a signal); with ``--parent-pid`` also as soon as that process has ended,
+however it ended (SIGKILL too), so a launcher never leaves a simulator behind. Errors in the
+configuration: one line on standard error, exit status 2.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 import signal
 import sys
+import threading
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from hardware.sim.config import ConfigError, build_bus, devices_of, load_file, parse_device_spec
 from hardware.sim.server import SimServer, stderr_log
+
+PARENT_POLL = 0.2  # seconds between two looks at whether the launcher is still there
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,7 +45,26 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--checksum", choices=("sum8", "crc16"), default=None)
     p.add_argument("--seed", type=int, default=None, help="random seed (cipher keys, garbling)")
     p.add_argument("--verbose", action="store_true", help="log every packet on standard error")
+    p.add_argument("--parent-pid", type=int, default=None, metavar="PID",
+                   help="quit when this process (the launcher) has ended")
     return p
+
+
+def watch_parent(pid: int, server: SimServer) -> threading.Thread:
+    """Quit the server once process ``pid`` is no longer this process's parent: when a parent
+    ends, however it ends, the kernel gives its children to init (or a subreaper). A look every
+    ``PARENT_POLL`` seconds; needs nothing from the parent, so a SIGKILL of it is seen too."""
+
+    def watch() -> None:
+        while not server.controller.quit:
+            if os.getppid() != pid:
+                server.controller.quit = True
+                return
+            time.sleep(PARENT_POLL)
+
+    thread = threading.Thread(target=watch, name="parent-watch", daemon=True)
+    thread.start()
+    return thread
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -67,6 +92,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"hardware.sim: {exc}", file=sys.stderr)
         return 2
     signal.signal(signal.SIGTERM, lambda *_: setattr(server.controller, "quit", True))
+    if args.parent_pid is not None:
+        watch_parent(args.parent_pid, server)
     server.announce()
     with contextlib.suppress(KeyboardInterrupt):
         server.run()

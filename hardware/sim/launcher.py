@@ -1,9 +1,10 @@
 """Starting the simulator process and talking to its control channel.
 
-Owns: ``SimProcess`` (start ``python -m hardware.sim`` with arguments, wait for its ``LINK`` and
-``CONTROL`` lines, stop it) and ``SimControl`` (a client of the line protocol in README.md).
-Used by hardware-in-the-loop tests, the bench and ``tools/run``. Real time and real processes
-live here; nothing here knows ccTalk.
+Owns: ``SimProcess`` (start ``python -m hardware.sim`` with arguments, tied to this process so
+that it never outlives it, wait for its ``LINK`` and ``CONTROL`` lines, stop it) and
+``SimControl`` (a client of the line protocol in README.md). Used by hardware-in-the-loop
+tests, the bench and ``tools/run``. Real time and real processes live here; nothing here knows
+ccTalk.
 """
 
 from __future__ import annotations
@@ -107,10 +108,11 @@ class SimProcess:
 
     @classmethod
     def start(cls, args: Sequence[str] = (), *, timeout: float = 10.0) -> SimProcess:
-        """Start ``python -m hardware.sim ARGS`` and wait for its LINK and CONTROL lines."""
+        """Start ``python -m hardware.sim ARGS`` and wait for its LINK and CONTROL lines. The
+        simulator quits by itself when this process ends (``--parent-pid``), however it ends."""
         log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the process
         proc = subprocess.Popen(
-            [sys.executable, "-m", "hardware.sim", *args],
+            [sys.executable, "-m", "hardware.sim", "--parent-pid", str(os.getpid()), *args],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=log,

@@ -79,6 +79,7 @@ def open_display() -> None:
     """Start pygame's display, or raise ``DisplayError`` when none can be opened: SDL falls back
     to a driver that draws nowhere (offscreen, dummy) unless the user asked for one
     (``SDL_VIDEODRIVER``, as the tests and the screenshots do)."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # nothing of pygame's on standard output
     import pygame
 
     with _held_stderr() as said:  # SDL's probing of the drivers it does not find (wayland, x11)

@@ -3,13 +3,17 @@
 Owns: the typed model of every machine setting (seats, denomination, coins, payout, limits,
 times, device links and addresses, display, language, data directory, enabled games), and
 reporting every error at once as ``file:line: path: message``. Unknown keys are refused, and so
-are YAML 1.1 surprises (``no`` is not false here, duplicate keys are errors). Never starts
+are YAML 1.1 surprises (``no`` is not false here, duplicate keys are errors); a file must say
+which devices it drives (no ``devices:``, or an empty file, is refused: never simulated devices
+by default), every seat has a coin acceptor, and each coin's points (and the hopper coin's) at
+``denomination_cents`` come to the coin's face value, which its ccTalk id names. Never starts
 anything: the machine refuses to start on a file that does not pass.
 """
 
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -26,6 +30,15 @@ from machine.money.seatmoney import MoneySettings
 MIN_SEATS_FOR_TWO_DECKS = 5  # seats from which a blackjack-family profile must deal two decks or more
 MIN_SECONDS = 1.0  # the shortest betting time or decision time a player can act in
 SYSTEM_DIRS = ("/proc", "/sys", "/dev")  # never a journal's folder
+FACE_VALUE = re.compile(r"^[A-Z]{2}(\d{3})[A-Z]$")  # a ccTalk coin id: country, value in cents (pence...), issue
+SAY_DEVICES = "write the devices the cabinet drives, e.g. `devices: {bus: sim, panel: sim}` for the simulators"
+
+
+def face_value(coin_id: str) -> int | None:
+    """The coin's value in hundredths of its currency, as its ccTalk id names it (``EU050A``:
+    50 cents, ``EU200A``: 200); None for an id that does not name it so."""
+    m = FACE_VALUE.match(coin_id)
+    return int(m.group(1)) if m else None
 
 
 class ConfigError(ValueError):
@@ -188,10 +201,37 @@ class MachineConfig(_Model):
             if where == data or where.startswith(data + os.sep):
                 out.append((field, f"{text!r} is inside data_dir {self.data_dir!r}: a copy of the data folder would carry "
                             "it along (keep it on another path)"))
+        for seat in range(1, self.seats + 1):
+            if seat not in self.devices.acceptors:
+                out.append((("devices", "acceptors"), f"seat {seat} has no coin acceptor (every seat takes its coins "
+                            "through its own: seat -> address)"))
+        out += self._denomination()
         served = [s for h in self.devices.hoppers for s in h.seats]
         for seat in range(1, self.seats + 1):
             if self.payout == "hopper" and served.count(seat) != 1:
                 out.append((("devices", "hoppers"), f"seat {seat} must be paid by exactly one hopper"))
+        return out
+
+    def _denomination(self) -> list[tuple[tuple[Any, ...], str]]:
+        """Each coin's points times ``denomination_cents`` is the coin's face value (a changed
+        denomination with the coins' points left as they were would credit the wrong money),
+        and the hopper pays a coin the cabinet takes: ``hopper_coin`` points are one of them."""
+        out: list[tuple[tuple[Any, ...], str]] = []
+        cents = self.denomination_cents
+        faces = {}
+        for coin, points in self.coins.items():
+            face = face_value(coin)
+            if face is None:
+                continue
+            faces[coin] = face
+            if points * cents != face:
+                should = f"{face // cents} points" if face % cents == 0 else "no whole number of points"
+                out.append((("coins", coin), f"{points} points x denomination_cents {cents} = {points * cents} cents, "
+                            f"but {coin} is a {face} cent coin: {should} at this denomination"))
+        if self.payout == "hopper" and faces and self.hopper_coin * cents not in faces.values():
+            out.append((("hopper_coin",), f"{self.hopper_coin} points x denomination_cents {cents} = "
+                        f"{self.hopper_coin * cents} cents, which is none of the coins "
+                        f"({', '.join(f'{c} {v}' for c, v in faces.items())} cents)"))
         return out
 
     def cabinet_settings(self) -> CabinetSettings:
@@ -276,10 +316,11 @@ def parse_config(text: str, name: str) -> MachineConfig:
     except yamlio.YamlError as exc:
         raise ConfigError([str(exc)]) from None
     if data is None:
-        data = {}
+        raise ConfigError([f"{name}:1: the configuration is empty: {SAY_DEVICES}"])
     if not isinstance(data, dict):
         raise ConfigError([f"{name}:1: the configuration must be a mapping of settings"])
     lines = _line_map(text)
+    missing = [] if "devices" in data else [f"{name}:1: devices: missing: {SAY_DEVICES}"]
     try:
         cfg = MachineConfig.model_validate(data)
     except ValidationError as exc:
@@ -291,8 +332,8 @@ def parse_config(text: str, name: str) -> MachineConfig:
             if err["type"] == "extra_forbidden":
                 msg = "unknown setting"
             problems.append(f"{name}:{_where(lines, loc)}: {path}: {msg}")
-        raise ConfigError(problems) from None
-    problems = [f"{name}:{_where(lines, loc)}: {'.'.join(map(str, loc))}: {msg}" for loc, msg in cfg.consistency()]
+        raise ConfigError(missing + problems) from None
+    problems = missing + [f"{name}:{_where(lines, loc)}: {'.'.join(map(str, loc))}: {msg}" for loc, msg in cfg.consistency()]
     for game in dict.fromkeys(cfg.games_enabled):
         try:
             profile = load_profile(game)
