@@ -8,6 +8,7 @@ import pytest
 from machine.devtools.harness import COIN_PACE, CoinFeeder, SimulatedCabinet
 from machine.loop import wiring
 from machine.operator.config import parse_config
+from machine.operator.firststart import temporary
 from tests.e2e_helpers import ready, run_until
 
 CONFIG = """
@@ -38,7 +39,7 @@ def test_ten_quick_presses_credit_ten_coins_and_nothing_tilts(tmp_path, monkeypa
     monkeypatch.setattr(wiring, "prepare_auto", lambda *args: None)
     import pygame
 
-    cfg = parse_config(CONFIG + f"data_dir: {tmp_path}\n", "t.yaml")
+    cfg = temporary(parse_config(CONFIG, "t.yaml"), tmp_path)
     app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda *args: "stand")
     try:
         ready(app)

@@ -21,16 +21,24 @@ from machine.cli import main
 from machine.display import screens
 from machine.loop import wiring
 from machine.money import journal
+from machine.operator.config import load_config
+from machine.operator.firststart import init_cabinet
 
 SHIPPED = (Path(__file__).resolve().parents[1] / "config" / "machine.yaml").read_text()
 
 
-def config(tmp_path: Path, *, bus: str = "sim", panel: str = "sim", data: str = "data") -> Path:
+def config(tmp_path: Path, *, bus: str = "sim", panel: str = "sim", data: str = "data", init: bool = True) -> Path:
+    """The shipped configuration with these links, its data and memory in ``tmp_path`` (the run's
+    folder), the cabinet initialised there (``init``) as ``cabinet init`` does."""
     text = SHIPPED.replace("bus: sim ", f"bus: {bus} ").replace("panel: sim ", f"panel: {panel} ")
     text = text.replace("data_dir: data ", f"data_dir: {data} ")
+    text = text.replace("key_file: ~/.config/cabinet/", f"key_file: {tmp_path}/key/").replace(
+        "head_stores: [~/.local/state/cabinet]", f"head_stores: [{tmp_path}/usb]")
     lines = [("games_enabled: [random-blackjack]" if ln.startswith("games_enabled:") else ln) for ln in text.splitlines()]
     path = tmp_path / "machine.yaml"
     path.write_text("\n".join(lines) + "\n")
+    if init:
+        init_cabinet(load_config(str(path)), tmp_path)
     return path
 
 
@@ -88,8 +96,8 @@ def test_a_bus_that_cannot_be_reached_is_one_line_and_status_1(tmp_path, capsys,
 def test_a_data_dir_that_cannot_be_made_is_one_line_and_status_2(tmp_path, capsys, quick):
     (tmp_path / "afile").write_text("")
     data = tmp_path / "afile" / "data"  # under a file: no folder can be made there (even as root)
-    path = config(tmp_path, data=str(data))
-    assert main(["run", "--config", str(path)]) == 2
+    path = config(tmp_path, data=str(data), init=False)
+    assert main(["run", "--init", "--config", str(path)]) == 2  # tools/run's first start makes the folder
     assert one_line(capsys) == (f"cabinet run: {path}: data_dir {data}: cannot make the journal's folder {data}: "
                                 "Not a directory")
 
@@ -98,7 +106,6 @@ def test_a_journal_another_process_holds_is_one_line_and_status_1(tmp_path, caps
     connect = sqlite3.connect
     monkeypatch.setattr(journal.sqlite3, "connect", lambda *a, **k: connect(*a, **{**k, "timeout": 0.05}))
     path = config(tmp_path)
-    (tmp_path / "data").mkdir()
     holder = connect(tmp_path / "data" / "journal.sqlite", isolation_level=None)
     holder.execute("BEGIN EXCLUSIVE")  # another process in the middle of writing it
     try:
@@ -111,8 +118,8 @@ def test_a_journal_another_process_holds_is_one_line_and_status_1(tmp_path, caps
 
 def test_a_failed_start_on_the_simulators_stops_them(tmp_path, capsys, quick):
     (tmp_path / "afile").write_text("")
-    path = config(tmp_path, data=str(tmp_path / "afile" / "data"))  # bus and panel: sim
-    assert main(["run", "--config", str(path)]) == 2
+    path = config(tmp_path, data=str(tmp_path / "afile" / "data"), init=False)  # bus and panel: sim
+    assert main(["run", "--init", "--config", str(path)]) == 2
     assert "cannot make the journal's folder" in one_line(capsys)  # and (the fixture) no simulator left
 
 
@@ -130,7 +137,7 @@ def start_soak(tmp_path: Path, tag: str) -> subprocess.Popen[bytes]:
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while not (any("hardware.sim" in c for c in tagged(tag).values())
-               and list(tmp_path.glob("cabinet-soak-*/journal.sqlite"))):
+               and list(tmp_path.glob("cabinet-soak-*/data/journal.sqlite"))):
         assert proc.poll() is None, proc.communicate()[1].decode()
         assert time.monotonic() < deadline, "the bus simulator did not start"
         time.sleep(0.05)
@@ -179,7 +186,7 @@ def test_sigterm_stops_the_simulator_and_removes_the_temporary_journal(tmp_path,
 @pytest.mark.parametrize("driver", ["dummy", "offscreen", "Dummy"])
 def test_a_window_no_one_can_see_is_refused_before_anything_starts(tmp_path, capsys, quick, monkeypatch, driver):
     monkeypatch.setenv("SDL_VIDEODRIVER", driver)
-    assert main(["run", "--config", str(config(tmp_path))]) == 2  # bus and panel: sim
+    assert main(["run", "--init", "--config", str(config(tmp_path, init=False))]) == 2  # bus and panel: sim
     assert one_line(capsys) == (f"cabinet run: SDL_VIDEODRIVER={driver.lower()} draws nowhere a person sees: unset it "
                                 "to use the display, or run with --headless")
     assert not (tmp_path / "data").exists()  # nothing started, not even the journal

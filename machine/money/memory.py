@@ -251,7 +251,7 @@ def _create(path: Path, memory: Memory, step_hook: Callable[[str], None] | None,
     """A new journal: the head stores learn it (at record 0) before its first record commits, so a
     cut at any instant leaves either nothing committed or a journal its heads know."""
     for suffix in ("", "-wal", "-shm"):  # what a cut first start left (nothing committed)
-        with contextlib.suppress(FileNotFoundError):
+        with contextlib.suppress(FileNotFoundError, NotADirectoryError):
             Path(str(path) + suffix).unlink()
     journal = Journal(path, memory.key, create=True, step_hook=step_hook, clock=clock)
     write = _writer(memory, journal, step_hook)

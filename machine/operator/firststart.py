@@ -46,7 +46,7 @@ def is_new(cfg: MachineConfig, base: Path) -> bool:
     memory = cfg.machine_memory(base)
     try:
         journal_there = cfg.journal_path(base).stat().st_size > 0
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         journal_there = False
     return not journal_there and all(store.read(memory.key) is None for store in memory.heads)
 
