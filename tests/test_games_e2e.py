@@ -20,6 +20,7 @@ from machine.games.catalog import make_game
 from machine.games.rules import load_profile
 from machine.operator.config import parse_config
 from tests.e2e_helpers import lamps, press, ready, run_until
+from tests.helpers import pin_setting
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -38,7 +39,7 @@ devices:
   bus: sim
   acceptors: {{1: 2, 2: 11}}
   hoppers: [{{address: 3, seats: [1, 2]}}]
-"""
+""" + pin_setting()
 
 
 def stacked(game: str, *tops: str):

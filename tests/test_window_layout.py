@@ -10,11 +10,14 @@ from machine.display import screens
 from machine.display.screens import NO_DISPLAY, WINDOWPOS_CENTERED_DISPLAY, DisplayError, WindowPlace, window_places
 from machine.operator.config import ConfigError, DisplayConfig, parse_config
 
+from .helpers import pin_setting
+
 HD, SMALL = (1920, 1080), (1280, 720)
+PIN = pin_setting()  # every configuration sets the operator PIN
 
 
 def display(text: str) -> DisplayConfig:
-    return parse_config("display:\n  layout: windows\n" + text, "m.yaml").display
+    return parse_config("display:\n  layout: windows\n" + text + PIN, "m.yaml").display
 
 
 def test_without_places_the_windows_tile_the_first_display_side_by_side_or_in_a_grid():
@@ -54,13 +57,13 @@ def test_each_window_on_its_display_or_at_its_position_fullscreen_when_asked():
 ])
 def test_a_bad_window_entry_is_named_with_its_file_and_line(windows, problem):
     with pytest.raises(ConfigError) as exc:
-        parse_config("seats: 2\ndisplay:\n  layout: windows\n  windows:\n" + windows, "m.yaml")
+        parse_config("seats: 2\ndisplay:\n  layout: windows\n  windows:\n" + windows + PIN, "m.yaml")
     assert problem in exc.value.problems
 
 
 def test_windows_are_refused_with_the_tiles_layout():
     with pytest.raises(ConfigError) as exc:
-        parse_config("display:\n  windows:\n    - {display: 0}\n", "m.yaml")
+        parse_config("display:\n  windows:\n    - {display: 0}\n" + PIN, "m.yaml")
     assert exc.value.problems == [
         "m.yaml:2: display.windows: places the seats' windows of layout: windows (layout is tiles here)"
     ]
