@@ -231,6 +231,8 @@ def _cmd_config_pin(args: argparse.Namespace) -> int:
     path = Path(args.file) if args.file else config_dir() / "machine.yaml"
     if args.pin_stdin:
         new = sys.stdin.readline().rstrip("\r\n")
+    elif not sys.stdin.isatty():  # getpass would echo, and warn over several lines
+        raise CommandError("no terminal to ask the PIN on without echo: give it on one line with --pin-stdin")
     else:
         try:
             new = getpass.getpass("New operator PIN (4-8 digits): ")

@@ -230,6 +230,11 @@ def test_config_pin_replaces_the_old_sha256_line_or_adds_one(tmp_path, monkeypat
 def test_config_pin_asks_twice_without_echo(tmp_path, monkeypatch, capsys, cheap):
     path = tmp_path / "machine.yaml"
     path.write_text(BASE)
+    monkeypatch.setattr("sys.stdin", io.StringIO("2580\n"))  # not a terminal: refused, never echoed
+    assert main(["config", "pin", str(path)]) == 2
+    assert capsys.readouterr() == ("", "cabinet config: no terminal to ask the PIN on without echo: give it on one "
+                                       "line with --pin-stdin\n")
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
     answers = iter(["2580", "2590"])
     monkeypatch.setattr("getpass.getpass", lambda prompt: next(answers))
     assert main(["config", "pin", str(path)]) == 2
