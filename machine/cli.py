@@ -368,6 +368,36 @@ def _cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_config_pin(args: argparse.Namespace) -> int:
+    """Set the operator PIN in a configuration file: read twice without echo, or one line of
+    standard input (``--pin-stdin``); only the ``operator_pin`` line changes."""
+    import getpass
+    from pathlib import Path
+
+    from machine.games.rules import config_dir
+    from machine.operator import pin
+
+    path = Path(args.file) if args.file else config_dir() / "machine.yaml"
+    if args.pin_stdin:
+        new = sys.stdin.readline().rstrip("\r\n")
+    elif not sys.stdin.isatty():  # getpass would echo, and warn over several lines
+        raise CommandError("no terminal to ask the PIN on without echo: give it on one line with --pin-stdin")
+    else:
+        try:
+            new = getpass.getpass("New operator PIN (4-8 digits): ")
+            if pin.check_format(new) != getpass.getpass("The same PIN again: "):
+                raise CommandError("the two PINs differ: nothing changed")
+        except (EOFError, KeyboardInterrupt):
+            raise CommandError("no PIN given: nothing changed") from None
+    pin.check_format(new)
+    try:
+        pin.set_in_file(path, pin.hash_pin(new))
+    except OSError as exc:
+        raise CommandError(f"{exc.filename or path}: cannot write the new PIN ({exc.strerror or exc}): nothing changed") from None
+    print(f"{path}: operator PIN set")
+    return 0
+
+
 def _return_warnings(games: Sequence[str]) -> list[str]:
     """A line for every enabled game whose exact return is 100 % or more (a seed's home rules
     can favour the player), at a flat bet or with the best bet rule where the bet follows the cards."""
@@ -608,11 +638,15 @@ def build_parser() -> argparse.ArgumentParser:
     rc.add_argument("--reason", required=True, help="why, in the operator's words (journaled)")
     rc.add_argument("--yes", action="store_true", help="do it (without: say what it would do)")
     rc.set_defaults(func=_cmd_ram_clear)
-    cfg = sub.add_parser("config", help="check a machine configuration file without starting anything")
+    cfg = sub.add_parser("config", help="check a machine configuration file without starting anything, or set its PIN")
     cfg_sub = cfg.add_subparsers(dest="config_command", required=True)
     chk = cfg_sub.add_parser("check")
     chk.add_argument("file")
     chk.set_defaults(func=_cmd_config)
+    pn = cfg_sub.add_parser("pin", help="set the operator PIN (4-8 digits) in FILE, changing only its operator_pin line")
+    pn.add_argument("file", nargs="?", help="the machine configuration (default: config/machine.yaml)")
+    pn.add_argument("--pin-stdin", action="store_true", help="read the new PIN from one line of standard input")
+    pn.set_defaults(func=_cmd_config_pin)
     sc = sub.add_parser("screenshots", help="render every main and menu screen headless into DIR as PNG files")
     sc.add_argument("dir", help="English (or the one --language) into DIR, each other language into DIR/<lang>/")
     sc.add_argument("--language", help="only this language (en, nl, nb, ru), straight into DIR")

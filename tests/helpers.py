@@ -1,10 +1,13 @@
-"""Helpers for the tests: play a scripted round from a compact description."""
+"""Helpers for the tests: play a scripted round from a compact description; a cheap operator PIN."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from machine.operator.pin import hash_pin
 from machine.scripts.roundscript import run_round_script
+
+TEST_PIN = "1234"
 
 
 def play(shoe: str, *seats: dict[str, Any], game: str = "random-blackjack", **rules: Any) -> dict[str, Any]:
@@ -17,3 +20,14 @@ def seat(bet: int = 10, *actions: str, insurance: Any = False) -> dict[str, Any]
     return {"bet": bet, "insurance": insurance, "actions": list(actions)}
 
 
+
+
+def stored_pin(pin: str = TEST_PIN) -> str:
+    """``pin`` as ``operator_pin`` stores it, at a cost a test can afford (scrypt N=16, r=1: the
+    check reads the parameters from the string, so the menu checks it as cheaply)."""
+    return hash_pin(pin, n=16, r=1, p=1)
+
+
+def pin_setting(pin: str = TEST_PIN) -> str:
+    """The configuration line that sets the operator PIN (a test configuration needs one)."""
+    return f"operator_pin: {stored_pin(pin)}\n"

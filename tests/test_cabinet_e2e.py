@@ -18,6 +18,7 @@ from machine.games.cards import new_shoe, shuffle
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
 from tests.e2e_helpers import lamps, press, ready, run_until
+from tests.helpers import pin_setting
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -31,7 +32,7 @@ devices:
   bus: sim
   acceptors: {1: 2, 2: 11}
   hoppers: [{address: 3, seats: [1, 2]}]
-"""
+""" + pin_setting()
 
 # Round 1: seat 1 8-8 against a 6 splits, doubles the left 11 (+9 = 20), draws to the right
 # 10 (+7 = 17) and stands; seat 2 doubles 6-4 (+T = 20); the dealer 6 T 9 busts.

@@ -28,6 +28,7 @@ from machine.games.interface import FACE_DOWN  # noqa: E402
 from machine.loop.app import CabinetApp  # noqa: E402
 from machine.loop.modes import ModeEvent  # noqa: E402
 from machine.loop.router import Router  # noqa: E402
+from tests.helpers import stored_pin  # noqa: E402
 
 HIDDEN = (FACE_DOWN,) * 3
 
@@ -130,10 +131,10 @@ def test_recall_of_a_real_round_shows_every_place_and_move(tmp_path):
     from machine.display.draw import Renderer
     from machine.display.menu import draw_menu
     from machine.money.audit import as_csv, as_text, gather
-    from machine.operator.menu import OperatorMenu, pin_hash
+    from machine.operator.menu import OperatorMenu
 
     cab = scene_eenendertigen_reveal(tmp_path)
-    menu = OperatorMenu(cab, pin_hash("1234"), "id")
+    menu = OperatorMenu(cab, stored_pin("1234"), "id")
     for b in ("draw", "start"):  # Game recall, seat 1
         menu.press(1, b, 6)
     page = menu.view()

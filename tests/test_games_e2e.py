@@ -21,6 +21,7 @@ from machine.games.rules import load_profile
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
 from tests.e2e_helpers import lamps, press, ready, run_until
+from tests.helpers import pin_setting
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -39,7 +40,7 @@ devices:
   bus: sim
   acceptors: {{1: 2, 2: 11}}
   hoppers: [{{address: 3, seats: [1, 2]}}]
-"""
+""" + pin_setting()
 
 
 def stacked(game: str, *tops: str):

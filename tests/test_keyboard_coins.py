@@ -10,6 +10,7 @@ from machine.loop import wiring
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
 from tests.e2e_helpers import ready, run_until
+from tests.helpers import pin_setting
 
 CONFIG = """
 seats: 2
@@ -18,7 +19,7 @@ devices:
   bus: sim
   acceptors: {1: 2, 2: 11}
   hoppers: [{address: 3, seats: [1, 2]}]
-"""
+""" + pin_setting()
 
 
 def test_coins_wait_their_turn_per_acceptor_one_every_pace():

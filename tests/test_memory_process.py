@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.helpers import pin_setting
+
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.timeout(300)
 
@@ -35,7 +37,7 @@ devices:
   bus: sim
   acceptors: {{1: 2, 2: 11}}
   hoppers: [{{address: 3, seats: [1, 2]}}]
-"""
+""" + pin_setting().replace("{", "{{").replace("}", "}}")
 
 
 def command(tmp: Path, rounds: int = 1) -> list[str]:

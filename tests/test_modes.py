@@ -27,9 +27,10 @@ from machine.loop.modes import (
     route,
 )
 from machine.loop.router import Router
-from machine.operator.menu import OperatorMenu, pin_hash
+from machine.operator.menu import OperatorMenu
 
 from .cabinet_helpers import boot
+from .helpers import stored_pin
 
 OVERLAY_CASES = [
     (ModeEvent.OPERATOR_KEY_ON, Mode.OPERATOR, True, (Effect(Action.PAUSE, "operator"), Effect(Action.OPEN_MENU))),
@@ -146,7 +147,7 @@ def test_the_banner_writes_the_modes_and_faults_in_their_order():
 
 def make_router(cab) -> tuple[Router, list[str]]:
     requests: list[str] = []
-    return Router(cab, lambda: OperatorMenu(cab, pin_hash("1234"), "id"), requests), requests
+    return Router(cab, lambda: OperatorMenu(cab, stored_pin("1234"), "id"), requests), requests
 
 
 def events(cab) -> list[str]:

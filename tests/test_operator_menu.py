@@ -12,9 +12,10 @@ from machine.devtools.harness import SimulatedCabinet
 from machine.money.audit import as_csv, gather
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
-from machine.operator.menu import PAGES, OperatorMenu, pin_hash
+from machine.operator.menu import PAGES, OperatorMenu
 
 from .cabinet_helpers import TEST_KEY, boot, memory
+from .helpers import pin_setting, stored_pin
 
 PIN = "2468"
 PIN_BUTTONS = {
@@ -24,7 +25,7 @@ PIN_BUTTONS = {
 
 
 def menu_for(cab) -> OperatorMenu:
-    return OperatorMenu(cab, pin_hash(PIN), "test-id")
+    return OperatorMenu(cab, stored_pin(PIN), "test-id")
 
 
 def goto(menu: OperatorMenu, page: str) -> None:
@@ -53,7 +54,8 @@ def test_a_wrong_pin_changes_nothing_and_is_logged(tmp_path):
     enter_pin(menu, "1111")
     assert menu.mode == "browse" and "Wrong PIN" in menu.view().footer
     assert cab.settings.betting_time == 20.0
-    assert [r.data["what"] for r in cab.journal.records("event") if r.data["event"] == "operator"] == ["wrong PIN"]
+    assert [(r.data["code"], r.data["wrong"]) for r in cab.journal.records("event") if r.data["event"] == "pin_wrong"] \
+        == [(174, 1)]
     assert not cab.journal.records("settings_change")
 
 
@@ -152,7 +154,7 @@ devices:
 
 @pytest.mark.timeout(120)
 def test_without_the_operator_key_no_button_combination_reaches_the_menu(tmp_path):
-    cfg = temporary(parse_config(CONFIG + f"operator_pin_sha256: {pin_hash(PIN)}\n", "t.yaml"), tmp_path)
+    cfg = temporary(parse_config(CONFIG + pin_setting(PIN), "t.yaml"), tmp_path)
     app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[-1])
     try:
         rng = random.Random(5)
@@ -186,12 +188,12 @@ def test_without_the_operator_key_no_button_combination_reaches_the_menu(tmp_pat
         while app.menu is None and time.monotonic() < end:
             app.frame()
         assert app.menu is not None and "operator" in app.cab.pauses
-        for b in ("draw", "draw", "draw", "start", "start", "+2", "+2", "start"):  # Settings, change, PIN 11
+        for b in ("draw", "draw", "draw", "start", "start", "+2", "+2", "+2", "+2", "start"):  # Settings, change, PIN 1111
             app.sims.panel.tap(1, b)
             for _ in range(20):
                 app.frame()
                 time.sleep(0.002)
-        assert any(r.data.get("what") == "wrong PIN" for r in app.cab.journal.records("event"))
+        assert any(r.data["event"] == "pin_wrong" for r in app.cab.journal.records("event"))
         app.sims.panel.set_key("operator", False)
         end = time.monotonic() + 5
         while app.menu is not None and time.monotonic() < end:
@@ -206,14 +208,14 @@ def test_the_settings_page_offers_only_the_settings_of_the_game_in_force(tmp_pat
     from machine.core.cabinet import CabinetSettings, open_cabinet
     from machine.games.catalog import make_game
     from machine.games.rules import load_profile
-    from machine.operator.menu import OperatorMenu, pin_hash
+    from machine.operator.menu import OperatorMenu
 
     from .cabinet_helpers import stacked_shoes
 
     def menu_on(game: str, seats: int, folder):
         cab = open_cabinet(folder / "journal.sqlite", load_profile(game), CabinetSettings(seats=seats),
                            lambda p: make_game(p, lambda rnd: "stand"), stacked_shoes(), memory(folder), create=True)
-        return cab, OperatorMenu(cab, pin_hash("1234"), "x")
+        return cab, OperatorMenu(cab, stored_pin("1234"), "x")
 
     (tmp_path / "a").mkdir()
     cab, menu = menu_on("ochko", 2, tmp_path / "a")
@@ -352,6 +354,7 @@ def test_the_operator_menu_has_its_own_language_setting():
     from machine.operator.config import ConfigError
 
     base = "seats: 2\ndevices: {panel: sim, bus: sim, acceptors: {1: 2, 2: 11}, hoppers: [{address: 3, seats: [1, 2]}]}\n"
+    base += pin_setting()
     assert parse_config(base, "m.yaml").operator_language is None  # the menu then speaks `language`
     assert parse_config(base + "operator_language: ru\n", "m.yaml").operator_language == "ru"
     with pytest.raises(ConfigError, match="operator_language"):

@@ -23,7 +23,8 @@ from machine.display.draw import FONT, Renderer  # noqa: E402
 from machine.display.view import build_view  # noqa: E402
 from machine.i18n import LANGUAGES, LOCALE_DIR, Words  # noqa: E402
 from machine.money.seatmoney import MoneySettings  # noqa: E402
-from tests.cabinet_helpers import memory
+from tests.cabinet_helpers import memory  # noqa: E402
+from tests.helpers import stored_pin  # noqa: E402
 
 DISPLAY = Path(__file__).parent.parent / "machine" / "display"
 PLAYER_SOURCES = ("view.py", "draw.py", "places.py", "tournament.py", "gamewords.py")
@@ -121,7 +122,7 @@ def test_each_seat_speaks_its_chosen_language_else_the_configured_one(tmp_path):
 def test_the_configuration_allows_the_four_languages_and_hands_on_language_and_denomination():
     from machine.operator.config import MachineConfig
 
-    cfg = MachineConfig(language="ru", denomination_cents=25)
+    cfg = MachineConfig(language="ru", denomination_cents=25, operator_pin=stored_pin())
     assert (cfg.cabinet_settings().language, cfg.cabinet_settings().denomination_cents) == ("ru", 25)
     with pytest.raises(ValueError):
         MachineConfig.model_validate({"language": "de"})

@@ -9,13 +9,14 @@ from hardware.panel import ButtonPressed, KeySwitch
 from machine.core.cabinet import CabinetSettings
 from machine.loop.router import Router
 from machine.money.seatmoney import MoneySettings
-from machine.operator.menu import OperatorMenu, pin_hash
+from machine.operator.menu import OperatorMenu
 
 from .cabinet_helpers import boot, memory
+from .helpers import stored_pin
 
 
 def make_router(cab, language="en") -> Router:
-    return Router(cab, lambda: OperatorMenu(cab, pin_hash("1234"), "id"), [], language=language)
+    return Router(cab, lambda: OperatorMenu(cab, stored_pin("1234"), "id"), [], language=language)
 
 
 def presses(cab) -> list[dict]:

@@ -10,8 +10,10 @@ from machine.display import screens
 from machine.display.screens import NO_DISPLAY, WINDOWPOS_CENTERED_DISPLAY, DisplayError, WindowPlace, window_places
 from machine.operator.config import ConfigError, DisplayConfig, parse_config
 
+from .helpers import pin_setting
+
 HD, SMALL = (1920, 1080), (1280, 720)
-SIMULATED = "devices: {bus: sim, panel: sim}\n"  # a configuration names its devices
+SIMULATED = "devices: {bus: sim, panel: sim}\n" + pin_setting()  # a configuration names its devices and its PIN
 
 
 def display(text: str) -> DisplayConfig:

@@ -5,7 +5,8 @@ on, a hopper report, the attendant key, an operator's change) opens ONE journal 
 and hands the work to the module whose job it is: ``play`` (rounds), ``payouts`` (coins in,
 Collect, the hopper's ledger, handpays, tilts, the attendant), ``admin`` (settings, RAM clear,
 period reset, pauses, the self-audit), ``tournament`` (eenendertigen tournaments: a mode in
-which the cabinet plays only the tournament); ``lamps`` answers what is live, ``state`` holds the
+which the cabinet plays only the tournament), ``pinlock`` (the lockout after wrong operator
+PINs); ``lamps`` answers what is live, ``state`` holds the
 typed state and ``store`` the transaction machinery. Also boots the cabinet from its journal:
 every meter, the interrupted round and payout restored, or the machine locked.
 
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from machine.core import admin, lamps, payouts, play, tournament
+from machine.core import admin, lamps, payouts, pinlock, play, tournament
 from machine.core.admin import fresh_seat
 from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, CabinetSettings, Core, GameFactory, Shuffler
 from machine.core.payouts import POWER_CUT
@@ -634,6 +635,21 @@ class Cabinet:
         with core.tx("settings_change", {"name": name, "old": str(old), "new": value, "by": who, "after_ram_clear": True}):
             admin.change_rule_after_ram_clear(core, name, str(old), value, who)
         return "after the next RAM clear"
+
+    def pin_locked_for(self, now: float) -> float:
+        """Seconds the operator menu's PIN entry stays locked after wrong PINs (0.0: open)."""
+        return pinlock.seconds_left(self.core, now)
+
+    def pin_refused(self, now: float) -> float:
+        """A wrong operator PIN: journaled and logged; returns the lock it earned in seconds."""
+        with self.core.tx("pin", {"right": False, "now": now, "wall": self.core.wall(now)}):
+            return pinlock.refused(self.core, now)
+
+    def pin_accepted(self, now: float) -> None:
+        """The right operator PIN: the count of wrong ones starts again (journaled if there were)."""
+        if self.core.state.row.pin_lock:
+            with self.core.tx("pin", {"right": True, "now": now, "wall": self.core.wall(now)}):
+                pinlock.accepted(self.core)
 
     def operator_event(self, what: str, now: float, **detail: Any) -> None:
         """Something the operator did (or failed to do) that is logged but moves no money."""

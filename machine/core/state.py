@@ -138,9 +138,15 @@ class CabinetRow:
     # eenendertigen tournaments (machine/core/tournament.py): "open" (the open one), "count"
     # (tournaments opened so far), "last" (the last closed one's list), "prizes_owed"; plain data
     tournaments: dict[str, Any] = field(default_factory=dict)
+    # wrong operator PINs in a row and the lock they earned (machine/core/pinlock.py); plain data
+    pin_lock: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self, seats: int) -> dict[str, Any]:
-        extra = {"tournaments": copy.deepcopy(self.tournaments)} if self.tournaments else {}  # old rows stay as they were
+        extra: dict[str, Any] = {}  # old rows stay as they were
+        if self.tournaments:
+            extra["tournaments"] = copy.deepcopy(self.tournaments)
+        if self.pin_lock:
+            extra["pin_lock"] = dict(self.pin_lock)
         return {
             "seats": seats,
             "meters": self.meters.to_dict(),
@@ -180,6 +186,7 @@ class CabinetRow:
             game_rules={k: dict(v) for k, v in d.get("game_rules", {}).items()},
             carry={k: dict(v) for k, v in d.get("carry", {}).items()},
             tournaments=copy.deepcopy(dict(d.get("tournaments", {}))),
+            pin_lock=dict(d.get("pin_lock", {})),
         )
 
 

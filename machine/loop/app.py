@@ -74,7 +74,7 @@ class CabinetApp:
         return self.router.menu
 
     def _open_menu(self) -> OperatorMenu:
-        return OperatorMenu(self.cab, self.cfg.operator_pin_sha256, self.software_id,
+        return OperatorMenu(self.cab, self.cfg.operator_pin, self.software_id,
                             language=self.cfg.operator_language or self.cfg.language)
 
     def close(self) -> None:

@@ -92,6 +92,8 @@ class Router:
         cab = self.cab
         active = cab.round is not None or any(cab.seat_state(n) != "idle" for n in cab.seats)
         self.state = observe(self.state, active, now, self.attract_after)
+        if self.menu is not None:
+            self.menu.now = now  # the PIN lock's countdown
         tournament = cab.tournament_seat()
         in_tournament = tournament["seat"] if tournament is not None else None
         for n in list(self.chosen):
@@ -165,6 +167,7 @@ class Router:
         elif effect.action is Action.OPEN_MENU:
             self.cab.operator_event("menu opened", now)
             self.menu = self.open_menu()
+            self.menu.now = now
         elif effect.action is Action.CLOSE_MENU:
             self.menu = None
             self.cab.operator_event("menu closed", now)

@@ -64,6 +64,8 @@ EVENT_CODES = {
     "settings_changed": 171,
     "play_paused": 172,  # the operator key turned on: play waits (not a tilt)
     "play_resumed": 173,
+    "pin_wrong": 174,  # a wrong operator PIN (machine/core/pinlock.py)
+    "pin_locked": 175,  # the PIN entry locked after wrong PINs
     "software_identity": 180,
     "round_void": 190,
     "tournament_opened": 200,

@@ -6,8 +6,10 @@ reporting every error at once as ``file:line: path: message``. Unknown keys are 
 are YAML 1.1 surprises (``no`` is not false here, duplicate keys are errors); a file must say
 which devices it drives (no ``devices:``, or an empty file, is refused: never simulated devices
 by default), every seat has a coin acceptor, and each coin's points (and the hopper coin's) at
-``denomination_cents`` come to the coin's face value, which its ccTalk id names. Never starts
-anything: the machine refuses to start on a file that does not pass.
+``denomination_cents`` come to the coin's face value, which its ccTalk id names. There is no
+default operator PIN: a file without ``operator_pin`` (or with the old ``operator_pin_sha256``)
+is refused, saying how to set one. Never starts anything: the machine refuses to start on a
+file that does not pass.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from machine.core.cabinet import CabinetSettings
 from machine.games.rules import Profile, RulesError, config_dir, load_profile
 from machine.money.memory import DEFAULT_HEAD_STORE, DEFAULT_KEY_FILE, FileHeadStore, HeadStore, Memory, load_key
 from machine.money.seatmoney import MoneySettings
+from machine.operator import pin
 
 MIN_SEATS_FOR_TWO_DECKS = 5  # seats from which a blackjack-family profile must deal two decks or more
 MIN_SECONDS = 1.0  # the shortest betting time or decision time a player can act in
@@ -140,9 +143,7 @@ class MachineConfig(_Model):
     data_dir: Annotated[str, Field(min_length=1)] = "data"
     language: Literal["en", "nl", "nb", "ru"] = "en"
     operator_language: Literal["en", "nl", "nb", "ru"] | None = None  # the operator menu's; None: as language
-    operator_pin_sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")] = (
-        "ccdd07c2db4c03457456322c3d16b02514cdad4cf57ce63a49a71a54ba152567"  # PIN 1234: change it
-    )
+    operator_pin: str  # scrypt with its parameters and salt (machine/operator/pin.py); no default: never a silent PIN
     require_manifest: bool = False  # a release sets true: refuse to start on changed program files
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
     display: DisplayConfig = Field(default_factory=DisplayConfig)
@@ -152,6 +153,12 @@ class MachineConfig(_Model):
     @classmethod
     def _seconds(cls, v: Any) -> Any:
         return float(v) if isinstance(v, int) and not isinstance(v, bool) else v
+
+    @field_validator("operator_pin")
+    @classmethod
+    def _a_stored_pin(cls, v: str) -> str:
+        pin.parse(v)  # PinError is a ValueError: reported at the setting's line
+        return v
 
     @field_validator("data_dir")
     @classmethod
@@ -331,6 +338,13 @@ def parse_config(text: str, name: str) -> MachineConfig:
             msg = err["msg"].removeprefix("Value error, ")
             if err["type"] == "extra_forbidden":
                 msg = "unknown setting"
+            if loc == (pin.OLD_FIELD,):
+                msg = (f"the old one-round SHA-256 PIN hash is no longer accepted: remove this line and set a new PIN "
+                       f"with `cabinet config pin {name}`")
+            elif loc == (pin.FIELD,) and err["type"] == "missing":
+                if pin.OLD_FIELD in data:
+                    continue  # said once, at the old setting's line
+                msg = f"no operator PIN is set (there is no default PIN): set one with `cabinet config pin {name}`"
             problems.append(f"{name}:{_where(lines, loc)}: {path}: {msg}")
         raise ConfigError(missing + problems) from None
     problems = missing + [f"{name}:{_where(lines, loc)}: {'.'.join(map(str, loc))}: {msg}" for loc, msg in cfg.consistency()]

@@ -7,7 +7,9 @@ settings, meters and events by their human names, money also as money at the cab
 denomination). Tables are tab-separated columns, paged (Draw / Stand turn the page). Reading
 pages (meters, recall, events, software identity) need only the key; anything that changes the
 machine (a setting, the period meters, a RAM clear, a hopper test payout) asks for the PIN
-first, and a wrong PIN changes nothing and is logged. Only the cabinet loop creates a menu, and
+first (checked against its slow salted hash, machine/operator/pin.py), and a wrong PIN changes
+nothing and is logged; after wrong PINs the core locks the PIN entry for a while
+(machine/core/pinlock.py): digits do nothing and the menu says how long. Only the cabinet loop creates a menu, and
 only while the operator key is on, so without the key no player button reaches anything here.
 Never draws (display/menu.py does) and never touches a device (a hopper test is a request the
 loop hands to the bus worker).
@@ -25,8 +27,7 @@ from the OS random source (``secrets.token_hex(32)``), and handed to the cabinet
 
 from __future__ import annotations
 
-import hashlib
-import hmac
+import math
 import secrets
 import time
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from machine.core.cabinet import Cabinet
 from machine.display.gamewords import say
 from machine.i18n import N_, Words
 from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, per_game, total
+from machine.operator import pin
 from machine.operator.config import MIN_SEATS_FOR_TWO_DECKS
 
 PIN_DIGITS = {
@@ -113,7 +115,8 @@ EVENT_NAMES = {
     "hopper_extra_coin": N_("Hopper paid an extra coin"), "hopper_runaway": N_("Hopper runaway"),
     "payout_resumed": N_("Payout resumed"), "hopper_refill": N_("Hopper refilled"), "handpay": N_("Handpay"),
     "handpay_cleared": N_("Handpay paid"), "operator": N_("Operator"), "settings_changed": N_("Setting changed"),
-    "play_paused": N_("Play paused"), "play_resumed": N_("Play resumed"),
+    "play_paused": N_("Play paused"), "play_resumed": N_("Play resumed"), "pin_wrong": N_("Wrong PIN"),
+    "pin_locked": N_("PIN locked"),
     "software_identity": N_("Software identity"), "round_void": N_("Round void"),
     "tournament_opened": N_("Tournament opened"), "tournament_started": N_("Tournament started"),
     "tournament_entry": N_("Tournament entry"), "tournament_closed": N_("Tournament closed"),
@@ -131,6 +134,7 @@ DETAIL_WORDS = {
     "entry": N_("entry"), "prizes": N_("prizes"), "start": N_("begins"), "end": N_("ends"), "why": N_("why"),
     "seed": N_("seed"), "participants": N_("participants"), "round_no": N_("round"), "when": N_("when"),
     "unknown coin id": N_("unknown coin"), "hopper test payout": N_("hopper test payout"),
+    "wrong": N_("wrong in a row"), "seconds": N_("seconds"),
 }
 BUTTON_NAMES = {
     "repeat": N_("Repeat Bet"), "max": N_("Max Bet"), "start": N_("Start"), "draw": N_("Draw"), "stand": N_("Stand"),
@@ -208,10 +212,6 @@ def _cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def pin_hash(pin: str) -> str:
-    return hashlib.sha256(f"cabinet-pin:{pin}".encode()).hexdigest()
-
-
 def when_text(at: float | None) -> str:
     """A journal record's time as the cabinet's local date and time ("2026-12-01 08:31:05")."""
     return "-" if at is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at))
@@ -232,7 +232,7 @@ class MenuView:
 @dataclass
 class OperatorMenu:
     cab: Cabinet
-    pin_sha256: str
+    pin: str  # the stored PIN, scrypt with its parameters (configuration: operator_pin; machine/operator/pin.py)
     software_id: str = ""
     page: int | None = None  # None: the list of pages
     cursor: int = 0
@@ -248,6 +248,7 @@ class OperatorMenu:
     tournament_form: dict[str, Any] = field(default_factory=lambda: {k: v[0] for k, v in TOURNAMENT_FORM.items()})
     seed_source: Callable[[], str] = lambda: secrets.token_hex(32)  # the OS random source; a test may inject one
     language: str = "en"  # the operator's language (configuration: operator_language)
+    now: float = 0.0  # the loop's time of the last press or frame (what the PIN lock counts down from)
 
     @property
     def words(self) -> Words:
@@ -262,6 +263,7 @@ class OperatorMenu:
 
     def press(self, seat: int, button: str, now: float) -> None:
         self.message = ""
+        self.now = now
         if self.mode == "pin":
             self._pin_key(button, now)
         elif self.mode == "confirm":
@@ -313,6 +315,11 @@ class OperatorMenu:
 
     def _pin_key(self, button: str, now: float) -> None:
         _ = self.words
+        if self.cab.pin_locked_for(now) > 0:  # after wrong PINs: nothing but cancel
+            self.pin_entry = ""
+            if button == "collect":
+                self.mode = "browse"
+            return
         if button in PIN_DIGITS and len(self.pin_entry) < 8:
             self.pin_entry += PIN_DIGITS[button]
         elif button == "auto":
@@ -320,13 +327,17 @@ class OperatorMenu:
         elif button == "collect":
             self.mode = "browse"
         elif button == "start":
-            good = hmac.compare_digest(pin_hash(self.pin_entry), self.pin_sha256)
+            if not pin.PIN_FORMAT.match(self.pin_entry):  # too short to be a PIN: not a try
+                self.message = _("A PIN has 4 to 8 digits")
+                return
+            good = pin.check(self.pin_entry, self.pin)
             self.pin_entry = ""
             if not good:
-                self.cab.operator_event("wrong PIN", now)
+                self.cab.pin_refused(now)
                 self.message = _("Wrong PIN - nothing changed (logged)")
                 self.mode = "browse"
                 return
+            self.cab.pin_accepted(now)
             self.unlocked = True
             self._unlocked(now)
 
@@ -498,7 +509,7 @@ class OperatorMenu:
     def lamps(self) -> set[str]:
         """The buttons that do something in the menu now (lit on every seat)."""
         if self.mode == "pin":
-            return set(PIN_DIGITS) | {"start", "collect", "auto"}
+            return {"collect"} if self.cab.pin_locked_for(self.now) > 0 else set(PIN_DIGITS) | {"start", "collect", "auto"}
         if self.mode == "confirm":
             return {"start", "collect"}
         if self.page is not None and PAGES[self.page] == "Hardware test":
@@ -519,9 +530,14 @@ class OperatorMenu:
         _ = self.words
         footer = _("Draw: next   Stand: previous   Start: select   Collect: back")
         if self.mode == "pin":
+            left = self.cab.pin_locked_for(self.now)
+            if left > 0:
+                return MenuView(_("Enter PIN"), [_("PIN locked: try again in {seconds} s", seconds=_.number(math.ceil(left))),
+                                                 "", _("Wrong PINs are logged; the lock grows with each one")],
+                                footer=_("Collect: cancel"))
             keys = _("+2=1 +10=2 x2=3 Repeat Bet=4 Max Bet=5 Draw=6 Stand=7 Double=8 Split=9 Insurance=0")
             return MenuView(_("Enter PIN"), [_("PIN: {stars}", stars="*" * len(self.pin_entry) or "_"), "", keys],
-                            footer=_("Start: OK   Auto: erase   Collect: cancel"))
+                            footer=self.message or _("Start: OK   Auto: erase   Collect: cancel"))
         if self.mode == "confirm":
             what = {"period": _("Reset the period meters?"),
                     "ram": _("RAM CLEAR: erase every meter, credit and recall?"),
