@@ -25,6 +25,7 @@ from hardware.panel.messages import (
     encode_message,
 )
 from hardware.sim.panel import PanelSimulator
+
 from tests.test_panel_sim import SimProcess
 
 HEAD = bytes(range(64))  # the most a panel keeps
