@@ -560,6 +560,38 @@ def _version() -> str:
     return f"cabinet {__version__}\nsoftware identity (SHA-256): {software_id()}\n{state}"
 
 
+def _cmd_devices_scan(args: argparse.Namespace) -> int:
+    from hardware.cctalk.codec import Checksum
+    from hardware.cctalk.host import CctalkBus
+    from hardware.cctalk.scan import scan
+
+    url, echo, checksum = args.bus, args.echo, args.checksum
+    if url is None or echo is None or checksum is None:
+        from machine.operator.config import load_config
+
+        devices = load_config(args.config).devices
+        url = devices.bus if url is None else url
+        echo = devices.bus_echo if echo is None else echo
+        checksum = devices.bus_checksum if checksum is None else checksum
+    if url == "sim":
+        raise CommandError("the configuration's bus is 'sim': name the link to scan with --bus URL")
+    timeout = args.timeout_ms / 1000
+    try:
+        with CctalkBus.open(url, echo=echo, checksum=Checksum(checksum), timeout=max(timeout, 0.2)) as bus:
+            found = scan(bus, method=args.method, timeout=timeout, wait=args.poll_wait_ms / 1000)
+    except OSError as exc:  # TransportError: the link could not be opened, or went away
+        raise CommandError(str(exc)) from None
+    if args.json:
+        print(json.dumps([d.as_dict() for d in found], indent=2))
+    else:
+        for device in found:
+            print(device.line())
+    if not found:
+        print(f"cabinet devices scan: no ccTalk device answered on {url}", file=sys.stderr)
+        return 1
+    return 0
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse's parser, refusing a bad command line in ONE line (no usage block above it:
     ``cabinet <command> --help`` gives that); its subcommands' parsers are of this class too."""
@@ -654,6 +686,19 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("--config", help="the configuration whose games_enabled to render (default: config/machine.yaml)")
     sc.add_argument("--size", help="WIDTHxHEIGHT of each picture (default 1920x1080)")
     sc.set_defaults(func=_cmd_screenshots)
+    dev = sub.add_parser("devices", help="the real devices: find what answers on a ccTalk bus")
+    dev_sub = dev.add_subparsers(dest="devices_command", required=True)
+    ds = dev_sub.add_parser("scan", help="list every device on a ccTalk bus: address, category, maker, product, serial")
+    ds.add_argument("--bus", help="the bus's serial port or URL (default: devices.bus in the configuration)")
+    ds.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
+    ds.add_argument("--json", action="store_true", help="a JSON list instead of one line per device")
+    ds.add_argument("--method", choices=("auto", "address", "simple"), default="auto",
+                    help="address: poll 253 only; simple: 254 to every address; auto (default): 253, then 254 if nobody answered")
+    ds.add_argument("--timeout-ms", type=count(1, 5000), default=50, help="the 254 sweep's wait at each address (default 50)")
+    ds.add_argument("--poll-wait-ms", type=count(1, 5000), default=1500, help="how long to listen after the 253 (default 1500)")
+    ds.add_argument("--echo", action=argparse.BooleanOptionalAction, help="the link echoes the host (default: bus_echo)")
+    ds.add_argument("--checksum", choices=("sum8", "crc16"), help="default: bus_checksum in the configuration")
+    ds.set_defaults(func=_cmd_devices_scan)
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
     b.add_argument("names", nargs="*", help="journal, frames, press, payout, ... (default: all)")
     b.add_argument("--coins", type=count(), help="payout: coins to pay (default 50)")

@@ -236,3 +236,66 @@ def test_extra_coin_is_counted_and_runaway_is_not(hopper):
     wire.raw(b"", at=9)
     hopper.advance(9)
     assert hopper.left == 14
+
+
+# --- the minimum command set of part 3, Appendix 13 -----------------------------------------
+
+ACCEPTOR_MINIMUM = (254, 246, 245, 244, 242, 241, 232, 231, 230, 229, 228, 227, 216, 197, 192, 184, 4, 1)
+HOPPER_MINIMUM = (254, 246, 245, 244, 242, 241, 217, 216, 192, 172, 171, 168, 167, 166, 164, 163, 4, 1)
+REQUEST_DATA = {231: b"\xff\xff", 228: b"\x01", 184: b"\x01", 164: b"\xa5", 167: b("12 11 10 1")}
+
+
+@pytest.mark.parametrize("header", ACCEPTOR_MINIMUM)
+def test_the_acceptor_answers_every_header_of_its_minimum_set(acceptor, header):
+    reply = Wire(acceptor).ask(2, header, REQUEST_DATA.get(header, b""))
+    assert reply is not None and reply.header == Header.REPLY
+
+
+@pytest.mark.parametrize("header", HOPPER_MINIMUM)
+def test_the_hopper_answers_every_header_of_its_minimum_set(hopper, header):
+    wire = Wire(hopper)
+    if header == Header.DISPENSE:
+        wire.ask(3, Header.ENABLE_HOPPER, b"\xa5")
+    reply = wire.ask(3, header, REQUEST_DATA.get(header, b""))
+    assert reply is not None and reply.header == Header.REPLY
+
+
+def test_232_self_check_reports_the_fault_code_and_its_extra_byte(acceptor):
+    wire = Wire(acceptor)
+    assert wire.ask(2, Header.SELF_CHECK).data == b"\x00"  # Table 3: 0, no fault
+    acceptor.fault = 3  # fault on credit sensor
+    assert wire.ask(2, Header.SELF_CHECK).data == b"\x03"
+    acceptor.fault, acceptor.fault_info = 2, 4  # fault on inductive coil 4
+    assert wire.ask(2, Header.SELF_CHECK).data == b"\x02\x04"
+
+
+def test_216_says_no_data_storage_is_offered(acceptor, hopper):
+    wire = Wire(acceptor, hopper)
+    for address in (2, 3):
+        # memory type 0, and 0 bytes per read and per write block: no service
+        assert wire.ask(address, Header.DATA_STORAGE).data == bytes(5)
+
+
+def test_197_rom_checksum_is_four_bytes_lsb_first(acceptor):
+    acceptor.rom_checksum = 0x12345678
+    assert Wire(acceptor).ask(2, Header.ROM_CHECKSUM).data == b("120 86 52 18")
+
+
+def test_192_build_code_is_ascii(acceptor, hopper):
+    hopper.build = "HOP-B7"
+    wire = Wire(acceptor, hopper)
+    assert wire.ask(2, Header.BUILD_CODE).data == b"SIM00001"
+    assert wire.ask(3, Header.BUILD_CODE).data == b"HOP-B7"
+
+
+def test_217_level_status_follows_the_coins_in_the_hopper(hopper):
+    wire = Wire(hopper)
+    hopper.low_level, hopper.high_level = 20, 100
+    hopper.level = 50  # between the two: both sensors fitted (bits 4, 5), neither tripped
+    assert wire.ask(3, Header.PAYOUT_LEVEL_STATUS).data == bytes((0x30,))
+    hopper.level = 19
+    assert wire.ask(3, Header.PAYOUT_LEVEL_STATUS).data == bytes((0x31,))
+    hopper.level = 100
+    assert wire.ask(3, Header.PAYOUT_LEVEL_STATUS, b"\x01").data == bytes((0x32,))  # format (b)
+    hopper.low_level = hopper.high_level = None
+    assert wire.ask(3, Header.PAYOUT_LEVEL_STATUS).data == b"\x00"  # no sensors fitted

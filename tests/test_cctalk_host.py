@@ -29,6 +29,7 @@ from hardware.cctalk.host import (
     IdentificationError,
     NoReply,
     Reply,
+    WrongLength,
 )
 from hardware.cctalk.ledger import MemoryLedger, PendingPayout
 from hardware.clock import ManualClock
@@ -187,6 +188,36 @@ def test_a_missing_device_is_a_startup_error_naming_link_and_address(rig):
 def test_the_wrong_kind_of_device_is_a_startup_error_naming_link_and_address(rig):
     with pytest.raises(IdentificationError, match=r"^virtual: address 2: answers as 'Coin A"):
         Hopper(rig.bus, 2).start()
+
+
+class ShortSerialAcceptor(SimCoinAcceptor):
+    """Answers 242 with two bytes and 229 with twelve: well-formed packets of the wrong length."""
+
+    def handle_own(self, header, data, now):
+        if header == Header.READ_BUFFERED_CREDIT:
+            return (Header.REPLY, bytes(12))
+        return super().handle_own(header, data, now)
+
+    def handle(self, header, data, now):
+        if header == Header.SERIAL_NUMBER:
+            return (Header.REPLY, b"\x01\x02")
+        return super().handle(header, data, now)
+
+
+@pytest.mark.parametrize(
+    "header, said",
+    [
+        (Header.SERIAL_NUMBER, "reply of 2 bytes to header 242, expected 3 to 4"),
+        (Header.READ_BUFFERED_CREDIT, "reply of 12 bytes to header 229, expected 11"),
+    ],
+)
+def test_a_reply_of_the_wrong_length_is_named_as_such_not_as_no_reply(rig, header, said):
+    rig.sim.devices[2] = ShortSerialAcceptor(2)
+    with pytest.raises(WrongLength, match=f"^virtual: address 2: {said}") as caught:
+        rig.bus.data(2, header)
+    assert isinstance(caught.value, NoReply)  # callers resend and reconcile as for a lost reply
+    rig.sim.devices[2] = rig.acc
+    assert rig.bus.data(2, Header.SERIAL_NUMBER) == b("78 97 188")  # the next exchange is clean
 
 
 # --- coin acceptor ----------------------------------------------------------------------------
@@ -426,6 +457,31 @@ def test_a_lost_dispense_reply_is_not_resent_when_the_counter_moved(rig):
     result = hopper.payout(12, ledger)
     assert (result.paid, result.fault) == (12, None)
     assert rig.sent(Header.DISPENSE) == 1
+    check_books(rig, ledger)
+
+
+class SkewedCounterHopper(SimHopper):
+    """Its 167 reply gives an event counter 7 ahead of the one its 166 status reports."""
+
+    def handle_own(self, header, data, now):
+        reply = super().handle_own(header, data, now)
+        if header == Header.DISPENSE and reply is not None and reply[1]:
+            return (reply[0], bytes(((reply[1][0] + 7) % 256,)))
+        return reply
+
+
+def test_a_status_counter_that_does_not_follow_the_dispense_reply_is_named_so():
+    rig = Rig()
+    rig.hop = rig.sim.devices[3] = SkewedCounterHopper(3, serial=0x0A0B0C, level=500, speed=8.0)
+    hopper, ledger = rig.hopper(comms_timeout=1.0), MemoryLedger()
+    result = hopper.payout(5, ledger)
+    assert (result.fault, result.resolved) == (PayoutFault.COUNT_MISMATCH, False)
+    assert result.detail == (
+        "hopper's 166 event counter is 1, its 167 reply said 8: the status does not follow the"
+        " dispense"
+    )
+    assert ledger.pending is not None  # left for reconcile, which settles it from 168
+    assert hopper.reconcile(ledger.pending, ledger).paid == 5
     check_books(rig, ledger)
 
 

@@ -1,7 +1,9 @@
 """Hardware in the loop: the real drivers against the simulator process over a real pty.
 
 Every test starts ``python -m hardware.sim`` (through ``SimProcess``), opens the printed pty
-path with pyserial, and drives the devices through the control channel. The money rule
+path with pyserial, and drives the devices through the control channel, so all are skipped
+when ``CABINET_TEST_BUS`` names real devices (``tests/hil.py``; ``test_hil_devices.py`` runs
+against them). The money rule
 checked after every payout: coins the ledger was told were paid = coins that physically left
 the simulated hopper (its ``left`` count), the rest owed, and a fault named.
 """
@@ -29,7 +31,11 @@ from hardware.cctalk.host import CctalkBus, IdentificationError
 from hardware.cctalk.ledger import MemoryLedger, PayoutRecord
 from hardware.sim.launcher import SimError, SimProcess
 
-pytestmark = pytest.mark.timeout(30)
+from tests.hil import needs_bus_simulator
+
+# Every test here drives the simulator's control channel; those that also run against real
+# devices (CABINET_TEST_BUS) are in test_hil_devices.py.
+pytestmark = [pytest.mark.timeout(30), needs_bus_simulator]
 
 SIM_ARGS = ["--acceptor", "2:serial=12345678", "--hopper", "3:speed=40,level=400,serial=424242"]
 VALUES = {"EU100A": 100, "EU200A": 200}

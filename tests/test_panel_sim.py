@@ -20,6 +20,12 @@ from hardware.panel.messages import BUTTONS, ButtonPressed, ButtonReleased, Door
 from hardware.sim.panel import PanelSimulator
 from hardware.sim.panel_control import Controller
 
+from tests.hil import needs_panel_simulator
+
+# Every test here drives the simulator's control channel or the simulator itself: skipped when
+# CABINET_TEST_PANEL names a real panel (test_hil_devices.py runs against it).
+pytestmark = needs_panel_simulator
+
 ROOT = Path(__file__).resolve().parent.parent
 INPUTS = (ButtonPressed, ButtonReleased, KeySwitch, Door)
 

@@ -4,7 +4,8 @@ Owns: header numbers, the reply codes (ACK 0, NAK 5, BUSY 6), the data lengths o
 3) for the headers used here, and encoding/decoding of their data: 229 buffered credit, 184
 coin id, 166 hopper status, 163 test hopper flags, 167 dispense (serial-number and
 "no encryption" security), 168 dispense count, 242 serial number, 245/246 strings, 231/228
-inhibits, plus the coin acceptor error codes of Table 2. Pure functions and frozen dataclasses;
+inhibits, 232 self-check, 217 payout level status, 216 data storage availability, 197 ROM
+checksum, plus the coin acceptor error codes of Table 2. Pure functions and frozen dataclasses;
 never does I/O, never keeps state between calls.
 """
 
@@ -21,16 +22,22 @@ class Header(enum.IntEnum):
     NAK = 5
     BUSY = 6
     SIMPLE_POLL = 254
+    ADDRESS_POLL = 253
     MANUFACTURER_ID = 246
     EQUIPMENT_CATEGORY = 245
     PRODUCT_CODE = 244
     SERIAL_NUMBER = 242
     SOFTWARE_REVISION = 241
+    SELF_CHECK = 232
     MODIFY_INHIBIT = 231
     REQUEST_INHIBIT = 230
     READ_BUFFERED_CREDIT = 229
     MODIFY_MASTER_INHIBIT = 228
     REQUEST_MASTER_INHIBIT = 227
+    PAYOUT_LEVEL_STATUS = 217
+    DATA_STORAGE = 216
+    ROM_CHECKSUM = 197
+    BUILD_CODE = 192
     COIN_ID = 184
     EMERGENCY_STOP = 172
     HOPPER_COIN = 171
@@ -60,11 +67,16 @@ REQUEST_LENGTHS: dict[int, tuple[int, int]] = {
     Header.PRODUCT_CODE: (0, 0),
     Header.SERIAL_NUMBER: (0, 0),
     Header.SOFTWARE_REVISION: (0, 0),
+    Header.SELF_CHECK: (0, 0),
     Header.MODIFY_INHIBIT: (1, 16),
     Header.REQUEST_INHIBIT: (0, 0),
     Header.READ_BUFFERED_CREDIT: (0, 0),
     Header.MODIFY_MASTER_INHIBIT: (1, 1),
     Header.REQUEST_MASTER_INHIBIT: (0, 0),
+    Header.PAYOUT_LEVEL_STATUS: (0, 1),
+    Header.DATA_STORAGE: (0, 0),
+    Header.ROM_CHECKSUM: (0, 0),
+    Header.BUILD_CODE: (0, 0),
     Header.COIN_ID: (1, 1),
     Header.EMERGENCY_STOP: (0, 0),
     Header.HOPPER_COIN: (0, 0),
@@ -84,11 +96,16 @@ REPLY_LENGTHS: dict[int, tuple[int, int]] = {
     Header.PRODUCT_CODE: (3, 16),
     Header.SERIAL_NUMBER: (3, 4),
     Header.SOFTWARE_REVISION: (3, 32),
+    Header.SELF_CHECK: (1, 2),
     Header.MODIFY_INHIBIT: (0, 0),
     Header.REQUEST_INHIBIT: (1, 16),
     Header.READ_BUFFERED_CREDIT: (11, 11),
     Header.MODIFY_MASTER_INHIBIT: (0, 0),
     Header.REQUEST_MASTER_INHIBIT: (1, 1),
+    Header.PAYOUT_LEVEL_STATUS: (1, 1),
+    Header.DATA_STORAGE: (5, 5),
+    Header.ROM_CHECKSUM: (4, 4),
+    Header.BUILD_CODE: (3, 32),
     Header.COIN_ID: (6, 6),
     Header.EMERGENCY_STOP: (1, 1),
     Header.HOPPER_COIN: (6, 6),
@@ -296,6 +313,34 @@ def coin_error_name(code: int) -> str:
     if 128 <= code <= 159:
         return f"inhibited coin (type {code - 127})"
     return f"error code {code}"
+
+
+# --- the rest of Appendix 13's minimum set ----------------------------------------------------
+
+SELF_CHECK_OK = 0  # Table 3: fault code 0, no fault detected
+
+
+def encode_self_check(fault: int, extra: int | None = None) -> bytes:
+    """232 reply: the Table 3 fault code, and for some codes one byte of extra information."""
+    return bytes((fault,)) if extra is None else bytes((fault, extra))
+
+
+# 217 level status bits: 0 below the low level, 1 at or above the high level; 4 and 5 say
+# whether the low and the high level sensor is fitted.
+LEVEL_LOW, LEVEL_HIGH, LEVEL_LOW_FITTED, LEVEL_HIGH_FITTED = 0x01, 0x02, 0x10, 0x20
+
+
+def encode_level_status(low: bool | None, high: bool | None) -> bytes:
+    """217 reply: each sensor's reading, None for a sensor that is not fitted."""
+    bits = 0
+    if low is not None:
+        bits |= LEVEL_LOW_FITTED | (LEVEL_LOW if low else 0)
+    if high is not None:
+        bits |= LEVEL_HIGH_FITTED | (LEVEL_HIGH if high else 0)
+    return bytes((bits,))
+
+
+NO_DATA_STORAGE = bytes(5)  # 216 reply: volatile, and 0 bytes per block: no read or write service
 
 
 # --- hoppers -------------------------------------------------------------------------------

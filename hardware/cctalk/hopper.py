@@ -21,9 +21,11 @@ The payout, in order
    (emergency stop, then the extra coins are reported too); more paid than asked = an extra
    coin; anything unpaid is named from 163 (empty, jam, fraud, ...). ``ledger.end_payout``.
 
-If the hopper stops answering part way, the payout is left pending (``resolved=False``): only
-``reconcile`` may close it, from 168 once the hopper answers again. The same ``reconcile``
-closes a payout found pending at boot (power cut of the cabinet, the hopper, or both).
+If the hopper stops answering part way, or answers 166 with an event counter that is not the
+one its 167 reply gave (the status of some other payout: ``count mismatch``, both counters
+named), the payout is left pending (``resolved=False``): only ``reconcile`` may close it, from
+168 once the hopper answers again. The same ``reconcile`` closes a payout found pending at boot
+(power cut of the cabinet, the hopper, or both).
 """
 
 from __future__ import annotations
@@ -209,6 +211,7 @@ class Hopper:
         credited = pending.credited
         last_ok = last_progress = clock()
         stopped = False
+        other_counter: int | None = None  # 166's counter while it answers about another payout
         while True:
             self.bus.wait(self.poll_interval)
             try:
@@ -224,15 +227,9 @@ class Hopper:
             if st is not None and st.paid + st.remaining > pending.requested + 1:
                 st = None  # not a status this payout can have (a damaged reply): ask again
             if st is None or st.counter != counter:  # no answer, or not about this payout
+                other_counter = None if st is None else st.counter
                 if clock() - last_ok > self.comms_timeout:
-                    return PayoutResult(
-                        pending.requested,
-                        credited,
-                        pending.requested - credited,
-                        PayoutFault.NO_REPLY,
-                        False,
-                        "hopper stopped answering during the payout",
-                    )
+                    return self._lost_track(pending, credited, counter, other_counter)
                 continue
             last_ok = clock()
             if st.paid > credited:
@@ -245,6 +242,21 @@ class Hopper:
                 self._try(self.emergency_stop)
                 stopped = True
         return self._account(pending, credited, ledger)
+
+    def _lost_track(
+        self, pending: PendingPayout, credited: int, counter: int, other: int | None
+    ) -> PayoutResult:
+        """No status about this payout for ``comms_timeout``: left pending, saying why."""
+        if other is None:
+            fault, detail = PayoutFault.NO_REPLY, "hopper stopped answering during the payout"
+        else:  # it answers, but its 166 counter is not the one its own 167 reply gave
+            fault = PayoutFault.COUNT_MISMATCH
+            detail = (
+                f"hopper's 166 event counter is {other}, its 167 reply said {counter}:"
+                " the status does not follow the dispense"
+            )
+        unpaid = pending.requested - credited
+        return PayoutResult(pending.requested, credited, unpaid, fault, False, detail)
 
     def _account(self, pending: PendingPayout, credited: int, ledger: PayoutLedger) -> PayoutResult:
         """The payout is over: compare with 168, name any fault, close the ledger record."""

@@ -14,7 +14,10 @@ Only one request is outstanding on a link. A packet is its reply if it is addres
 has header 0 (data), 5 (NAK) or 6 (BUSY), and for header 0 a data length Table 8 allows for the
 request's header. Anything else on the line (the host's own echo, a late reply to an earlier
 request of another kind) is ignored. A packet for the host with a bad checksum ends the
-attempt at once (``Corrupt``) so the resend does not wait for the timeout.
+attempt at once (``Corrupt``) so the resend does not wait for the timeout. A good packet from
+the device whose data length Table 8 does not allow is not the reply either, but it is
+remembered: if no proper reply comes, the error says "reply of N bytes, expected M"
+(``WrongLength``), not "no reply".
 """
 
 from __future__ import annotations
@@ -30,7 +33,9 @@ from hardware.cctalk.codec import (
     Checksum,
     Discarded,
     Frame,
+    FrameError,
     FrameParser,
+    decode,
     encode,
 )
 from hardware.cctalk.headers import REPLY_LENGTHS, Header, decode_ascii, decode_uint
@@ -50,6 +55,14 @@ class CctalkError(Exception):
 
 class NoReply(CctalkError):
     """The device did not answer (after every resend)."""
+
+
+class WrongLength(NoReply):
+    """The device answered, but always with a reply of a length the request does not allow.
+
+    A ``NoReply`` still (no usable reply came: a caller resends or reconciles the same way),
+    whose message says what the device did send.
+    """
 
 
 class Refused(CctalkError):
@@ -105,6 +118,9 @@ class HostProtocol:
         self._parser = FrameParser(checksum, gap=gap)
         self._dest: int | None = None
         self._header: int | None = None
+        self._since_request = bytearray()  # bytes after the request, to find over-long replies
+        self._skipped_long = False  # the parser skipped a packet announcing too much data
+        self.wrong_length: int | None = None  # data bytes of a well-formed reply of a bad length
 
     def send_request(self, dest: int, header: int, data: bytes = b"") -> bytes:
         """Start an exchange: the bytes to put on the wire. Forgets any earlier exchange."""
@@ -116,20 +132,28 @@ class HostProtocol:
         if self.echo:
             self._parser.expect_echo(raw)
         self._dest, self._header = dest, header
+        self._since_request.clear()
+        self._skipped_long = False
+        self.wrong_length = None
         return raw
 
     def receive_data(self, data: bytes, now: float) -> Reply | Corrupt | None:
         """Bytes from the line: the reply, a damaged reply, or None (keep waiting)."""
         corrupt: Corrupt | None = None
+        self._since_request += data
         for event in self._parser.feed(data, now):
             if isinstance(event, Discarded):
                 if event.reason == "checksum" and event.raw[:1] == bytes((self.address,)):
                     corrupt = Corrupt(event.raw)
+                elif event.reason == "length":
+                    self._skipped_long = True
                 continue
             reply = self._as_reply(event.frame)
             if reply is not None:
                 self._dest = self._header = None
                 return reply
+        if self._skipped_long and self.wrong_length is None:
+            self._find_over_long_reply()
         return corrupt
 
     def _as_reply(self, frame: Frame) -> Reply | None:
@@ -143,8 +167,24 @@ class HostProtocol:
             return None
         lo, hi = REPLY_LENGTHS.get(self._header, (0, 255))
         if not lo <= len(frame.data) <= hi:
+            self.wrong_length = len(frame.data)
             return None
         return Reply(self._dest, frame.header, frame.data)
+
+    def _find_over_long_reply(self) -> None:
+        """The parser skipped a packet announcing more data than the reply may have: was it a
+        whole, well-formed reply from the device (then say so), or just noise?"""
+        raw = bytes(self._since_request)
+        for i in range(len(raw) - 4):
+            if raw[i] != self.address or raw[i + 1] + 5 > len(raw) - i:
+                continue
+            try:
+                frame = decode(raw[i : i + raw[i + 1] + 5], self.checksum)
+            except FrameError:
+                continue
+            ours = frame.src is None or frame.src == self._dest
+            if ours and frame.header == Header.REPLY:
+                self.wrong_length = len(frame.data)
 
 
 class BusOptions(TypedDict, total=False):
@@ -231,9 +271,12 @@ class CctalkBus:
         attempts = 1 + (self.retries if retries is None else retries)
         self.exchanges += 1
         timed_out = False
+        wrong_length: int | None = None
         try:
             for _ in range(attempts):
                 result = self._attempt(address, header, data, timeout)
+                if self.protocol.wrong_length is not None:
+                    wrong_length = self.protocol.wrong_length
                 if isinstance(result, Reply) and not result.is_busy:
                     return result
                 self.failed_attempts += 1
@@ -244,6 +287,14 @@ class CctalkBus:
         finally:
             if timed_out:
                 self._quiesce(timeout)
+        if wrong_length is not None:
+            lo, hi = REPLY_LENGTHS.get(header, (0, MAX_DATA))
+            expected = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            why = (
+                f"reply of {wrong_length} bytes to header {int(header)}, expected {expected}"
+                f" (after {attempts} tries)"
+            )
+            raise WrongLength(self.link, address, why)
         why = f"no reply to header {int(header)} after {attempts} tries"
         raise NoReply(self.link, address, why)
 

@@ -40,6 +40,11 @@ valid frame arrived in the last ``link_timeout`` seconds: ``LinkDown("timeout")`
 lapses, ``LinkUp(new_session=False)`` when frames flow again; the streams carry on, so nothing
 sent in between is lost or doubled. A serial line does not reorder bytes, which is what makes
 a session switch safe: every frame of the old session is ahead of the hello of the new one.
+
+The NV messages (NV_STORE, NV_READ and their NV_REPLY) are not sequenced: a request goes once
+with ``send_now`` and its reply is an event; resending a lost one is the host driver's business.
+A panel made with ``nv=False`` does not know them and drops them as unknown (``bad_message``),
+as every panel that predates them does.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ from dataclasses import dataclass
 from hardware.panel.codec import DROP_REASONS, Frame, FrameDecoder, encode
 from hardware.panel.messages import (
     HOST_COMMANDS,
+    NV_REQUESTS,
     PANEL_EVENTS,
     PROTOCOL_VERSION,
     SEQUENCED,
@@ -64,6 +70,9 @@ from hardware.panel.messages import (
     KeySwitch,
     Message,
     MessageError,
+    NvRead,
+    NvReply,
+    NvStore,
     RequestState,
     SetLamp,
     SetSeatLamps,
@@ -109,8 +118,8 @@ class LinkDown:
     reason: str
 
 
-HostEvent = ButtonPressed | ButtonReleased | KeySwitch | Door | LinkUp | LinkDown
-PanelEvent = SetLamp | SetSeatLamps | RequestState | LinkUp | LinkDown
+HostEvent = ButtonPressed | ButtonReleased | KeySwitch | Door | LinkUp | LinkDown | NvReply
+PanelEvent = SetLamp | SetSeatLamps | RequestState | LinkUp | LinkDown | NvStore | NvRead
 Event = HostEvent | PanelEvent
 
 
@@ -131,6 +140,9 @@ class _Endpoint:
     _receives: tuple[type, ...] = ()
     _sends: tuple[type, ...] = ()
     _hello_in: type = object
+    _plain_in: tuple[type, ...] = ()  # unsequenced messages delivered as events (NV)
+    _plain_out: tuple[type, ...] = ()  # unsequenced messages sent by ``send_now``
+    _plain_unknown: tuple[type, ...] = ()  # messages this end treats as unknown types
 
     def __init__(
         self,
@@ -174,6 +186,17 @@ class _Endpoint:
             raise QueueFull(f"{len(self._outbox)} messages already wait to be sent")
         self._outbox.append(_Pending(message))
         self._pump(now)
+
+    def send_now(self, message: Message, now: float) -> bool:
+        """Send an unsequenced request or reply (the NV messages) once, now, if the session is
+        established; False if it is not (nothing sent). Lost frames are the caller's to resend.
+        """
+        if not isinstance(message, self._plain_out):
+            raise TypeError(f"{type(self).__name__} does not send {message!r} unsequenced")
+        if not self.established:
+            return False
+        self._emit(message, 0, now)
+        return True
 
     def receive_data(self, data: bytes, now: float) -> None:
         """Bytes from the link, received at ``now``.
@@ -235,13 +258,21 @@ class _Endpoint:
         if sequenced != (frame.seq != 0):
             self.counters["bad_message"] += 1
             return
-        if not isinstance(msg, (*self._receives, self._hello_in, Ack, Heartbeat)):
+        if isinstance(msg, self._plain_unknown):
+            self.counters["bad_message"] += 1  # an end that predates the message
+            return
+        if not isinstance(msg, (*self._receives, *self._plain_in, self._hello_in, Ack, Heartbeat)):
             self.counters["wrong_direction"] += 1
             return
         self._last_rx = now
         if isinstance(msg, (Ack, Heartbeat)):
             if self.established:
                 self._acked(msg.ack)
+        elif isinstance(msg, self._plain_in):
+            if self.established:
+                self._events.append(msg)  # type: ignore[arg-type]
+            else:
+                self.counters["unsynchronised"] += 1
         elif sequenced:
             self._receive_sequenced(frame.seq, msg)
         else:
@@ -351,6 +382,8 @@ class HostConnection(_Endpoint):
     _receives = PANEL_EVENTS
     _sends = HOST_COMMANDS
     _hello_in = Hello
+    _plain_in = (NvReply,)
+    _plain_out = NV_REQUESTS
 
     def __init__(self, session: int = 1, **timing: float) -> None:
         super().__init__(**timing)  # type: ignore[arg-type]
@@ -394,10 +427,16 @@ class PanelConnection(_Endpoint):
     _receives = HOST_COMMANDS
     _sends = PANEL_EVENTS
     _hello_in = HostHello
+    _plain_in = NV_REQUESTS
+    _plain_out = (NvReply,)
 
-    def __init__(self, panel_id: int = 1, seats: int = 4, **timing: float) -> None:
+    def __init__(
+        self, panel_id: int = 1, seats: int = 4, *, nv: bool = True, **timing: float
+    ) -> None:
         super().__init__(**timing)  # type: ignore[arg-type]
         Hello(panel_id, seats)  # validates
+        if not nv:  # a panel without non-volatile memory for the host: NV is unknown to it
+            self._plain_unknown = (*NV_REQUESTS, NvReply)
         self.panel_id = panel_id
         self.seats = seats
         self.host_session = 0

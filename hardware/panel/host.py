@@ -4,8 +4,10 @@ Owns: moving bytes between a ``Transport`` (``hardware.transport``: a pty path,
 ``socket://``, a real port) and a ``HostConnection``; the queue of events the cabinet reads;
 the lamps the cabinet wants and the lamps the panel has been told (only changes are sent, and
 everything again whenever the link comes up); the last known key and door positions (only
-changes become events); reopening a link that failed. Non-blocking: the cabinet loop calls
-``poll()`` every frame, or ``start()`` runs it in a thread. Never decides what a button means
+changes become events); reopening a link that failed; the panel's non-volatile memory for the
+journal's head (``store_head`` / ``read_head``: the only calls that block, up to about a
+second). Non-blocking otherwise: the cabinet loop calls ``poll()`` every frame, or ``start()``
+runs it in a thread. Never decides what a button means
 and never reads the wall clock except through the injected ``clock`` when ``now`` is omitted.
 """
 
@@ -17,7 +19,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from hardware.clock import Clock
 from hardware.panel.connection import HostConnection, HostEvent, LinkDown, LinkUp
@@ -28,6 +30,10 @@ from hardware.panel.messages import (
     Door,
     KeySwitch,
     LampState,
+    NvRead,
+    NvReply,
+    NvStatus,
+    NvStore,
     RequestState,
     SetLamp,
     SetSeatLamps,
@@ -42,6 +48,20 @@ BAUDRATE = 115200
 READ_CHUNK = 4096
 MAX_READ = 65536  # bytes taken per poll, so a flooding link cannot stall the cabinet loop
 REOPEN_INTERVAL = 1.0  # seconds between attempts to reopen a failed link
+NV_RETRY = 0.3  # seconds between sends of an unanswered NV request
+NV_TRIES = 4  # sends before a panel whose link is up counts as not knowing the NV messages
+
+
+class PanelNvError(RuntimeError):
+    """The panel's non-volatile memory could not be used (``store_head`` / ``read_head``)."""
+
+
+class NvNotSupported(PanelNvError):
+    """The panel does not know the NV messages (its link is up, it never answers them)."""
+
+
+class PanelOffline(PanelNvError):
+    """The panel's link is down: nothing can be stored or read now."""
 
 
 class PanelHost:
@@ -71,11 +91,16 @@ class PanelHost:
         self.door_open: bool | None = None
         self.panel: LinkUp | None = None
         self.transport_errors = 0
+        self.nv_supported: bool | None = None  # unknown until an NV request is answered or not
+        self._nv_request = 0
+        self._nv_replies: dict[int, NvReply] = {}
         self._transport = transport
         self._events: deque[HostEvent] = deque()
         self._wanted = {seat: all_off() for seat in range(1, MAX_SEATS + 1)}
         self._told: dict[int, dict[str, LampState]] = {}
         self._lock = threading.RLock()
+        self._replied = threading.Condition(self._lock)
+        self._nv_lock = threading.Lock()  # one NV exchange at a time
         self._last_open = -math.inf
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
@@ -132,6 +157,23 @@ class PanelHost:
         with self._lock:
             self.conn.send(RequestState(), self._now(now))
             self._flush()
+
+    def store_head(self, blob: bytes, timeout: float = NV_RETRY * NV_TRIES) -> None:
+        """Keep ``blob`` (at most 64 bytes) in the panel's non-volatile memory, replacing what
+        was there; returns once the panel says it is written. ``NvNotSupported`` when the panel
+        does not know the message, ``PanelOffline`` when its link is down, ``PanelNvError``
+        when its memory could not be written."""
+        reply = self._nv_exchange(lambda request: NvStore(request, bytes(blob)), timeout)
+        if reply.status is not NvStatus.STORED:
+            raise PanelNvError("the panel could not write its non-volatile memory")
+
+    def read_head(self, timeout: float = NV_RETRY * NV_TRIES) -> bytes | None:
+        """The blob kept in the panel's non-volatile memory, or None if none was ever stored.
+        Raises as ``store_head`` does."""
+        reply = self._nv_exchange(NvRead, timeout)
+        if reply.status is NvStatus.FAILED:
+            raise PanelNvError("the panel could not read its non-volatile memory")
+        return reply.blob if reply.status is NvStatus.BLOB else None
 
     @property
     def stats(self) -> dict[str, int]:
@@ -199,6 +241,50 @@ class PanelHost:
 
     # -- inside ------------------------------------------------------------------------------
 
+    def _nv_exchange(self, make: Callable[[int], NvStore | NvRead], timeout: float) -> NvReply:
+        """Send an NV request every ``NV_RETRY`` s until its reply comes; blocks the caller.
+
+        No reply within ``timeout`` while the link stayed up means the panel does not know
+        the message (a panel that predates it drops it unanswered): remembered until the panel
+        starts a new session, so later calls fail at once.
+        """
+        make(1)  # validates the blob before anything is sent
+        with self._nv_lock:
+            return self._nv_wait(make, timeout)
+
+    def _nv_wait(self, make: Callable[[int], NvStore | NvRead], timeout: float) -> NvReply:
+        with self._lock:
+            if self.nv_supported is False:
+                raise NvNotSupported("the panel has no non-volatile memory for the host")
+            if not self.conn.link_up:
+                raise PanelOffline("panel offline: its non-volatile memory cannot be used now")
+            self._nv_request = self._nv_request % 255 + 1
+            request = self._nv_request
+            request_msg = make(request)
+        deadline = self.clock() + timeout
+        next_send = -math.inf
+        while True:
+            with self._lock:
+                now = self.clock()
+                reply = self._nv_replies.pop(request, None)
+                if reply is not None:
+                    self.nv_supported = True
+                    return reply
+                if not self.conn.link_up:
+                    raise PanelOffline("panel offline: its non-volatile memory cannot be used now")
+                if now >= deadline:
+                    self.nv_supported = False
+                    raise NvNotSupported("the panel does not answer NV_STORE / NV_READ")
+                if now >= next_send:
+                    self.conn.send_now(request_msg, now)
+                    self._flush()
+                    next_send = now + NV_RETRY
+                if self._thread is not None:  # the poll thread reads the reply
+                    self._replied.wait(min(0.02, max(0.0, deadline - now)))
+                    continue
+            self.poll()
+            time.sleep(0.002)
+
     def _now(self, now: float | None) -> float:
         return self.clock() if now is None else now
 
@@ -217,12 +303,18 @@ class PanelHost:
                 self._events.append(event)
                 self._link_came_up(event, now)
                 continue
+            elif isinstance(event, NvReply):
+                if event.request == self._nv_request:  # not a late answer to an older request
+                    self._nv_replies[event.request] = event
+                    self._replied.notify_all()
+                continue
             elif isinstance(event, LinkDown):
                 self._told.clear()
             self._events.append(event)  # type: ignore[arg-type]
 
     def _link_came_up(self, event: LinkUp, now: float) -> None:
         if event.new_session:
+            self.nv_supported = None  # perhaps another panel: ask again
             self.keys = {name: None for name in KEYS}
             self.door_open = None  # the panel reports them on its own
         else:

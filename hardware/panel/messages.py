@@ -1,7 +1,8 @@
 """The button panel's messages: names, wire ids and payloads (docs/panel-protocol.md).
 
 Owns: the button, key, door and lamp names used by the Python API and their ids on the wire;
-one frozen dataclass per message; and the translation between a message and its
+one frozen dataclass per message (the NV ones carry a blob of up to 64 bytes for the panel's
+non-volatile memory); and the translation between a message and its
 ``(type, payload)`` pair. Never frames bytes (that is ``codec.py``), never numbers or
 acknowledges anything (that is ``connection.py``), never does I/O.
 """
@@ -52,6 +53,9 @@ class MsgType(enum.IntEnum):
     LAMP = 0x20  # host -> panel, sequenced
     SEAT_LAMPS = 0x21  # host -> panel, sequenced
     REQUEST_STATE = 0x22  # host -> panel, sequenced
+    NV_STORE = 0x30  # host -> panel, not sequenced: keep a blob in non-volatile memory
+    NV_READ = 0x31  # host -> panel, not sequenced: what is kept there
+    NV_REPLY = 0x32  # panel -> host, not sequenced: the answer to either
 
 
 class MessageError(ValueError):
@@ -236,13 +240,73 @@ class RequestState:
     """Host -> panel: report every key and door position now."""
 
 
+NV_MAX_BLOB = 64  # bytes a panel keeps in its non-volatile memory for the host
+
+
+class NvStatus(enum.IntEnum):
+    """NV_REPLY's status byte."""
+
+    STORED = 0  # NV_STORE: the blob is written (and read back) in non-volatile memory
+    BLOB = 1  # NV_READ: the kept blob follows
+    NONE_STORED = 2  # NV_READ: nothing was ever stored
+    FAILED = 3  # NV_STORE: the memory could not be written; NV_READ: it could not be read
+
+
+def _check_request(request: int) -> None:
+    if not 1 <= request <= 255:
+        raise ValueError(f"an NV request id is 1..255, not {request}")
+
+
+def _check_blob(blob: bytes) -> None:
+    if not isinstance(blob, bytes) or len(blob) > NV_MAX_BLOB:
+        raise ValueError(f"an NV blob is at most {NV_MAX_BLOB} bytes, not {blob!r}")
+
+
+@dataclass(frozen=True)
+class NvStore:
+    """Host -> panel: keep ``blob`` (0..64 bytes) in non-volatile memory, replacing any other."""
+
+    request: int
+    blob: bytes
+
+    def __post_init__(self) -> None:
+        _check_request(self.request)
+        _check_blob(self.blob)
+
+
+@dataclass(frozen=True)
+class NvRead:
+    """Host -> panel: send back the blob kept in non-volatile memory."""
+
+    request: int
+
+    def __post_init__(self) -> None:
+        _check_request(self.request)
+
+
+@dataclass(frozen=True)
+class NvReply:
+    """Panel -> host: the answer to the NV_STORE or NV_READ with the same ``request`` id."""
+
+    request: int
+    status: NvStatus
+    blob: bytes = b""
+
+    def __post_init__(self) -> None:
+        _check_request(self.request)
+        _check_blob(self.blob)
+        if self.blob and self.status is not NvStatus.BLOB:
+            raise ValueError(f"only an NV reply with status BLOB carries a blob: {self!r}")
+
+
 Message = (
     Hello | HostHello | Heartbeat | Ack | ButtonPressed | ButtonReleased | KeySwitch | Door
-    | SetLamp | SetSeatLamps | RequestState
+    | SetLamp | SetSeatLamps | RequestState | NvStore | NvRead | NvReply
 )
 PANEL_EVENTS = (ButtonPressed, ButtonReleased, KeySwitch, Door)  # sequenced, panel -> host
 HOST_COMMANDS = (SetLamp, SetSeatLamps, RequestState)  # sequenced, host -> panel
 SEQUENCED = PANEL_EVENTS + HOST_COMMANDS
+NV_REQUESTS = (NvStore, NvRead)  # not sequenced, host -> panel: answered by an NvReply
 SEQUENCED_TYPES = frozenset(
     {MsgType.BUTTON_DOWN, MsgType.BUTTON_UP, MsgType.KEY, MsgType.DOOR, MsgType.LAMP,
      MsgType.SEAT_LAMPS, MsgType.REQUEST_STATE}
@@ -251,6 +315,11 @@ PAYLOAD_SIZES: dict[MsgType, int] = {
     MsgType.HELLO: 8, MsgType.HOST_HELLO: 5, MsgType.HEARTBEAT: 1, MsgType.ACK: 1,
     MsgType.BUTTON_DOWN: 2, MsgType.BUTTON_UP: 2, MsgType.KEY: 2, MsgType.DOOR: 2,
     MsgType.LAMP: 3, MsgType.SEAT_LAMPS: 1 + len(BUTTONS), MsgType.REQUEST_STATE: 0,
+}
+# Messages whose payload ends in a blob: (fewest, most) payload bytes.
+PAYLOAD_RANGES: dict[MsgType, tuple[int, int]] = {
+    MsgType.NV_STORE: (1, 1 + NV_MAX_BLOB), MsgType.NV_READ: (1, 1),
+    MsgType.NV_REPLY: (2, 2 + NV_MAX_BLOB),
 }
 
 
@@ -281,6 +350,12 @@ def encode_message(msg: Message) -> tuple[MsgType, bytes]:
             return MsgType.SEAT_LAMPS, bytes((seat,)) + bytes(LAMP_CODES[s] for s in states)
         case RequestState():
             return MsgType.REQUEST_STATE, b""
+        case NvStore(request, blob):
+            return MsgType.NV_STORE, bytes((request,)) + blob
+        case NvRead(request):
+            return MsgType.NV_READ, bytes((request,))
+        case NvReply(request, status, blob):
+            return MsgType.NV_REPLY, bytes((request, status)) + blob
     raise TypeError(f"not a panel message: {msg!r}")
 
 
@@ -308,17 +383,35 @@ def _lamp(value: int) -> LampState:
     return _LAMP_OF_CODE[value]
 
 
+def _nv_message(kind: MsgType, p: bytes) -> Message:
+    if p[0] == 0:
+        raise MessageError(f"{kind.name}: request id 0")
+    if kind is MsgType.NV_STORE:
+        return NvStore(p[0], bytes(p[1:]))
+    if kind is MsgType.NV_READ:
+        return NvRead(p[0])
+    try:
+        status = NvStatus(p[1])
+    except ValueError:
+        raise MessageError(f"NV_REPLY: unknown status {p[1]}") from None
+    if len(p) > 2 and status is not NvStatus.BLOB:
+        raise MessageError(f"NV_REPLY: status {status.name} with a blob")
+    return NvReply(p[0], status, bytes(p[2:]))
+
+
 def decode_message(type_byte: int, payload: bytes) -> Message:
     """The message a frame carries; ``MessageError`` for an unknown type or a bad payload."""
     try:
         kind = MsgType(type_byte)
     except ValueError:
         raise MessageError(f"unknown message type 0x{type_byte:02x}") from None
-    if len(payload) != PAYLOAD_SIZES[kind]:
-        raise MessageError(
-            f"{kind.name}: payload of {len(payload)} bytes, not {PAYLOAD_SIZES[kind]}"
-        )
+    lo, hi = PAYLOAD_RANGES.get(kind) or (PAYLOAD_SIZES[kind],) * 2
+    if not lo <= len(payload) <= hi:
+        size = f"{lo}" if lo == hi else f"{lo}..{hi}"
+        raise MessageError(f"{kind.name}: payload of {len(payload)} bytes, not {size}")
     p = payload
+    if kind in PAYLOAD_RANGES:
+        return _nv_message(kind, p)
     if kind is MsgType.HELLO:
         if not 1 <= p[3] <= MAX_SEATS:
             raise MessageError(f"HELLO: {p[3]} seats")

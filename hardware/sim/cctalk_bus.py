@@ -3,7 +3,8 @@
 Owns: parsing what the host sends (the device-side receiver: 50 ms reset, resync), routing each
 packet to the device at its destination address, the rules every device shares (no reply to
 a bad checksum, an unknown header or a wrong data length; replies go to the sender, or to
-address 1 with CRC-16), the optional echo of the host's own bytes, and the communication
+address 1 with CRC-16), the address poll (253 broadcast: each device answers with its address
+byte alone, later the higher its address), the optional echo of the host's own bytes, and the communication
 faults a device can be given (lost replies, late replies, garbled replies). Pure: bytes and
 ``now`` in, timed transmissions out; never does I/O, never reads a clock.
 """
@@ -23,8 +24,11 @@ from hardware.cctalk.codec import (
     Received,
     encode,
 )
-from hardware.cctalk.headers import REQUEST_LENGTHS
+from hardware.cctalk.headers import REQUEST_LENGTHS, Header
 from hardware.sim.cctalk_devices import SimDevice
+
+BROADCAST = 0  # the destination address every device listens to
+ADDRESS_POLL_STEP = 0.004  # seconds per address before a device answers the address poll
 
 
 @dataclass
@@ -85,12 +89,26 @@ class SimulatedBus:
         if self.echo and data:
             out.append(Transmission(now, bytes(data)))
         for event in self._parser.feed(data, now):
-            if isinstance(event, Received):
+            if isinstance(event, Received) and event.frame.dest == BROADCAST:
+                out += self._address_poll(event.frame, now)
+            elif isinstance(event, Received):
                 reply = self._dispatch(event.frame, now)
                 if reply is not None:
                     out.append(reply)
             else:
                 self.discarded += len(event.raw)
+        return out
+
+    def _address_poll(self, frame: Frame, now: float) -> list[Transmission]:
+        """253 to the broadcast address: every powered device sends its address byte alone,
+        ``ADDRESS_POLL_STEP`` x address after the request (part 1, MDCES). Anything else
+        broadcast gets no reply."""
+        if frame.header != Header.ADDRESS_POLL or frame.data:
+            return []
+        out = []
+        for address, dev in sorted(self.devices.items()):
+            if dev.powered and not self.faults[address].loses(frame.header):
+                out.append(Transmission(now + ADDRESS_POLL_STEP * address, bytes((address,))))
         return out
 
     def _dispatch(self, frame: Frame, now: float) -> Transmission | None:

@@ -6,6 +6,11 @@ counters, flags and mechanical faults of a hopper, and what survives a power cut
 comes in as ``now`` (seconds), randomness from an injected ``random.Random``; never does I/O,
 never reads a clock, never decides how bytes reach it (that is ``simbus.py``).
 
+Every device answers the whole minimum command set of its category (part 3, Appendix 13):
+the core and identification headers, 216 (no data storage offered) and 192 for all; 232
+(self-check, fault code 0 unless set), 197 (ROM checksum), 231..227, 229 and 184 for a coin
+acceptor; 217 (level sensors), 172..163 for a hopper.
+
 Hopper model
 ------------
 A dispense accepted at ``t`` pays one coin at ``t + 1/speed``, ``t + 2/speed``, ... Every coin
@@ -33,7 +38,9 @@ from hardware.cctalk.headers import (
     CATEGORY_COIN_ACCEPTOR,
     CATEGORY_PAYOUT,
     ENABLE_CODE,
+    NO_DATA_STORAGE,
     PLAIN_SECURITY_BYTES,
+    SELF_CHECK_OK,
     BufferedCredit,
     CoinEvent,
     Header,
@@ -42,6 +49,8 @@ from hardware.cctalk.headers import (
     decode_uint,
     encode_ascii,
     encode_coin_id,
+    encode_level_status,
+    encode_self_check,
     encode_uint,
     next_counter,
     split_dispense,
@@ -62,6 +71,7 @@ class SimDevice:
     product: str = "SIMDEV"
     serial: int = 1
     software: str = "SIM-1.0"
+    build: str = "SIM00001"
     powered: bool = True
 
     def handle(self, header: int, data: bytes, now: float) -> Response | None:
@@ -82,6 +92,10 @@ class SimDevice:
             return (Header.REPLY, encode_ascii(self.software))
         if header == Header.COMMS_REVISION:
             return (Header.REPLY, bytes((1, 4, 7)))
+        if header == Header.BUILD_CODE:
+            return (Header.REPLY, encode_ascii(self.build))
+        if header == Header.DATA_STORAGE:  # no memory for the host's data
+            return (Header.REPLY, NO_DATA_STORAGE)
         if header == Header.RESET_DEVICE:
             self.reset(now)
             return ACK
@@ -119,6 +133,9 @@ class SimCoinAcceptor(SimDevice):
     inhibit_mask: int = 0  # bit (position - 1) set = accepted
     master_enabled: bool = False
     credits: int = 0  # coins accepted since start (for status)
+    fault: int = SELF_CHECK_OK  # what 232 (self-check) reports: a Table 3 fault code
+    fault_info: int | None = None  # its optional extra byte
+    rom_checksum: int = 0x5EC0_1D47  # 197: the firmware's checksum, LSB first on the wire
 
     def __post_init__(self) -> None:
         self._clear_buffer()
@@ -177,6 +194,10 @@ class SimCoinAcceptor(SimDevice):
             return ACK
         if header == Header.REQUEST_MASTER_INHIBIT:
             return (Header.REPLY, bytes((1 if self.master_enabled else 0,)))
+        if header == Header.SELF_CHECK:
+            return (Header.REPLY, encode_self_check(self.fault, self.fault_info))
+        if header == Header.ROM_CHECKSUM:
+            return (Header.REPLY, encode_uint(self.rom_checksum, 4))
         if header == Header.COIN_ID:
             if not 1 <= data[0] <= 16:
                 return None
@@ -211,6 +232,8 @@ class SimHopper(SimDevice):
     speed: float = 8.0  # coins per second
     security: str = "serial"
     stall_time: float = 0.4  # seconds a stalled motor tries before the payout gives up
+    low_level: int | None = 20  # 217: coins below which the low level sensor trips (None: none)
+    high_level: int | None = None  # coins from which the high level sensor trips (None: none)
     rng: random.Random = field(default_factory=lambda: random.Random(0))
     # state
     left: int = 0  # coins that physically left the hopper since start
@@ -391,6 +414,10 @@ class SimHopper(SimDevice):
             return (Header.REPLY, bytes((min(unpaid, 255),)))
         if header == Header.HOPPER_COIN:
             return (Header.REPLY, encode_coin_id(self.coin))
+        if header == Header.PAYOUT_LEVEL_STATUS:  # one hopper: format (b)'s number changes nothing
+            low = None if self.low_level is None else self.level < self.low_level
+            high = None if self.high_level is None else self.level >= self.high_level
+            return (Header.REPLY, encode_level_status(low, high))
         return None
 
     @property

@@ -4,7 +4,8 @@ Owns: the simulator's I/O: reading and writing the panel's end of a pty pair (th
 the slave path) or of a ``socket://`` connection, never blocking and losing what the link does
 not take; answering the control channel (TCP loopback or a Unix socket, the language is
 ``control.py``); the thread that runs it; the process's monotonic clock; the simulated link loss
-(``disconnect``: nothing in, nothing out) and power cycle (``reboot``). Opening the link and the
+(``disconnect``: nothing in, nothing out) and power cycle (``reboot``); the panel's non-volatile
+memory for the host, in a file (``--nv-file``, surviving a restart) or in memory. Opening the link and the
 control listener is ``hardware.sim.link``'s, shared with the ccTalk simulator. Everything it
 knows about the protocol comes from ``PanelDevice``. Never speaks to the host through anything
 but the link, and never lets a control command bypass the protocol.
@@ -17,7 +18,7 @@ Embedding (``tools/run``)::
     sim.stop()
 
 As a process: ``python -m hardware.sim.panel [--seats N] [--link pty|socket://HOST:PORT]
-[--control HOST:PORT|unix:PATH]`` prints ``LINK <path or url>`` and ``CONTROL <address>``.
+[--control HOST:PORT|unix:PATH] [--nv-file PATH | --no-nv]`` prints ``LINK <path or url>`` and ``CONTROL <address>``.
 """
 
 from __future__ import annotations
@@ -37,7 +38,7 @@ from typing import Any
 from hardware.clock import Clock
 from hardware.sim.link import ControlListener, LinkEnd
 from hardware.sim.panel_control import Controller
-from hardware.sim.panel_device import PanelDevice
+from hardware.sim.panel_device import NvMemory, PanelDevice, RamNv
 
 TICK = 0.02  # seconds: the longest the loop sleeps
 
@@ -91,6 +92,30 @@ class _Link(LinkEnd):
         self.dropped += len(data) - sent
 
 
+class FileNv:
+    """The panel's non-volatile memory in a file, so it survives a restart of the simulator:
+    the blob's bytes as they are; no file means nothing stored. Written to a temporary file,
+    flushed to disk and renamed over the old one, so a kill never leaves half a blob."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+
+    def load(self) -> bytes | None:
+        try:
+            with open(self.path, "rb") as f:
+                return f.read()
+        except FileNotFoundError:
+            return None
+
+    def save(self, blob: bytes) -> None:
+        tmp = f"{self.path}.tmp"
+        with open(tmp, "wb") as f:
+            f.write(blob)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, self.path)
+
+
 class _ControlServer(ControlListener):
     """The control listener and its clients; lines in, ``Controller`` replies out."""
 
@@ -128,13 +153,20 @@ class PanelSimulator:
         clock: Clock = time.monotonic,
         log: Callable[[str], None] | None = None,
         timing: Mapping[str, float] | None = None,
+        nv: bool = True,
+        nv_file: str | None = None,
     ) -> None:
+        """``nv_file``: where the panel's non-volatile memory lives (None: in this process's
+        memory); ``nv=False``: a panel without it, which does not know the NV messages."""
         self.seats = seats
         self.panel_id = panel_id
         self.clock = clock
         self.log = log
         self._timing = timing
-        self.device = PanelDevice(panel_id, seats, timing=timing)
+        self.nv: NvMemory | None = None
+        if nv:
+            self.nv = FileNv(nv_file) if nv_file is not None else RamNv()
+        self.device = PanelDevice(panel_id, seats, timing=timing, nv=self.nv)
         self.controller = Controller(self)
         self._lock = threading.RLock()
         self._silent = False
@@ -221,7 +253,7 @@ class PanelSimulator:
             old = self.device
             self.device = PanelDevice(
                 self.panel_id, self.seats, keys=old.keys, door_open=old.door_open,
-                timing=self._timing,
+                timing=self._timing, nv=self.nv,
             )
         self._log("reboot")
         self._wake()
@@ -323,6 +355,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--control", default="127.0.0.1:0", help="HOST:PORT (default 127.0.0.1:0) or unix:PATH"
     )
+    p.add_argument(
+        "--nv-file", help="keep the panel's non-volatile memory in this file (default: in memory)"
+    )
+    p.add_argument(
+        "--no-nv", action="store_true", help="a panel without non-volatile memory for the host"
+    )
     p.add_argument("--verbose", action="store_true", help="log disconnects and reboots on stderr")
     return p
 
@@ -337,7 +375,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         sim = PanelSimulator(
             seats=args.seats, panel_id=args.panel_id, link=args.link, control=args.control,
-            log=log if args.verbose else None,
+            log=log if args.verbose else None, nv=not args.no_nv, nv_file=args.nv_file,
         )
     except (ValueError, OSError) as exc:
         print(f"hardware.sim.panel: {exc}", file=sys.stderr)

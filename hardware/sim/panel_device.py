@@ -2,14 +2,17 @@
 
 Owns: what a panel remembers and does: which buttons are held, the key and door switch
 positions, the lamp of every button, reporting the switches when asked or when a new host
-session starts, and showing every lamp off while the link is down (a lamp is lit only while
-pressing its button would do something, and with the host gone nothing would). Pure: time comes
+session starts, showing every lamp off while the link is down (a lamp is lit only while
+pressing its button would do something, and with the host gone nothing would), and answering
+NV_STORE / NV_READ from the non-volatile memory it is given (``NvMemory``; a panel given none
+does not know those messages). Pure: time comes
 in as ``now``; never does I/O, never reads a clock (the simulator's runner, ``sim.py``, does).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Protocol
 
 from hardware.panel.connection import LinkDown, LinkUp, PanelConnection
 from hardware.panel.messages import (
@@ -19,6 +22,10 @@ from hardware.panel.messages import (
     Door,
     KeySwitch,
     LampState,
+    NvRead,
+    NvReply,
+    NvStatus,
+    NvStore,
     RequestState,
     SetLamp,
     SetSeatLamps,
@@ -27,6 +34,30 @@ from hardware.panel.messages import (
     check_seat,
     unknown_name,
 )
+
+
+class NvMemory(Protocol):
+    """Where a panel keeps the host's blob: ``load`` (None: nothing stored) and ``save``.
+
+    ``save`` raises ``OSError`` when the memory cannot be written.
+    """
+
+    def load(self) -> bytes | None: ...
+
+    def save(self, blob: bytes) -> None: ...
+
+
+class RamNv:
+    """Non-volatile memory that lasts as long as this object (the simulator's process)."""
+
+    def __init__(self, blob: bytes | None = None) -> None:
+        self.blob = blob
+
+    def load(self) -> bytes | None:
+        return self.blob
+
+    def save(self, blob: bytes) -> None:
+        self.blob = bytes(blob)
 
 
 class PanelDevice:
@@ -40,8 +71,12 @@ class PanelDevice:
         keys: dict[str, bool] | None = None,
         door_open: bool = False,
         timing: Mapping[str, float] | None = None,
+        nv: NvMemory | None = None,
     ) -> None:
-        self.conn = PanelConnection(panel_id, seats, **(timing or {}))
+        """``nv``: the panel's non-volatile memory for the host; None: a panel without one,
+        which does not know the NV messages."""
+        self.conn = PanelConnection(panel_id, seats, nv=nv is not None, **(timing or {}))
+        self.nv = nv
         self.panel_id = panel_id
         self.seats = seats
         self.keys: dict[str, bool] = {name: False for name in KEYS}
@@ -141,5 +176,20 @@ class PanelDevice:
                 for seat in self.lamps:  # a new host: what the old one lit means nothing now
                     self.lamps[seat] = all_off()
                 self.report_state(now)
+            elif isinstance(event, (NvStore, NvRead)):
+                self.conn.send_now(self._nv_answer(event), now)
             elif isinstance(event, LinkDown):
                 pass  # shown_lamps masks the lamps; the table stays for when the host is back
+
+    def _nv_answer(self, request: NvStore | NvRead) -> NvReply:
+        assert self.nv is not None  # without NV memory the connection drops NV requests
+        try:
+            if isinstance(request, NvStore):
+                self.nv.save(request.blob)
+                return NvReply(request.request, NvStatus.STORED)
+            blob = self.nv.load()
+        except (OSError, ValueError):
+            return NvReply(request.request, NvStatus.FAILED)
+        if blob is None:
+            return NvReply(request.request, NvStatus.NONE_STORED)
+        return NvReply(request.request, NvStatus.BLOB, blob)
