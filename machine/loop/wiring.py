@@ -99,7 +99,15 @@ class Wiring:
             raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
         panel = PanelHost(panel_url, clock=clock)
         devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters))
-        return cls(cab, lock, ident, panel, devices, BusWorker(cab, lock, devices, clock))
+        worker = BusWorker(cab, lock, devices, clock)
+        try:  # the bus is open: the devices' counters against the journal's, before any payout
+            worker.check_at_start()
+        except BaseException:
+            devices.close()
+            panel.close()
+            cab.journal.close()
+            raise
+        return cls(cab, lock, ident, panel, devices, worker)
 
     def close(self) -> None:
         self.worker.stop()
