@@ -31,7 +31,7 @@ from machine.games.blackjack import BlackjackGame
 from machine.games.cards import shuffle
 from machine.games.round import Round
 from machine.games.rules import load_profile
-from machine.loop.payout import TestLedger, check_counter, run_payouts
+from machine.loop.payout import HopperTestLedger, check_counter, run_payouts
 from machine.money.seatmoney import MoneySettings
 
 SEATS = 3
@@ -167,7 +167,7 @@ def drive_payouts(cab: Cabinet, hopper: FileHopper) -> None:
 
 def hopper_test(cab: Cabinet, hopper: FileHopper) -> None:
     """The operator menu's hopper test, through the same ledger as the cabinet loop."""
-    hopper.payout(1, TestLedger(cab, hopper.address, ALL_SEATS))
+    hopper.payout(1, HopperTestLedger(cab, hopper.address, ALL_SEATS))
     check_counter(cab, hopper, ALL_SEATS, when="after the hopper test")
 
 

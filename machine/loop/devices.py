@@ -22,7 +22,7 @@ from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, CctalkError
 
 from machine.core.cabinet import Cabinet
-from machine.loop.payout import SeatLedger, TestLedger, check_counter, pending_test, run_payouts
+from machine.loop.payout import SeatLedger, HopperTestLedger, check_counter, pending_test, run_payouts
 from machine.operator.config import MachineConfig
 
 POLL_INTERVAL = 0.15
@@ -164,7 +164,7 @@ class BusWorker:
     def _hopper_test(self, hopper: Hopper, seats: list[int]) -> None:
         """One coin from the operator menu's hardware test: its intent journaled before the
         hopper is sent anything, its coin metered as a test coin (reconciled after a cut)."""
-        ledger = TestLedger(self.cab, hopper.address, seats, self.lock)
+        ledger = HopperTestLedger(self.cab, hopper.address, seats, self.lock)
         try:
             with self.lock:
                 pending = pending_test(self.cab, hopper.address)

@@ -2,7 +2,7 @@
 
 Owns: ``SeatLedger`` (the ``PayoutLedger`` protocol of hardware/cctalk/ledger.py, written
 into the cabinet's journal for one seat, under the lock that serialises the cabinet, naming
-the hopper so the journal follows its lifetime count), ``TestLedger`` (the same protocol for
+the hopper so the journal follows its lifetime count), ``HopperTestLedger`` (the same protocol for
 the operator menu's hopper test: its intent journaled before the hopper is sent anything),
 ``run_payouts``: for each seat the cabinet owes coins, first reconcile a chunk a power cut
 interrupted, then pay the rest in chunks of at most 255 coins; and ``check_counter``: the
@@ -70,7 +70,7 @@ class SeatLedger:
             self.cab.hopper_stray(self.n, count, str(fault), self.hopper)
 
 
-class TestLedger:
+class HopperTestLedger:
     """The operator's hopper test (hopper at ``address``, paying ``seats``): every call durable."""
 
     def __init__(self, cab: Cabinet, address: int, seats: list[int], lock: threading.Lock | contextlib.nullcontext | None = None):
@@ -114,7 +114,7 @@ def check_counter(cab: Cabinet, hopper: CountedHopper, seats: list[int], lock=No
         with lock:
             pending = pending_test(cab, hopper.address)
         if pending is not None:  # closed from the counts, then finished as a cut payout is
-            ledger = TestLedger(cab, hopper.address, seats, lock)
+            ledger = HopperTestLedger(cab, hopper.address, seats, lock)
             result = hopper.reconcile(pending, ledger)
             unpaid = getattr(result, "unpaid", 0)
             if unpaid and getattr(result, "fault", POWER_CUT) == POWER_CUT:
