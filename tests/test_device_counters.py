@@ -16,13 +16,14 @@ import pytest
 
 from hardware.cctalk.hopper import LIFETIME_MODULUS
 from hardware.sim.launcher import SimProcess
+
 from machine.core.cabinet import Cabinet, open_cabinet
 from machine.core.payouts import COUNT_MODULUS
 from machine.devtools.crashtest import SETTINGS, FileHopper, shoes_for, simple_player
 from machine.devtools.harness import SimulatedCabinet
 from machine.games.blackjack import BlackjackGame
 from machine.games.rules import load_profile
-from machine.loop.payout import HopperTestLedger, check_counter, run_payouts
+from machine.loop.payout import HopperTestLedger, SeatLedger, check_counter, run_payouts
 from machine.money.audit import as_csv, as_text, gather
 from machine.money.journal import Journal
 from machine.operator.config import parse_config
@@ -169,7 +170,8 @@ def test_a_hopper_test_cut_after_its_dispense_is_explained_at_the_next_start(tmp
             hopper, seats = first.devices.hoppers[0]
             with pytest.raises(KilledHere):
                 hopper.payout(1, KilledAfterDispense(HopperTestLedger(first.cab, 3, seats)))
-            assert first.cab.hopper_test_pending()["lifetime_before"] == 0  # the intent, journaled
+            pending = first.cab.hopper_test_pending()
+            assert pending is not None and pending["lifetime_before"] == 0  # the intent, journaled
         finally:
             first.close()
         again = cabinet_on(bus, tmp_path)
@@ -273,4 +275,26 @@ def test_the_core_wraps_the_count_as_the_driver_does(tmp_path):
     cab = boot(tmp_path)
     cab.hopper_counter_check(3, LIFETIME_MODULUS - 2, [1, 2, 3], "at start-up")
     assert cab.hopper_counter_check(3, 3, [1, 2, 3], "after a payout") == 5  # 2**24 - 2 -> 3: five out
+    cab.journal.close()
+
+
+def test_an_extra_coin_reported_before_a_cut_is_metered_once(tmp_path):
+    cab = boot(tmp_path)
+    hopper = FileHopper(tmp_path / "hopper.json", lambda where: None)
+    check_counter(cab, hopper, [1, 2, 3], when="at start-up")
+    owe(cab, 1, 2)
+    ledger = SeatLedger(cab, 1, None, 3)
+    ledger.begin_payout(2)
+    ledger.payout_baseline(hopper.lifetime, 0)
+    hopper.lifetime += 3  # one coin more than asked, all three reported: then the power goes
+    hopper.level -= 3
+    hopper._save()
+    ledger.coins_paid(3)
+    cab.journal.close()
+    cab = boot(tmp_path)
+    run_payouts(cab, hopper)
+    check_counter(cab, hopper, [1, 2, 3])
+    assert cab.seats[1].meters.get("hopper_extra_out") == 10  # not again from the reconcile
+    assert cab.seats[1].meters.get("hopper_out") == 20 and cab.hopper_counter(3) == 3
+    assert cab.cabinet_meters.get("hopper_out_unexplained") == 0
     cab.journal.close()

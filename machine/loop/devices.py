@@ -22,7 +22,7 @@ from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, CctalkError
 
 from machine.core.cabinet import Cabinet
-from machine.loop.payout import SeatLedger, HopperTestLedger, check_counter, pending_test, run_payouts
+from machine.loop.payout import HopperTestLedger, SeatLedger, check_counter, pending_test, run_payouts
 from machine.operator.config import MachineConfig
 
 POLL_INTERVAL = 0.15
