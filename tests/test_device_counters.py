@@ -78,9 +78,13 @@ def test_a_runaway_while_the_cabinet_is_down_is_metered_logged_and_tilts_at_the_
             assert (ev["hopper"], ev["coins"], ev["journal"], ev["device"], ev["when"]) == (3, 79, 0, 79, "at start-up")
             for n in (1, 2):  # the hopper pays both seats: both wait for the attendant
                 assert cab.lock_of(n) == "tilt"
-                assert cab.seats[n].lock_detail == "hopper 3: 79 coin(s) out that no payout explains (at start-up)"
+                detail = "unexplained coins out: hopper 3, 79 coin(s) that no payout explains (at start-up)"
+                assert cab.seats[n].lock_detail == detail
             assert cab.hopper_counter(3) == 79
-            assert cab.attendant_clear(1) and cab.lock_of(1) is None
+            with again.lock:
+                cab.coin(1, "EU200A", 0.0)
+                assert cab.attendant_clear(1) and cab.lock_of(1) is None
+                assert not cab.is_paying(1) and cab.seats[1].money.credit == 20  # clearing pays nothing out
             path = cab.journal.path
         finally:
             again.close()
@@ -100,7 +104,7 @@ def test_a_hopper_count_behind_the_journals_tilts_at_the_next_start(tmp_path):
             [ev] = events(cab, "hopper_count_behind")
             assert (ev["coins"], ev["journal"], ev["device"]) == (480, 500, 20)
             assert cab.lock_of(1) == cab.lock_of(2) == "tilt"
-            assert "behind the journal's" in cab.seats[1].lock_detail
+            assert "counts 480 coin(s) fewer than the journal" in cab.seats[1].lock_detail
             assert cab.cabinet_meters.get("hopper_out_unexplained") == 0  # no coin left: nothing metered
             assert cab.hopper_counter(3) == 20  # the new hopper's count is the reference from now on
         finally:

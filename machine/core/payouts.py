@@ -225,11 +225,12 @@ def counter_check(core: Core, hopper: int, lifetime: int, seats: list[int], when
         points = ahead * core.settings.money.hopper_coin
         row.meters.add("hopper_out_unexplained", points)
         core.store.event("hopper_out_unexplained", hopper=hopper, coins=ahead, journal=last, device=lifetime, when=when)
-        why = f"hopper {hopper}: {ahead} coin(s) out that no payout explains ({when})"
+        # (not "hopper ...": clearing such a tilt pays on a payout, and this one has none)
+        why = f"unexplained coins out: hopper {hopper}, {ahead} coin(s) that no payout explains ({when})"
     else:
         behind = COUNT_MODULUS - ahead
         core.store.event("hopper_count_behind", hopper=hopper, coins=behind, journal=last, device=lifetime, when=when)
-        why = f"hopper {hopper}: its count is {behind} behind the journal's ({when}): another hopper?"
+        why = f"count behind: hopper {hopper} counts {behind} coin(s) fewer than the journal ({when}): another hopper?"
         ahead = 0
     for n in seats:
         tilt(core, core.state.seats[n], why)
