@@ -13,7 +13,9 @@ Never opens a serial port, draws a frame or reads a clock: time comes in as ``no
 arguments, the shoe's order from an injected shuffler, the game through the ``Game``
 interface (``machine/games/interface.py``); the hopper is driven by whoever owns it through
 ``payouts_owed`` and the chunk ledger (``chunk_begin`` ... ``chunk_end``, see
-machine/loop/payout.py).
+machine/loop/payout.py) or the hopper test's (``hopper_test_begin`` ... ``hopper_test_end``),
+and the devices' counters are handed in (``hopper_counter_check`` at start-up and after each
+payout, ``acceptor_moved_while_down``) for the core to compare with the journal's.
 """
 
 from __future__ import annotations

@@ -4,8 +4,28 @@ Owns: crediting validated coins and the acceptor's errors; Collect (club to cred
 payout planned by seat money); the hopper's chunk ledger (``begin`` ... ``end`` of each request
 of at most 255 coins, so a payout cut by a power failure is reconciled, never paid twice);
 extra and stray coins; the end of a payout, short or whole; handpay and tilt locks, and what
-the attendant key does to them. Each function runs INSIDE the transaction the ``Cabinet``
-opened for the input; none opens one, none talks to a hopper.
+the attendant key does to them; the operator's hopper test (the same ledger: its intent
+journaled before the hopper is sent anything, its coins ``hopper_test_coins``); and the devices'
+own counters as evidence.
+
+The devices' counters
+---------------------
+The cabinet row keeps, per hopper address, the lifetime count (168) up to which every coin is
+accounted for: a chunk's or test's baseline, plus the coins it reported, at its end; plus a
+stray's coins. Compared with the count read at start-up (before any payout resumes or coin is
+accepted), before and after every payout and hopper test: coins out beyond it that no payout
+explains are metered (cabinet meter ``hopper_out_unexplained``, points), logged
+(``hopper_out_unexplained``) and tilt every seat the hopper pays; a count BEHIND it (another
+hopper fitted, or an older journal) is logged (``hopper_count_behind``) and tilts them too, and
+in both cases the count read becomes the reference once the attendant has seen it. A chunk or
+test a cut left pending with its baseline taken is its reconcile's to account for (coins beyond
+its request are extra coins, metered and tilting as in a payout), not compared. An acceptor's
+event counter that moved while the cabinet was down is logged (``coin_events_while_down``); the
+events still in its five-event buffer are credited, those gone from it cannot be and tilt the
+seat. The first count a journal sees is taken as it is.
+
+Each function runs INSIDE the transaction the ``Cabinet`` opened for the input; none opens one,
+none talks to a hopper or reads a device.
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 
 Owns: the shape of everything the core keeps between inputs — each seat (money, meters, the
 Start flag, its lock), each payout the hopper still owes (with the chunk a cut may have
-interrupted), the cabinet row (meters, round number, timers, pauses, settings) — and their
+interrupted), the cabinet row (meters, round number, timers, pauses, settings, the devices'
+counters the journal accounts for, a hopper test in progress) — and their
 plain-data forms, which are EXACTLY the rows the journal holds (``seat/<n>``, ``payouts``,
 ``cabinet``, ``round``), so journals written before this module existed restore unchanged.
 

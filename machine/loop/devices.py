@@ -4,7 +4,10 @@ Owns: ``BusWorker``, the thread that talks to the coin acceptors and hoppers (bl
 request/response, so never in the frame loop): it polls every acceptor every 150 ms and credits
 what it reports, keeps each acceptor's inhibits following ``Cabinet.may_take_coins``, carries
 out the payouts the cabinet owes through the hopper driver, and looks for a runaway hopper
-between payouts. Every call into the cabinet holds the cabinet lock. Also ``Simulators``:
+between payouts; as soon as the bus opens (``check_at_start``, before any payout resumes or a
+coin is accepted) and after every payout or hopper test it hands the devices' counters to the
+cabinet, which compares them with the journal's. Every call into the cabinet holds the cabinet
+lock. Also ``Simulators``:
 starting the bus simulator process and the embedded panel simulator on real ptys when the
 configuration says ``sim``. Never draws and never decides what is owed.
 """
