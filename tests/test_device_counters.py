@@ -302,3 +302,21 @@ def test_an_extra_coin_reported_before_a_cut_is_metered_once(tmp_path):
     assert cab.seats[1].meters.get("hopper_out") == 20 and cab.hopper_counter(3) == 3
     assert cab.cabinet_meters.get("hopper_out_unexplained") == 0
     cab.journal.close()
+
+
+def test_the_operator_menu_shows_the_meter_and_the_event_in_the_operators_language(tmp_path):
+    from tests.cabinet_helpers import boot as boot_two_seats
+    from tests.test_operator_menu import goto, menu_for
+
+    cab = boot_two_seats(tmp_path)
+    cab.hopper_counter_check(3, 0, [1, 2], "at start-up")
+    cab.hopper_counter_check(3, 7, [1, 2], "at start-up")
+    menu = menu_for(cab)
+    goto(menu, "Meters")
+    menu.press(1, "draw", 0)  # the cabinet's own meters are on the second page
+    row = next(line for line in menu.view().lines if line.startswith("Hopper out, unexplained"))
+    assert row.split("\t") == ["Hopper out, unexplained", "70", "€7.00", "70", "€7.00"]
+    menu.language = "nl"
+    goto(menu, "Event log")
+    [line] = [line for line in menu.view().lines if "\t155\t" in line]
+    assert "Onverklaarde munten uit de hopper" in line and "apparaat: 7, hopper: 3, journaal" in line
