@@ -320,3 +320,24 @@ def test_the_operator_menu_shows_the_meter_and_the_event_in_the_operators_langua
     goto(menu, "Event log")
     [line] = [line for line in menu.view().lines if "\t155\t" in line]
     assert "Onverklaarde munten uit de hopper" in line and "apparaat: 7, hopper: 3, journaal" in line
+
+
+def test_a_cut_chunk_is_reconciled_before_another_seat_is_paid_by_the_same_hopper(tmp_path):
+    cab = boot(tmp_path)
+    hopper = FileHopper(tmp_path / "hopper.json", lambda where: None)
+    check_counter(cab, hopper, [1, 2, 3], when="at start-up")
+    owe(cab, 2, 2)
+    ledger = SeatLedger(cab, 2, None, 3)
+    ledger.begin_payout(2)
+    ledger.payout_baseline(hopper.lifetime, 0)
+    hopper.lifetime, hopper.level = hopper.lifetime + 1, hopper.level - 1  # one coin out, unreported
+    hopper._save()
+    owe(cab, 1, 2)  # seat 1 collects meanwhile; then the power goes
+    cab.journal.close()
+    cab = boot(tmp_path)
+    run_payouts(cab, hopper)  # seat 2's count first, or seat 1's coins would be read as seat 2's
+    check_counter(cab, hopper, [1, 2, 3])
+    assert [cab.seats[n].meters.get("hopper_out") for n in (1, 2)] == [20, 20] and hopper.lifetime == 4
+    assert cab.seats[2].meters.get("hopper_extra_out") == 0 and cab.lock_of(2) is None
+    assert cab.cabinet_meters.get("hopper_out_unexplained") == 0 and cab.hopper_counter(3) == 4
+    cab.journal.close()

@@ -116,8 +116,8 @@ def chunk_baseline(core: Core, n: int, lifetime: int, counter: int) -> None:
     chunk = core.state.payouts[n].chunk
     if chunk is None:
         raise RuntimeError(f"seat {n}: no payout chunk to take a baseline for")
-    if chunk.hopper is not None:  # coins out since the last look, before this payout: nobody's
-        counter_check(core, chunk.hopper, lifetime, [n], "before a payout")
+    if chunk.hopper is not None and not pending_on(core, chunk.hopper, [n]):
+        counter_check(core, chunk.hopper, lifetime, [n], "before a payout")  # coins out since the last look: nobody's
     chunk.lifetime_before, chunk.counter_before = lifetime, counter
     core.store.mark("payouts")
 
@@ -222,8 +222,15 @@ COUNT_MODULUS = 1 << 24
 
 
 def counter_moved(core: Core, hopper: int, lifetime: int) -> None:
-    """Every coin up to the hopper's count ``lifetime`` is accounted for (journaled with it)."""
-    core.state.row.hopper_counters[str(hopper)] = lifetime % COUNT_MODULUS
+    """Every coin up to the hopper's count ``lifetime`` is accounted for (journaled with it).
+
+    Only ever forward: a chunk a lost reply left pending ends after a later one began (its
+    coins came before that one's baseline), and must not take the count back over them.
+    """
+    counters = core.state.row.hopper_counters
+    last = counters.get(str(hopper))
+    if last is None or (lifetime - last) % COUNT_MODULUS < COUNT_MODULUS // 2:
+        counters[str(hopper)] = lifetime % COUNT_MODULUS
 
 
 def counter_check(core: Core, hopper: int, lifetime: int, seats: list[int], when: str) -> int:
@@ -237,7 +244,7 @@ def counter_check(core: Core, hopper: int, lifetime: int, seats: list[int], when
     """
     row = core.state.row
     last = row.hopper_counters.get(str(hopper))
-    counter_moved(core, hopper, lifetime)
+    row.hopper_counters[str(hopper)] = lifetime  # the count read is the reference from now on
     if last is None or last == lifetime:
         return 0
     ahead = (lifetime - last) % COUNT_MODULUS
@@ -262,9 +269,9 @@ def pending_on(core: Core, hopper: int, seats: list[int]) -> bool:
     test = core.state.row.hopper_test
     if test and test.get("hopper") == hopper and test.get("lifetime_before") is not None:
         return True
-    for n in seats:
-        p = core.state.payouts.get(n)
-        if p is not None and p.chunk is not None and p.chunk.lifetime_before is not None:
+    for n, p in core.state.payouts.items():
+        chunk = p.chunk
+        if chunk is not None and chunk.lifetime_before is not None and (chunk.hopper == hopper or n in seats):
             return True
     return False
 
@@ -284,7 +291,8 @@ def test_baseline(core: Core, lifetime: int, counter: int, seats: list[int]) -> 
     test = core.state.row.hopper_test
     if not test:
         raise RuntimeError("no hopper test to take a baseline for")
-    counter_check(core, test["hopper"], lifetime, seats, "before the hopper test")
+    if not pending_on(core, test["hopper"], seats):  # (a cut chunk's coins are its reconcile's)
+        counter_check(core, test["hopper"], lifetime, seats, "before the hopper test")
     test["lifetime_before"], test["counter_before"] = lifetime, counter
 
 

@@ -140,15 +140,18 @@ def run_payouts(cab: Cabinet, hopper: HopperDevice, lock=None, seats: list[int] 
     ``seats``: only the seats this hopper pays (all when None).
     """
     lock = lock or contextlib.nullcontext()
-    with lock:
-        owed = sorted(n for n in cab.payouts_owed() if seats is None or n in seats)
+    with lock:  # a chunk a cut left pending first: its reconcile reads the count's rise as its own
+        mine = [n for n in cab.payouts_owed() if seats is None or n in seats]
+        owed = sorted(mine, key=lambda n: (pending_of(cab, n) is None, n))
     for n in owed:
         ledger = SeatLedger(cab, n, lock, getattr(hopper, "address", None))
         with lock:
             pending = pending_of(cab, n)
         if pending is not None:
             result = hopper.reconcile(pending, ledger)
-            if not getattr(result, "resolved", True) or not cab.is_paying(n) or cab.lock_of(n):
+            if not getattr(result, "resolved", True):
+                return  # still pending: this hopper pays nothing else until it is closed
+            if not cab.is_paying(n) or cab.lock_of(n):
                 continue
         while True:
             with lock:
@@ -156,6 +159,10 @@ def run_payouts(cab: Cabinet, hopper: HopperDevice, lock=None, seats: list[int] 
             if not left:
                 break
             result = hopper.payout(min(MAX_CHUNK, left), ledger)
+            if not getattr(result, "resolved", True):
+                # its reconcile takes the hopper count's rise since its baseline as its own
+                # coins: another payout by this hopper first would be counted twice
+                return
             unpaid: int = getattr(result, "unpaid", 0)
-            if not getattr(result, "resolved", True) or unpaid:
+            if unpaid:
                 break
