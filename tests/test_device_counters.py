@@ -341,3 +341,21 @@ def test_a_cut_chunk_is_reconciled_before_another_seat_is_paid_by_the_same_hoppe
     assert cab.seats[2].meters.get("hopper_extra_out") == 0 and cab.lock_of(2) is None
     assert cab.cabinet_meters.get("hopper_out_unexplained") == 0 and cab.hopper_counter(3) == 4
     cab.journal.close()
+
+
+def test_a_motor_still_running_at_start_up_is_stopped_before_the_count_is_taken():
+    from hardware.cctalk.ledger import MemoryLedger
+
+    from tests.test_cctalk_host import Rig
+
+    rig = Rig()
+    before = rig.hopper()
+    rig.hop.inject("runaway", None, rig.clock())
+    before.payout(2, MemoryLedger())  # ...the motor runs on, and the host goes down
+    rig.bus.wait(0.3)
+    assert rig.hop.busy
+    hopper = rig.hopper()  # the host starts again
+    lifetime = hopper.lifetime_now(settle=True)
+    assert not rig.hop.busy and lifetime == rig.hop.lifetime == hopper.lifetime_seen
+    rig.bus.wait(0.5)
+    assert hopper.dispense_count() == lifetime
