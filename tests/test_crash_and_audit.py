@@ -20,7 +20,7 @@ def test_kill_points_leave_every_meter_round_recall_and_coin_as_an_uninterrupted
     assert report.kills >= kills
     assert report.discrepancies == 0, report.details
     # the kills landed in every phase the issue names
-    for phase in ("bet", "deal", "decision/settlement", "collect", "payout", "coin", "boot"):
+    for phase in ("bet", "deal", "decision/settlement", "collect", "payout", "coin", "boot", "hopper test", "device counters"):
         assert report.where[phase] > 0, (phase, report.where)
 
 

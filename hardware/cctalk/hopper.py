@@ -26,6 +26,16 @@ one its 167 reply gave (the status of some other payout: ``count mismatch``, bot
 named), the payout is left pending (``resolved=False``): only ``reconcile`` may close it, from
 168 once the hopper answers again. The same ``reconcile`` closes a payout found pending at boot
 (power cut of the cabinet, the hopper, or both).
+
+The lifetime count as evidence
+------------------------------
+168 counts every coin that ever left, whoever is running. The driver never keeps it across a
+restart and never judges it: ``start`` and ``lifetime_now`` only read it (``lifetime_now``
+with ``settle`` also stops a motor still running at start-up), and every payout reports its
+baseline and each coin through the ledger, from which the ledger's owner knows the count it
+has accounted for. Comparing that with the count read at start-up and after each payout, and
+naming coins nobody explains, is the ledger owner's business (the cabinet core's).
+Between payouts ``check_idle`` reports coins out since the last count it read or was told of.
 """
 
 from __future__ import annotations
@@ -355,6 +365,21 @@ class Hopper:
         return self._close(ledger, pending.requested, credited, fault, ", ".join(flags.active))
 
     reconcile_after_power_cut = reconcile
+
+    def lifetime_now(self, *, settle: bool = False) -> int:
+        """Read 168: the count the ledger is now told of, and ``check_idle``'s new reference.
+
+        ``settle`` (at start-up: a motor may have run on while the host was down): read it
+        twice a poll apart and, if it moved, stop the motor and wait until it stands still.
+        """
+        lifetime = self.dispense_count()
+        if settle:
+            self.bus.wait(max(self.poll_interval, 0.15))
+            now = self.dispense_count()
+            if now != lifetime:
+                lifetime = self._stop_runaway(now)
+        self.lifetime_seen = lifetime
+        return lifetime
 
     def check_idle(self, ledger: PayoutLedger) -> int:
         """Between payouts: coins out since the last look mean a runaway; stop and report them."""

@@ -5,7 +5,9 @@ pending record, each coin as it is paid, the end with paid/unpaid/fault, coins t
 outside any payout), ``PendingPayout``, the record a durable ledger must give back after a
 restart, and ``MemoryLedger``, a reference implementation for tests and the bench. The
 hardware layer never knows meters, seats or the game: the cabinet's ledger does, behind this
-protocol.
+protocol. A ledger that keeps the baseline and the coins reported knows the hopper count up to
+which it has accounted for every coin; comparing it with the count the hopper reports is its
+owner's business, never the driver's.
 """
 
 from __future__ import annotations

@@ -337,6 +337,15 @@ class SimHopper(SimDevice):
         self.advance(now)
         self.level += coins
 
+    def spill(self, coins: int, now: float) -> int:
+        """``coins`` leave now outside any payout (a motor run on while no host watched): 168
+        rises, 166 does not. Stops at an empty hopper; returns how many left."""
+        self.advance(now)
+        n = min(coins, max(self.level, 0))
+        for _ in range(n):
+            self._coin_out(counted=False)
+        return n
+
     def inject(self, kind: str, after: int | None, now: float) -> None:
         """Arm a mechanical fault: empty, jam, opto, extra or runaway (see the module doc)."""
         self.advance(now)

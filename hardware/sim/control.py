@@ -16,7 +16,7 @@ COMMS_FAULTS = ("noreply", "late", "garble")
 DEFAULT_LATE = 0.25  # seconds: longer than the host's default 0.2 s reply timeout
 
 HELP = (
-    "commands: coin ADDR COINID [COUNT] | coin_error ADDR CODE [COUNT] | refill ADDR N | "
+    "commands: coin ADDR COINID [COUNT] | coin_error ADDR CODE [COUNT] | refill ADDR N | spill ADDR N | "
     "fault ADDR empty|jam|opto [AFTER] | fault ADDR extra|runaway|powercut | "
     "fault ADDR noreply [HEADER] | fault ADDR late [SECONDS] | fault ADDR garble [PROB] | "
     "clear ADDR | power ADDR on|off | reset ADDR | speed ADDR COINS_PER_S | status ADDR | "
@@ -107,6 +107,11 @@ class Controller:
         hop = self._hopper(args)
         hop.refill(self._count(args, 1, default=0), now)
         return f"level={hop.level}"
+
+    def _cmd_spill(self, args: list[str], now: float) -> str:
+        hop = self._hopper(args)
+        left = hop.spill(self._count(args, 1, default=0), now)
+        return f"left={left} lifetime={hop.lifetime}"
 
     def _cmd_speed(self, args: list[str], now: float) -> str:
         hop = self._hopper(args)

@@ -65,6 +65,9 @@ class SimControl:
     def refill(self, address: int, coins: int) -> str:
         return self.command(f"refill {address} {coins}")
 
+    def spill(self, address: int, coins: int) -> str:
+        return self.command(f"spill {address} {coins}")
+
     def fault(self, address: int, kind: str, arg: object = None) -> str:
         return self.command(f"fault {address} {kind}" + ("" if arg is None else f" {arg}"))
 

@@ -129,12 +129,6 @@ def reset_period(core: Core, who: str) -> None:
     core.store.event("period_reset", by=who)
 
 
-def hopper_test_paid(core: Core, coins: int, fault: str | None) -> None:
-    """A test payout from the operator menu: the coins are the operator's, metered apart."""
-    core.state.row.meters.add("hopper_test_coins", coins)
-    core.store.event("operator", what="hopper test payout", coins=coins, fault=fault)
-
-
 def power_up(core: Core) -> None:
     core.state.row.meters.add("power_ups")
     core.store.event("power_up")

@@ -14,7 +14,9 @@ Never opens a serial port, draws a frame or reads a clock: time comes in as ``no
 arguments, the shoe's order from an injected shuffler, the game through the ``Game``
 interface (``machine/games/interface.py``); the hopper is driven by whoever owns it through
 ``payouts_owed`` and the chunk ledger (``chunk_begin`` ... ``chunk_end``, see
-machine/loop/payout.py).
+machine/loop/payout.py) or the hopper test's (``hopper_test_begin`` ... ``hopper_test_end``),
+and the devices' counters are handed in (``hopper_counter_check`` at start-up and after each
+payout, ``acceptor_moved_while_down``) for the core to compare with the journal's.
 """
 
 from __future__ import annotations
@@ -551,9 +553,12 @@ class Cabinet:
         p = self.core.state.payouts.get(n)
         return None if p is None or p.chunk is None else p.chunk.to_dict()
 
-    def chunk_begin(self, n: int, requested: int) -> None:
-        with self.core.tx("payout_chunk", {"requested": requested}, n):
-            payouts.chunk_begin(self.core, n, requested)
+    def chunk_begin(self, n: int, requested: int, hopper: int | None = None) -> None:
+        """A chunk of seat ``n``'s payout is asked of the hopper at ccTalk address ``hopper``
+        (None: a hopper whose count the journal does not follow)."""
+        data: dict[str, Any] = {"requested": requested, **({"hopper": hopper} if hopper is not None else {})}
+        with self.core.tx("payout_chunk", data, n):
+            payouts.chunk_begin(self.core, n, requested, hopper)
 
     def chunk_baseline(self, n: int, lifetime: int, counter: int) -> None:
         with self.core.tx("payout_baseline", {"lifetime": lifetime, "counter": counter}, n):
@@ -569,10 +574,42 @@ class Cabinet:
         with self.core.tx("payout_chunk_end", {"paid": paid, "unpaid": unpaid, "fault": fault}, n):
             payouts.chunk_end(self.core, self.seats[n], unpaid, fault)
 
-    def hopper_stray(self, n: int, coins: int, fault: str) -> None:
+    def hopper_stray(self, n: int, coins: int, fault: str, hopper: int | None = None) -> None:
         """Coins left the hopper outside any payout (a runaway): metered, and the seat tilts."""
         with self.core.tx("hopper_stray", {"coins": coins, "fault": fault}, n):
-            payouts.hopper_stray(self.core, self.seats[n], coins, fault)
+            payouts.hopper_stray(self.core, self.seats[n], coins, fault, hopper)
+
+    # -- inputs: the devices' own counters, compared with the journal's ---------------------------
+
+    def hopper_counter(self, address: int) -> int | None:
+        """The hopper's lifetime count (168) up to which every coin is accounted for."""
+        return self.core.state.row.hopper_counters.get(str(address))
+
+    def hopper_count_pending(self, address: int, seats: list[int]) -> bool:
+        """Whether a cut payout chunk or hopper test may have moved the hopper's count (its
+        reconcile accounts for it: the count is not compared, the motor not stopped)."""
+        return payouts.pending_on(self.core, address, seats)
+
+    def hopper_counter_check(self, address: int, lifetime: int, seats: list[int], when: str) -> int:
+        """The hopper's count read at start-up or after its payouts, compared with the journal's.
+
+        Returns the coins out that nothing explains (metered, logged, the hopper's ``seats``
+        tilted); a count behind the journal's tilts them too. A cut chunk or hopper test still
+        pending is left to its reconcile (nothing compared: 0). Journals only when the count
+        moved.
+        """
+        core = self.core
+        if payouts.pending_on(core, address, seats) or self.hopper_counter(address) == lifetime:
+            return 0
+        with core.tx("hopper_counter", {"hopper": address, "lifetime": lifetime, "when": when}):
+            return payouts.counter_check(core, address, lifetime, seats, when)
+
+    def acceptor_moved_while_down(self, n: int, address: int, last: int, now: int, events: int, lost: int) -> None:
+        """Seat ``n``'s acceptor counted ``events`` events the journal never saw (found at
+        start-up); ``lost`` of them are gone from its buffer: logged, and those tilt the seat."""
+        data = {"address": address, "journal": last, "device": now, "events": events, "lost": lost}
+        with self.core.tx("acceptor_while_down", data, n):
+            payouts.acceptor_moved_while_down(self.core, self.seats[n], address, last, now, events, lost)
 
     # -- inputs: the attendant key ----------------------------------------------------------------
 
@@ -691,10 +728,29 @@ class Cabinet:
         with self.core.tx("period_reset", {"by": who}):
             admin.reset_period(self.core, who)
 
-    def hopper_test_paid(self, coins: int, fault: str | None) -> None:
-        """A test payout from the operator menu: the coins are the operator's, metered apart."""
-        with self.core.tx("hopper_test", {"coins": coins, "fault": fault}):
-            admin.hopper_test_paid(self.core, coins, fault)
+    # The operator menu's hopper test: the ``PayoutLedger`` protocol again (machine/loop/devices.py
+    # adapts it), its intent journaled before the hopper is sent anything, its coins the
+    # operator's (``hopper_test_coins``), a cut test reconciled at the next start.
+
+    def hopper_test_pending(self) -> dict[str, Any] | None:
+        """The hopper test a cut interrupted: hopper, requested, credited, lifetime_before, ..."""
+        return dict(self.core.state.row.hopper_test) or None
+
+    def hopper_test_begin(self, address: int, requested: int) -> None:
+        with self.core.tx("hopper_test", {"hopper": address, "requested": requested}):
+            payouts.test_begin(self.core, address, requested)
+
+    def hopper_test_baseline(self, lifetime: int, counter: int, seats: list[int]) -> None:
+        with self.core.tx("hopper_test_baseline", {"lifetime": lifetime, "counter": counter}):
+            payouts.test_baseline(self.core, lifetime, counter, seats)
+
+    def hopper_test_paid(self, coins: int) -> None:
+        with self.core.tx("hopper_test_paid", {"coins": coins}):
+            payouts.test_paid(self.core, coins)
+
+    def hopper_test_end(self, paid: int, unpaid: int, fault: str | None) -> None:
+        with self.core.tx("hopper_test_end", {"paid": paid, "unpaid": unpaid, "fault": fault}):
+            payouts.test_end(self.core, paid, fault)
 
     def ram_clear(self, who: str) -> None:
         """Clear every meter, credit, club, lock, round and payout (operator, after confirmation).
@@ -702,7 +758,7 @@ class Cabinet:
         The journal keeps its chain: recall and events are read from the last RAM clear on.
         The game is rebuilt when the clear puts new rules in force: the next shoe follows them.
         """
-        if self.payouts:
+        if self.payouts or self.core.state.row.hopper_test:
             raise RuntimeError("a RAM clear waits until no payout is in progress")
         if tournament.current(self.core.state) is not None:
             raise RuntimeError("a RAM clear waits until the tournament is closed")

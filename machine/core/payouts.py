@@ -4,8 +4,28 @@ Owns: crediting validated coins and the acceptor's errors; Collect (club to cred
 payout planned by seat money); the hopper's chunk ledger (``begin`` ... ``end`` of each request
 of at most 255 coins, so a payout cut by a power failure is reconciled, never paid twice);
 extra and stray coins; the end of a payout, short or whole; handpay and tilt locks, and what
-the attendant key does to them. Each function runs INSIDE the transaction the ``Cabinet``
-opened for the input; none opens one, none talks to a hopper.
+the attendant key does to them; the operator's hopper test (the same ledger: its intent
+journaled before the hopper is sent anything, its coins ``hopper_test_coins``); and the devices'
+own counters as evidence.
+
+The devices' counters
+---------------------
+The cabinet row keeps, per hopper address, the lifetime count (168) up to which every coin is
+accounted for: a chunk's or test's baseline, plus the coins it reported, at its end; plus a
+stray's coins. Compared with the count read at start-up (before any payout resumes or coin is
+accepted), before and after every payout and hopper test: coins out beyond it that no payout
+explains are metered (cabinet meter ``hopper_out_unexplained``, points), logged
+(``hopper_out_unexplained``) and tilt every seat the hopper pays; a count BEHIND it (another
+hopper fitted, or an older journal) is logged (``hopper_count_behind``) and tilts them too, and
+in both cases the count read becomes the reference once the attendant has seen it. A chunk or
+test a cut left pending with its baseline taken is its reconcile's to account for (coins beyond
+its request are extra coins, metered and tilting as in a payout), not compared. An acceptor's
+event counter that moved while the cabinet was down is logged (``coin_events_while_down``); the
+events still in its five-event buffer are credited, those gone from it cannot be and tilt the
+seat. The first count a journal sees is taken as it is.
+
+Each function runs INSIDE the transaction the ``Cabinet`` opened for the input; none opens one,
+none talks to a hopper or reads a device.
 """
 
 from __future__ import annotations
@@ -82,13 +102,13 @@ def tilt(core: Core, seat: SeatState, why: str) -> None:
 # -- the hopper's chunk ledger ------------------------------------------------------------------
 
 
-def chunk_begin(core: Core, n: int, requested: int) -> None:
+def chunk_begin(core: Core, n: int, requested: int, hopper: int | None = None) -> None:
     p = core.state.payouts[n]
     if p.chunk is not None:
         raise RuntimeError(f"seat {n}: a payout chunk is already pending")
     if requested > p.owed:
         raise RuntimeError(f"seat {n}: {requested} coins asked of the hopper, {p.owed} owed")
-    p.chunk, p.chunked = Chunk(requested), True
+    p.chunk, p.chunked = Chunk(requested, hopper=hopper), True
     core.store.mark("payouts")
 
 
@@ -96,20 +116,22 @@ def chunk_baseline(core: Core, n: int, lifetime: int, counter: int) -> None:
     chunk = core.state.payouts[n].chunk
     if chunk is None:
         raise RuntimeError(f"seat {n}: no payout chunk to take a baseline for")
+    if chunk.hopper is not None and not pending_on(core, chunk.hopper, [n]):
+        counter_check(core, chunk.hopper, lifetime, [n], "before a payout")  # coins out since the last look: nobody's
     chunk.lifetime_before, chunk.counter_before = lifetime, counter
     core.store.mark("payouts")
 
 
 def hopper_paid(core: Core, seat: SeatState, coins: int) -> None:
     p = core.state.payouts[seat.number]
+    if p.chunk is not None:
+        p.chunk.credited += coins  # every coin the hopper reported, an extra one too
     if coins > p.owed:  # more left the hopper than asked: the operator's loss, metered
         extra = coins - p.owed
         coins = p.owed
         seat.meters.add("hopper_extra_out", extra * p.coin_value)
         core.store.event("hopper_extra_coin", seat.number, coins=extra)
         tilt(core, seat, f"hopper paid {extra} coin(s) more than asked")
-    if p.chunk is not None:
-        p.chunk.credited += coins
     p.paid += coins
     core.store.mark("payouts")
     core.store.moves(seat, seat.money.coins_paid(coins))
@@ -120,16 +142,20 @@ def hopper_paid(core: Core, seat: SeatState, coins: int) -> None:
 def chunk_end(core: Core, seat: SeatState, unpaid: int, fault: str | None) -> None:
     n = seat.number
     p = core.state.payouts[n]
-    p.chunk = None
+    chunk, p.chunk = p.chunk, None
     core.store.mark("payouts")
+    if chunk is not None and chunk.hopper is not None and chunk.lifetime_before is not None:
+        counter_moved(core, chunk.hopper, chunk.lifetime_before + chunk.credited)
     if fault == POWER_CUT and p.owed > 0:
         core.store.event("payout_resumed", n, after=fault, paid=p.paid, owed=p.owed)
     elif unpaid or fault or p.owed <= 0:
         end_payout(core, seat, fault or ("stopped short" if unpaid else None))
 
 
-def hopper_stray(core: Core, seat: SeatState, coins: int, fault: str) -> None:
+def hopper_stray(core: Core, seat: SeatState, coins: int, fault: str, hopper: int | None = None) -> None:
     seat.meters.add("hopper_extra_out", coins * core.settings.money.hopper_coin)
+    if hopper is not None and str(hopper) in core.state.row.hopper_counters:
+        counter_moved(core, hopper, core.state.row.hopper_counters[str(hopper)] + coins)
     core.store.event("hopper_runaway", seat.number, coins=coins, fault=fault)
     tilt(core, seat, f"hopper {fault}: {coins} coin(s) paid out unasked")
 
@@ -186,3 +212,118 @@ def handpay_rest_amount(core: Core, n: int) -> int:
 def handpay_rest(core: Core, seat: SeatState, amount: int) -> None:
     seat.lock = None
     lock_handpay(core, seat, amount)
+
+
+# -- the devices' own counters: evidence of coins the journal never saw ---------------------------
+
+# ccTalk's 168 count is three bytes (hardware/cctalk/hopper.py's LIFETIME_MODULUS: the layers
+# keep the core from importing the driver; a test holds the two equal)
+COUNT_MODULUS = 1 << 24
+
+
+def counter_moved(core: Core, hopper: int, lifetime: int) -> None:
+    """Every coin up to the hopper's count ``lifetime`` is accounted for (journaled with it).
+
+    Only ever forward: a chunk a lost reply left pending ends after a later one began (its
+    coins came before that one's baseline), and must not take the count back over them.
+    """
+    counters = core.state.row.hopper_counters
+    last = counters.get(str(hopper))
+    if last is None or (lifetime - last) % COUNT_MODULUS < COUNT_MODULUS // 2:
+        counters[str(hopper)] = lifetime % COUNT_MODULUS
+
+
+def counter_check(core: Core, hopper: int, lifetime: int, seats: list[int], when: str) -> int:
+    """Compare the hopper's count (168) with the journal's; returns the coins nobody explains.
+
+    Coins out that no payout explains are metered (``hopper_out_unexplained``, points), logged
+    and tilt every seat the hopper pays; a count BEHIND the journal's (another hopper fitted, or
+    an older journal) is logged and tilts the same seats, for the attendant to check and clear.
+    Either way the count read becomes the journal's. The first count a journal sees is taken
+    as it is. Coins a pending chunk or hopper test may explain are the reconcile's, not this.
+    """
+    row = core.state.row
+    last = row.hopper_counters.get(str(hopper))
+    row.hopper_counters[str(hopper)] = lifetime  # the count read is the reference from now on
+    if last is None or last == lifetime:
+        return 0
+    ahead = (lifetime - last) % COUNT_MODULUS
+    if ahead < COUNT_MODULUS // 2:
+        points = ahead * core.settings.money.hopper_coin
+        row.meters.add("hopper_out_unexplained", points)
+        core.store.event("hopper_out_unexplained", hopper=hopper, coins=ahead, journal=last, device=lifetime, when=when)
+        # (not "hopper ...": clearing such a tilt pays on a payout, and this one has none)
+        why = f"unexplained coins out: hopper {hopper}, {ahead} coin(s) that no payout explains ({when})"
+    else:
+        behind = COUNT_MODULUS - ahead
+        core.store.event("hopper_count_behind", hopper=hopper, coins=behind, journal=last, device=lifetime, when=when)
+        why = f"count behind: hopper {hopper} counts {behind} coin(s) fewer than the journal ({when}): another hopper?"
+        ahead = 0
+    for n in seats:
+        tilt(core, core.state.seats[n], why)
+    return ahead
+
+
+def pending_on(core: Core, hopper: int, seats: list[int]) -> bool:
+    """Whether a cut payout chunk or hopper test of this hopper may have moved its count."""
+    test = core.state.row.hopper_test
+    if test and test.get("hopper") == hopper and test.get("lifetime_before") is not None:
+        return True
+    for n, p in core.state.payouts.items():
+        chunk = p.chunk
+        if chunk is not None and chunk.lifetime_before is not None and (chunk.hopper == hopper or n in seats):
+            return True
+    return False
+
+
+# -- the operator's hopper test: the same ledger, its coins the operator's -----------------------
+
+
+def test_begin(core: Core, hopper: int, requested: int) -> None:
+    """The intent, journaled before anything is sent to the hopper."""
+    if core.state.row.hopper_test:
+        raise RuntimeError("a hopper test is already pending")
+    core.state.row.hopper_test = {"hopper": hopper, "requested": requested, "credited": 0,
+                                  "lifetime_before": None, "counter_before": None}
+
+
+def test_baseline(core: Core, lifetime: int, counter: int, seats: list[int]) -> None:
+    test = core.state.row.hopper_test
+    if not test:
+        raise RuntimeError("no hopper test to take a baseline for")
+    if not pending_on(core, test["hopper"], seats):  # (a cut chunk's coins are its reconcile's)
+        counter_check(core, test["hopper"], lifetime, seats, "before the hopper test")
+    test["lifetime_before"], test["counter_before"] = lifetime, counter
+
+
+def test_paid(core: Core, coins: int) -> None:
+    """Coins the test paid: the operator's, metered apart (``hopper_test_coins``)."""
+    test = core.state.row.hopper_test
+    if not test:
+        raise RuntimeError("hopper test coins without a hopper test")
+    test["credited"] += coins
+    core.state.row.meters.add("hopper_test_coins", coins)
+
+
+def test_end(core: Core, paid: int, fault: str | None) -> None:
+    test, core.state.row.hopper_test = core.state.row.hopper_test, {}
+    if not test:
+        raise RuntimeError("no hopper test to end")
+    if test["lifetime_before"] is not None:
+        counter_moved(core, test["hopper"], test["lifetime_before"] + test["credited"])
+    core.store.event("operator", what="hopper test payout", coins=paid, fault=fault)
+
+
+# the event's detail: fixed words, which the event log translates (machine/operator/menu.py)
+LOST_WHILE_DOWN = "gone from the acceptor's buffer: their coins cannot be credited"
+CREDITED_WHILE_DOWN = "still in the acceptor's buffer: credited"
+
+
+def acceptor_moved_while_down(core: Core, seat: SeatState, address: int, last: int, now: int, events: int, lost: int) -> None:
+    """The acceptor's event counter moved while the cabinet was down: logged; events gone from
+    its five-event buffer cannot be credited (their coins are unknown), and the seat tilts."""
+    detail = LOST_WHILE_DOWN if lost else CREDITED_WHILE_DOWN
+    core.store.event("coin_events_while_down", seat.number, address=address, journal=last, device=now, events=events,
+                     lost=lost, detail=detail)
+    if lost:
+        tilt(core, seat, f"coin acceptor {address}: {lost} event(s) while the cabinet was down: {detail}")

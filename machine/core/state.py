@@ -2,7 +2,8 @@
 
 Owns: the shape of everything the core keeps between inputs — each seat (money, meters, the
 Start flag, its lock), each payout the hopper still owes (with the chunk a cut may have
-interrupted), the cabinet row (meters, round number, timers, pauses, settings) — and their
+interrupted), the cabinet row (meters, round number, timers, pauses, settings, the devices'
+counters the journal accounts for, a hopper test in progress) — and their
 plain-data forms, which are EXACTLY the rows the journal holds (``seat/<n>``, ``payouts``,
 ``cabinet``, ``round``), so journals written before this module existed restore unchanged.
 
@@ -65,24 +66,32 @@ class SeatState:
 
 @dataclass
 class Chunk:
-    """One request to the hopper (at most 255 coins) and what it has credited so far."""
+    """One request to the hopper (at most 255 coins) and the coins the hopper reported for it.
+
+    ``credited`` counts every coin reported (an extra coin too), as the driver's ledger
+    protocol counts them, so a reconcile after a cut never reports one twice.
+    """
 
     requested: int
     credited: int = 0
     lifetime_before: int | None = None
     counter_before: int | None = None
+    hopper: int | None = None  # the paying hopper's ccTalk address (None: not known to the ledger)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        d: dict[str, Any] = {
             "requested": self.requested,
             "credited": self.credited,
             "lifetime_before": self.lifetime_before,
             "counter_before": self.counter_before,
         }
+        if self.hopper is not None:  # old rows stay as they were
+            d["hopper"] = self.hopper
+        return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Chunk:
-        return cls(d["requested"], d["credited"], d["lifetime_before"], d["counter_before"])
+        return cls(d["requested"], d["credited"], d["lifetime_before"], d["counter_before"], d.get("hopper"))
 
 
 @dataclass
@@ -131,6 +140,11 @@ class CabinetRow:
     rule_overrides: dict[str, Any] = field(default_factory=dict)  # game settings in force
     pending_rules: dict[str, Any] = field(default_factory=dict)  # game settings for the next RAM clear
     acceptor_counters: dict[str, int] = field(default_factory=dict)  # ccTalk address -> last counter
+    # ccTalk address -> the hopper's lifetime count (168) every coin up to which is accounted for
+    hopper_counters: dict[str, int] = field(default_factory=dict)
+    # the operator's hopper test in progress (machine/core/admin.py): hopper, requested, credited,
+    # lifetime_before, counter_before; empty when none is
+    hopper_test: dict[str, Any] = field(default_factory=dict)
     game: str | None = None  # the game in force (None: the configured game)
     pending_game: str | None = None  # chosen while a seat had a bet or a hand: in force when none has
     game_rules: dict[str, dict[str, Any]] = field(default_factory=dict)  # other games' rule settings
@@ -142,9 +156,13 @@ class CabinetRow:
     pin_lock: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self, seats: int) -> dict[str, Any]:
-        extra: dict[str, Any] = {}  # old rows stay as they were
+        extra: dict[str, Any] = {}  # what an old row did not have stays out of it until it is used
         if self.tournaments:
             extra["tournaments"] = copy.deepcopy(self.tournaments)
+        if self.hopper_counters:
+            extra["hopper_counters"] = dict(self.hopper_counters)
+        if self.hopper_test:
+            extra["hopper_test"] = dict(self.hopper_test)
         if self.pin_lock:
             extra["pin_lock"] = dict(self.pin_lock)
         return {
@@ -181,6 +199,8 @@ class CabinetRow:
             rule_overrides=dict(d.get("rule_overrides", {})),
             pending_rules=dict(d.get("pending_rules", {})),
             acceptor_counters=dict(d.get("acceptor_counters", {})),
+            hopper_counters=dict(d.get("hopper_counters", {})),
+            hopper_test=dict(d.get("hopper_test", {})),
             game=d.get("game"),
             pending_game=d.get("pending_game"),
             game_rules={k: dict(v) for k, v in d.get("game_rules", {}).items()},

@@ -1,7 +1,8 @@
 """The crash test: kill the cabinet process at random instants and check nothing is lost.
 
 Owns: a deterministic scripted play (coins, bet buttons, starts, decisions, timeouts, collects,
-hopper payouts, hopper faults and attendant keys on several seats), a file-backed hopper that
+hopper payouts, hopper faults, hopper tests and attendant keys on several seats), the start-up
+comparison of the hopper's count with the journal's (a kill point of its own), a file-backed hopper that
 keeps its own counters the way a real hopper does across a power cut, the child process that
 runs the real cabinet core on a journal and SIGKILLs itself at a chosen disk-touching instant,
 and the comparison of the final meters, recall, payouts and coins against an uninterrupted
@@ -31,7 +32,7 @@ from machine.games.blackjack import BlackjackGame
 from machine.games.cards import shuffle
 from machine.games.round import Round
 from machine.games.rules import load_profile
-from machine.loop.payout import run_payouts
+from machine.loop.payout import HopperTestLedger, check_counter, run_payouts
 from machine.money.memory import FileHeadStore, Memory
 from machine.money.seatmoney import MoneySettings
 
@@ -73,8 +74,10 @@ def make_script(seed: int, seats: int = SEATS, length: int = SCRIPT_LENGTH) -> l
             out.append(("attendant", seat, rng.choice(("clear", "handpay_rest")), t))
         elif r < 0.97:
             out.append(("refill", seat, rng.choice((3, 8, 40)), t))
-        else:
+        elif r < 0.985:
             out.append(("tick", seat, None, t))
+        else:  # the operator menu's hopper test (its seat is not used)
+            out.append(("hopper_test", seat, None, t))
     return out
 
 
@@ -93,6 +96,8 @@ class FileHopper:
     reported, so a kill between the two is the "coin out, not yet credited" case that
     ``reconcile`` settles from the lifetime count.
     """
+
+    address = 3  # the journal follows its lifetime count under this ccTalk address
 
     def __init__(self, path: Path, hook: Callable[[str], None]):
         self.path = path
@@ -144,15 +149,28 @@ class FileHopper:
         ledger.end_payout(credited, unpaid, "power cut" if unpaid else None)
         return ChunkResult(credited, unpaid)
 
+    def lifetime_now(self, *, settle: bool = False) -> int:
+        return self.lifetime
+
     def set_level(self, level: int) -> None:
         """An attendant refill to a level (idempotent, so a replayed refill changes nothing)."""
         self.level = max(self.level, level)
         self._save()
 
 
+ALL_SEATS = list(range(1, SEATS + 1))
+
+
 def drive_payouts(cab: Cabinet, hopper: FileHopper) -> None:
     """Carry out every payout the cabinet owes, through the same code as the cabinet loop."""
     run_payouts(cab, hopper)
+    check_counter(cab, hopper, ALL_SEATS)
+
+
+def hopper_test(cab: Cabinet, hopper: FileHopper) -> None:
+    """The operator menu's hopper test, through the same ledger as the cabinet loop."""
+    hopper.payout(1, HopperTestLedger(cab, hopper.address, ALL_SEATS))
+    check_counter(cab, hopper, ALL_SEATS, when="after the hopper test")
 
 
 def shoes_for(seed: int) -> Shuffler:
@@ -177,6 +195,8 @@ def apply(cab: Cabinet, hopper: FileHopper, step: tuple[Any, ...]) -> None:
             cab.attendant_handpay_rest(seat)
     elif kind == "refill":
         hopper.set_level(arg)
+    elif kind == "hopper_test":
+        hopper_test(cab, hopper)
     cab.tick(t)
 
 
@@ -206,6 +226,8 @@ def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round]
                        lambda profile: BlackjackGame(profile, auto), shoes_for(seed), memory_of(data, key), hook,
                        create=True)
     hopper = FileHopper(data / "hopper.json", hook)
+    label.write_text("device counters")  # before anything else: the hopper's count against the journal's
+    check_counter(cab, hopper, ALL_SEATS, when="at start-up")
     script = make_script(seed)
     if cab.cursor:  # the clock ticks on after a restart: a timeout the cut interrupted happens now
         label.write_text("timeout")
@@ -231,7 +253,7 @@ def _label(step: tuple[Any, ...]) -> str:
         if arg in PLAY_PRESSES:
             return "decision/settlement"
         return "bet"
-    return {"coin": "coin", "attendant": "attendant", "refill": "refill", "tick": "timeout"}[kind]
+    return {"coin": "coin", "attendant": "attendant", "refill": "refill", "tick": "timeout", "hopper_test": "hopper test"}[kind]
 
 
 def final_state(data: Path) -> dict[str, Any]:
@@ -243,7 +265,11 @@ def final_state(data: Path) -> dict[str, Any]:
         cab = j.get("cabinet")
         seats = {n: j.get(f"seat/{n}") for n in range(1, cab["seats"] + 1)}
         recall = [(r.seat, r.data) for r in j.records("game")]
+        lifetime = cab["meters"]["lifetime"]
         out = {
+            "hopper_meters": {k: lifetime.get(k, 0) for k in ("hopper_test_coins", "hopper_out_unexplained")},
+            "hopper_counters": cab.get("hopper_counters", {}),
+            "hopper_test": cab.get("hopper_test"),
             "seats": seats,
             "round": j.get("round"),
             "payouts": j.get("payouts"),
@@ -257,7 +283,7 @@ def final_state(data: Path) -> dict[str, Any]:
     out["hopper"] = json.loads((data / "hopper.json").read_text())
     coin_value = SETTINGS.money.hopper_coin
     paid = sum(s["meters"]["lifetime"].get("hopper_out", 0) for s in out["seats"].values())
-    out["coins_credited"] = paid // coin_value
+    out["coins_credited"] = paid // coin_value + out["hopper_meters"]["hopper_test_coins"]
     return out
 
 
@@ -332,6 +358,8 @@ def crashtest(
             diffs = differences(want, got)
             if got["hopper"]["lifetime"] != got["coins_credited"]:
                 diffs.append(f"coins out {got['hopper']['lifetime']} != coins credited {got['coins_credited']}")
+            if got["hopper_counters"] != {str(FileHopper.address): got["hopper"]["lifetime"]}:
+                diffs.append(f"the journal's hopper count {got['hopper_counters']} != the hopper's {got['hopper']['lifetime']}")
             report.discrepancies += len(diffs)
             report.details += [f"scenario {scenario}: {d}" for d in diffs[:5]]
     return report

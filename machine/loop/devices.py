@@ -4,7 +4,10 @@ Owns: ``BusWorker``, the thread that talks to the coin acceptors and hoppers (bl
 request/response, so never in the frame loop): it polls every acceptor every 150 ms and credits
 what it reports, keeps each acceptor's inhibits following ``Cabinet.may_take_coins``, carries
 out the payouts the cabinet owes through the hopper driver, and looks for a runaway hopper
-between payouts. Every call into the cabinet holds the cabinet lock. Also ``Simulators``:
+between payouts; as soon as the bus opens (``check_at_start``, before any payout resumes or a
+coin is accepted) and after every payout or hopper test it hands the devices' counters to the
+cabinet, which compares them with the journal's. Every call into the cabinet holds the cabinet
+lock. Also ``Simulators``:
 starting the bus simulator process and the embedded panel simulator on real ptys when the
 configuration says ``sim``. Never draws and never decides what is owed.
 """
@@ -17,11 +20,12 @@ from dataclasses import dataclass, field
 
 from hardware.cctalk.acceptor import CoinAcceptor, CoinCredit, CoinError, CreditTracker, EventsLost
 from hardware.cctalk.codec import Checksum
+from hardware.cctalk.headers import BUFFER_EVENTS, new_event_count
 from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, CctalkError
 
 from machine.core.cabinet import Cabinet
-from machine.loop.payout import SeatLedger, run_payouts
+from machine.loop.payout import HopperTestLedger, SeatLedger, check_counter, pending_test, run_payouts
 from machine.operator.config import MachineConfig
 
 POLL_INTERVAL = 0.15
@@ -32,6 +36,8 @@ class BusDevices:
     bus: CctalkBus
     acceptors: dict[int, CoinAcceptor]  # seat -> acceptor
     hoppers: list[tuple[Hopper, list[int]]]  # hopper, the seats it pays
+    # seat -> (the event counter the journal last credited, the acceptor's counter at start-up)
+    acceptor_start: dict[int, tuple[int, int]] = field(default_factory=dict)
 
     @classmethod
     def open(cls, cfg: MachineConfig, url: str, counters: dict[str, int] | None = None) -> BusDevices:
@@ -44,12 +50,14 @@ class BusDevices:
         checksum = Checksum.CRC16 if d.bus_checksum == "crc16" else Checksum.SUM8
         bus = CctalkBus.open(url, link="ccTalk bus", checksum=checksum, echo=d.bus_echo)
         try:
-            acceptors = {}
+            acceptors, start = {}, {}
             for seat, addr in sorted(d.acceptors.items()):
                 acc = CoinAcceptor(bus, addr, values=dict(cfg.coins))
                 acc.start()
                 saved = (counters or {}).get(str(addr))
                 if saved is not None:
+                    if acc.tracker.counter is not None:
+                        start[seat] = (saved, acc.tracker.counter)
                     acc.tracker = CreditTracker(saved)
                 acceptors[seat] = acc
             hoppers = []
@@ -60,7 +68,7 @@ class BusDevices:
         except BaseException:
             bus.close()
             raise
-        return cls(bus, acceptors, hoppers)
+        return cls(bus, acceptors, hoppers, start)
 
     def close(self) -> None:
         self.bus.close()
@@ -90,6 +98,28 @@ class BusWorker:
         if self._thread:
             self._thread.join(timeout=5)
 
+    def check_at_start(self) -> None:
+        """Before anything else uses the bus: the devices' counters against the journal's.
+
+        Each hopper: a hopper test a cut interrupted is reconciled, then its lifetime count is
+        compared (coins out while the cabinet was down are metered and tilt its seats; a cut
+        payout chunk is left to its reconcile). Each acceptor whose event counter moved while
+        the cabinet was down: logged; the events still in its buffer are credited by the first
+        poll, those gone from it cannot be and tilt the seat.
+        """
+        for hopper, seats in self.devices.hoppers:
+            check_counter(self.cab, hopper, seats, self.lock, "at start-up")
+        for seat, (last, now) in self.devices.acceptor_start.items():
+            if now == last or now == 0:  # unmoved, or the acceptor itself restarted (counter 0)
+                continue
+            events = new_event_count(last, now)
+            lost = max(0, events - BUFFER_EVENTS)
+            acc = self.devices.acceptors[seat]
+            with self.lock:
+                self.cab.acceptor_moved_while_down(seat, acc.address, last, now, events, lost)
+            if lost:  # reported here: the first poll credits the buffer's events, no more
+                acc.tracker = CreditTracker(_counter_back(now, BUFFER_EVENTS))
+
     def _run(self) -> None:
         try:
             while not self._stop.is_set():
@@ -115,7 +145,7 @@ class BusWorker:
             self._report(seat, acc, events)
         while self.requests:
             if self.requests.pop(0) == "hopper_test" and self.devices.hoppers:
-                self._hopper_test(self.devices.hoppers[0][0])
+                self._hopper_test(*self.devices.hoppers[0])
         for hopper, seats in self.devices.hoppers:
             name = f"hopper {hopper.address}"
             try:
@@ -126,34 +156,25 @@ class BusWorker:
                         if acc.accepting:  # no coin may wait in an acceptor while we pay
                             acc.set_accepting(False)
                     run_payouts(self.cab, hopper, self.lock, seats)
+                    check_counter(self.cab, hopper, seats, self.lock)
                 else:
-                    hopper.check_idle(SeatLedger(self.cab, seats[0], self.lock))
+                    hopper.check_idle(SeatLedger(self.cab, seats[0], self.lock, hopper.address))
             except CctalkError as exc:
                 self._fault(name, str(exc))
                 continue
             self._clear(name)
 
-    def _hopper_test(self, hopper: Hopper) -> None:
-        """One coin from the operator menu's hardware test, metered as a test coin."""
-        worker = self
-
-        class TestLedger:
-            def begin_payout(self, requested: int) -> None: ...
-
-            def payout_baseline(self, lifetime: int, counter: int) -> None: ...
-
-            def coins_paid(self, count: int) -> None: ...
-
-            def end_payout(self, paid: int, unpaid: int, fault) -> None:
-                with worker.lock:
-                    worker.cab.hopper_test_paid(paid, None if fault is None else str(fault))
-
-            def stray_coins(self, count: int, fault) -> None:
-                with worker.lock:
-                    worker.cab.hopper_test_paid(count, str(fault))
-
+    def _hopper_test(self, hopper: Hopper, seats: list[int]) -> None:
+        """One coin from the operator menu's hardware test: its intent journaled before the
+        hopper is sent anything, its coin metered as a test coin (reconciled after a cut)."""
+        ledger = HopperTestLedger(self.cab, hopper.address, seats, self.lock)
         try:
-            hopper.payout(1, TestLedger())
+            with self.lock:
+                pending = pending_test(self.cab, hopper.address)
+            if pending is not None:  # the last test lost the hopper part way: close it first
+                hopper.reconcile(pending, ledger)
+            hopper.payout(1, ledger)
+            check_counter(self.cab, hopper, seats, self.lock, "after the hopper test")
         except CctalkError as exc:
             self._fault(f"hopper {hopper.address}", str(exc))
 
@@ -175,3 +196,8 @@ class BusWorker:
 
     def _clear(self, name: str) -> None:
         self.faults.pop(name, None)
+
+
+def _counter_back(counter: int, n: int) -> int:
+    """The event counter ``n`` events before ``counter`` (1..255, wrapping 1 -> 255; 0 is a reset)."""
+    return (counter - 1 - n) % 255 + 1

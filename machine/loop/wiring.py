@@ -2,8 +2,9 @@
 
 Owns: ``Wiring`` — opening the cabinet core on its journal with the game profile, the shoes and
 Auto; the software identity check (journaled, and fatal when the configuration requires the
-release manifest); the panel host and the ccTalk bus devices on the links it is given; the bus
-worker thread; and closing all of it in the right order. The links are URLs: a real serial port,
+release manifest); the panel host and the ccTalk bus devices on the links it is given, their
+counters compared with the journal's the moment the bus is open; the bus worker thread; and
+closing all of it in the right order. The links are URLs: a real serial port,
 or a simulator's pty that the development harness (``machine/devtools/harness.py``) started.
 Never runs a frame, routes an input or draws.
 """
@@ -105,7 +106,15 @@ class Wiring:
             raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
         panel = PanelHost(panel_url, clock=clock)
         devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters))
-        return cls(cab, lock, ident, panel, devices, BusWorker(cab, lock, devices, clock))
+        worker = BusWorker(cab, lock, devices, clock)
+        try:  # the bus is open: the devices' counters against the journal's, before any payout
+            worker.check_at_start()
+        except BaseException:
+            devices.close()
+            panel.close()
+            cab.journal.close()
+            raise
+        return cls(cab, lock, ident, panel, devices, worker)
 
     def close(self) -> None:
         self.worker.stop()

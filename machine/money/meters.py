@@ -34,6 +34,7 @@ GAME_METERS = ("games_played", "total_bet", "total_won")
 # Cabinet only -------------------------------------------------------------------------------
 CABINET_METERS = (
     "power_ups", "door_openings", "ram_clears", "period_resets", "hopper_test_coins", "hopper_refills",
+    "hopper_out_unexplained",  # points: coins out of a hopper that no payout or test explains
     "tournaments",  # eenendertigen tournaments opened (count)
     "tournament_entries",  # entries taken from participants' credit meters, points (in total_bet too)
     "tournament_prizes",  # prizes put on participants' credit meters as handpays, points (in total_won too)
@@ -53,11 +54,14 @@ EVENT_CODES = {
     "coin_error": 140,
     "coin_events_lost": 141,
     "coin_fraud": 142,
+    "coin_events_while_down": 143,  # an acceptor counted events while the cabinet was down
     "hopper_fault": 150,
     "hopper_extra_coin": 151,
     "hopper_runaway": 152,
     "payout_resumed": 153,
     "hopper_refill": 154,
+    "hopper_out_unexplained": 155,  # the hopper's count moved with no payout to explain it
+    "hopper_count_behind": 156,  # the hopper's count is behind the journal's
     "handpay": 160,
     "handpay_cleared": 161,
     "operator": 170,

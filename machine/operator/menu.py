@@ -101,9 +101,11 @@ METER_NAMES = {
     "period_resets": N_("Period resets"), "hopper_test_coins": N_("Hopper test coins"),
     "hopper_refills": N_("Hopper refills"), "tournaments": N_("Tournaments"),
     "tournament_entries": N_("Tournament entries"), "tournament_prizes": N_("Tournament prizes"),
+    "hopper_out_unexplained": N_("Hopper out, unexplained"),
 }
 MONEY_METERS = frozenset({"total_in", "hopper_out", "handpay_out", "total_out", "total_bet", "total_won",
-                          "insurance_taken", "insurance_paid", "tournament_entries", "tournament_prizes"})
+                          "insurance_taken", "insurance_paid", "tournament_entries", "tournament_prizes",
+                          "hopper_out_unexplained"})
 
 # The event log: each event by its human name (the code stays beside it)
 EVENT_NAMES = {
@@ -121,6 +123,9 @@ EVENT_NAMES = {
     "tournament_opened": N_("Tournament opened"), "tournament_started": N_("Tournament started"),
     "tournament_entry": N_("Tournament entry"), "tournament_closed": N_("Tournament closed"),
     "tournament_prize": N_("Tournament prize"),
+    "hopper_out_unexplained": N_("Hopper coins out unexplained"),
+    "hopper_count_behind": N_("Hopper count behind the journal"),
+    "coin_events_while_down": N_("Coin events while the cabinet was down"),
 }
 # An event's detail: the words it is written with (any other key or value reads as recorded)
 DETAIL_WORDS = {
@@ -135,6 +140,13 @@ DETAIL_WORDS = {
     "seed": N_("seed"), "participants": N_("participants"), "round_no": N_("round"), "when": N_("when"),
     "unknown coin id": N_("unknown coin"), "hopper test payout": N_("hopper test payout"),
     "wrong": N_("wrong in a row"), "seconds": N_("seconds"),
+    "hopper": N_("hopper"), "address": N_("address"), "journal": N_("journal"), "device": N_("device"),
+    "events": N_("events"), "lost": N_("lost"), "detail": N_("detail"),
+    "at start-up": N_("at start-up"), "after a payout": N_("after a payout"), "before a payout": N_("before a payout"),
+    "before the hopper test": N_("before the hopper test"), "after the hopper test": N_("after the hopper test"),
+    "gone from the acceptor's buffer: their coins cannot be credited":
+        N_("gone from the acceptor's buffer: their coins cannot be credited"),
+    "still in the acceptor's buffer: credited": N_("still in the acceptor's buffer: credited"),
 }
 BUTTON_NAMES = {
     "repeat": N_("Repeat Bet"), "max": N_("Max Bet"), "start": N_("Start"), "draw": N_("Draw"), "stand": N_("Stand"),
