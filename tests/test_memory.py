@@ -20,6 +20,7 @@ from machine.money import journal as journal_module
 from machine.money.journal import Journal, JournalError, record_mac
 from machine.money.memory import (
     FileHeadStore,
+    Head,
     Memory,
     UntrustedMemory,
     create_key,
@@ -319,3 +320,53 @@ def test_a_journal_of_the_old_unauthenticated_schema_is_refused_in_one_line(tmp_
     con.close()
     with pytest.raises(JournalError, match="a journal of schema 1, not 2 \\(written without authenticated memory"):
         Journal(path, TEST_KEY)
+
+
+# -- the head in the panel's memory ---------------------------------------------------------------
+
+
+@pytest.mark.timeout(30)
+def test_the_panels_memory_catches_a_rollback_of_the_data_folder_and_the_head_file_together(tmp_path):
+    """Data folder and USB head store copied and put back together: the panel still knows."""
+    import time
+
+    from hardware.panel.host import PanelHost
+    from hardware.sim.panel import PanelSimulator
+
+    from machine.loop.panelhead import PanelHeadStore, decode
+
+    journal = tmp_path / "data" / "journal.sqlite"
+    with PanelSimulator(seats=2) as sim, PanelHost(sim.link_url) as host:
+        host.start()
+        panel = PanelHeadStore(host)
+        mem = Memory(TEST_KEY, (FileHeadStore(tmp_path / "usb", journal), panel))
+        try:
+            j = init(journal, mem)
+            j.close()
+            shutil.copytree(tmp_path, tmp_path.parent / "snapshot")
+            j = open_journal(journal, mem)
+            for n in range(5):
+                with j.transaction():
+                    j.append("coin", {"points": 20, "n": n}, 1)
+            last = j.last_seq
+            j.close()
+            end = time.monotonic() + 5
+            while (decode(host.read_head() or b"", TEST_KEY) or Head("", 0, "")).seq != last:
+                assert time.monotonic() < end, "the panel never got the head"
+                time.sleep(0.02)
+            for part in ("data", "usb"):
+                shutil.rmtree(tmp_path / part)
+                shutil.copytree(tmp_path.parent / "snapshot" / part, tmp_path / part)
+            with pytest.raises(UntrustedMemory, match=f"but the panel's memory holds its head at record {last}"):
+                open_journal(journal, mem)
+        finally:
+            panel.close()
+
+
+def test_a_panel_blob_of_another_key_or_garbage_counts_as_no_head():
+    from machine.loop.panelhead import decode, encode
+
+    head = Head("0123456789abcdef", 42, "ab" * 32)
+    blob = encode(head, TEST_KEY)
+    assert len(blob) <= 64 and decode(blob, TEST_KEY) == Head(head.journal_id, 42, "ab" * 16)
+    assert decode(blob, b"\x02" * 32) is None and decode(b"garbage", TEST_KEY) is None

@@ -25,6 +25,7 @@ from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, random_sh
 from machine.games.catalog import make_game
 from machine.games.rules import load_profile
 from machine.loop.devices import BusDevices, BusWorker
+from machine.loop.panelhead import PanelHeadStore
 from machine.money.memory import UntrustedMemory
 from machine.operator.config import MachineConfig
 from machine.operator.identity import check_manifest, software_id
@@ -65,6 +66,7 @@ class Wiring:
     panel: PanelHost
     devices: BusDevices
     worker: BusWorker
+    panel_head: PanelHeadStore | None = None  # the journal's head in the panel's memory
 
     @classmethod
     def build(
@@ -82,18 +84,26 @@ class Wiring:
                 raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
         profile = load_profile(cfg.game)
         others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
+        panel = PanelHost(panel_url, clock=clock)  # first: where it keeps the journal's head, start-up reads it
+        panel_head = PanelHeadStore(panel) if cfg.memory.panel_head else None
         try:
-            memory = cfg.machine_memory(base)
-        except UntrustedMemory as exc:
-            raise CabinetLocked(f"memory error: {exc}") from None
-        cab = open_cabinet(
-            cfg.journal_path(base),
-            profile,
-            dataclasses.replace(cfg.cabinet_settings(), games=others),
-            lambda p: make_game(p, auto or default_auto(p.engine)),
-            random_shuffle(secrets.SystemRandom()) if shoes is None else stacked_shuffle(shoes),
-            memory,
-        )
+            try:
+                memory = cfg.machine_memory(base, () if panel_head is None else (panel_head,))
+            except UntrustedMemory as exc:
+                raise CabinetLocked(f"memory error: {exc}") from None
+            cab = open_cabinet(
+                cfg.journal_path(base),
+                profile,
+                dataclasses.replace(cfg.cabinet_settings(), games=others),
+                lambda p: make_game(p, auto or default_auto(p.engine)),
+                random_shuffle(secrets.SystemRandom()) if shoes is None else stacked_shuffle(shoes),
+                memory,
+            )
+        except BaseException:
+            if panel_head is not None:
+                panel_head.close()
+            panel.close()
+            raise
         if auto is None:
             prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game])
         lock = threading.Lock()
@@ -103,21 +113,29 @@ class Wiring:
             cab.operator_event("software identity", clock(), id=ident, manifest="match" if not manifest else manifest[0])
         if manifest and cfg.require_manifest:
             cab.journal.close()
+            if panel_head is not None:
+                panel_head.close()
+            panel.close()
             raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
-        panel = PanelHost(panel_url, clock=clock)
-        devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters))
-        worker = BusWorker(cab, lock, devices, clock)
-        try:  # the bus is open: the devices' counters against the journal's, before any payout
-            worker.check_at_start()
+        devices: BusDevices | None = None
+        try:
+            devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters))
+            worker = BusWorker(cab, lock, devices, clock)
+            worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout
         except BaseException:
-            devices.close()
+            if devices is not None:
+                devices.close()
+            if panel_head is not None:
+                panel_head.close()
             panel.close()
             cab.journal.close()
             raise
-        return cls(cab, lock, ident, panel, devices, worker)
+        return cls(cab, lock, ident, panel, devices, worker, panel_head)
 
     def close(self) -> None:
         self.worker.stop()
         self.devices.close()
+        if self.panel_head is not None:
+            self.panel_head.close()
         self.panel.close()
         self.cab.journal.close()
