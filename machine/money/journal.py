@@ -89,7 +89,7 @@ class Record:
     at: float | None = None  # the wall-clock time it was written
 
 
-def _canon(data: Any) -> str:
+def canon(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
@@ -102,23 +102,23 @@ def key_id(key: bytes) -> str:
     return _mac(key, "cabinet key id")[:16]
 
 
-def _record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
+def record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
     return f"record|{prev}|{seq}|{kind}|{'' if seat is None else seat}|{data_text}"
 
 
-def _row_text(name: str, value_text: str, seq: int) -> str:
+def row_text(name: str, value_text: str, seq: int) -> str:
     return f"row|{name}|{seq}|{value_text}"
 
 
 def record_mac(key: bytes, prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
-    return _mac(key, _record_text(prev, seq, kind, seat, data_text))
+    return _mac(key, record_text(prev, seq, kind, seat, data_text))
 
 
 def row_mac(key: bytes, name: str, value_text: str, seq: int) -> str:
-    return _mac(key, _row_text(name, value_text, seq))
+    return _mac(key, row_text(name, value_text, seq))
 
 
-class _Keyed:
+class Keyed:
     """HMAC-SHA-256 under one key, the key's set-up done once (a start-up checks many records)."""
 
     def __init__(self, key: bytes):
@@ -168,7 +168,7 @@ class Journal:
                  on_commit: Callable[[int, str], None] | None = None):
         self.path = Path(path)
         self.key = key
-        self._mac = _Keyed(key)
+        self._mac = Keyed(key)
         self._clock = clock
         self.readonly = readonly
         self._hook = step_hook or (lambda where: None)
@@ -279,8 +279,8 @@ class Journal:
         if not self._in_tx:
             raise JournalError("append outside a transaction")
         seq = self._last_seq + 1
-        text = _canon(data)
-        mac = self._mac(_record_text(self._last_mac, seq, kind, seat, text))
+        text = canon(data)
+        mac = self._mac(record_text(self._last_mac, seq, kind, seat, text))
         self._hook("append")
         self.db.execute("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)",
                         (seq, kind, seat, text, mac, self._clock()))
@@ -292,7 +292,7 @@ class Journal:
         """Set a state row (inside a transaction); written with the transaction's ``rows`` record."""
         if not self._in_tx:
             raise JournalError("put outside a transaction")
-        self._pending[key] = _canon(value)
+        self._pending[key] = canon(value)
 
     def _write_rows(self) -> None:
         """Close the transaction: the ``rows`` record, the rows bound to it, a checkpoint when due."""
@@ -302,7 +302,7 @@ class Journal:
             for k, text in sorted(self._pending.items()):
                 self._hook("put")
                 self.db.execute("INSERT OR REPLACE INTO state (key, value, seq, mac) VALUES (?, ?, ?, ?)",
-                                (k, text, seq, self._mac(_row_text(k, text, seq))))
+                                (k, text, seq, self._mac(row_text(k, text, seq))))
                 self._index[k] = (seq, digests[k])
             self._pending = {}
         if self._since_checkpoint >= CHECKPOINT_EVERY:
@@ -327,7 +327,7 @@ class Journal:
         if row is None:
             return default
         value, seq, mac = row
-        if not hmac.compare_digest(self._mac(_row_text(key, value, seq)), mac):
+        if not hmac.compare_digest(self._mac(row_text(key, value, seq)), mac):
             raise JournalError(f"{self.path}: state row {key!r} fails its mac (memory error)")
         return json.loads(value)
 
@@ -403,7 +403,7 @@ class Journal:
             if seq != expect:
                 problems.append(f"record {expect} is missing (the chain jumps to {seq})")
                 break
-            if not hmac.compare_digest(self._mac(_record_text(prev, seq, kind, seat, text)), mac):
+            if not hmac.compare_digest(self._mac(record_text(prev, seq, kind, seat, text)), mac):
                 problems.append(f"record {seq} ({kind}) was altered or forged: its mac does not match the chain")
                 break
             since += 1
@@ -428,7 +428,7 @@ class Journal:
                 problems.append(f"state row {name!r} is missing (record {index[name][0]} wrote it)")
                 continue
             value, seq, mac = rows[name]
-            if not hmac.compare_digest(self._mac(_row_text(name, value, seq)), mac):
+            if not hmac.compare_digest(self._mac(row_text(name, value, seq)), mac):
                 problems.append(f"state row {name!r} fails its mac (edited or forged)")
             elif name not in index:
                 problems.append(f"state row {name!r} was written by no record")
