@@ -97,7 +97,9 @@ def _cmd_audit(args: argparse.Namespace) -> int:
     from machine.money.journal import JournalError
     from machine.money.memory import UntrustedMemory, load_key
 
-    path = Path(args.data) / "journal.sqlite"
+    path = Path(args.data)
+    if path.is_dir() or not path.exists():  # a data folder; a file: a journal or an archive itself
+        path = path / "journal.sqlite"
     if not path.exists():
         raise CommandError(f"{path}: no journal here (is --data the cabinet's data directory?)")
     if args.csv and args.what == "verify":
@@ -268,6 +270,16 @@ def _cmd_init(args: argparse.Namespace) -> int:
     from machine.operator.firststart import init_cabinet
 
     print(init_cabinet(load_config(args.config), Path.cwd()))
+    return 0
+
+
+def _cmd_archive(args: argparse.Namespace) -> int:
+    import time
+
+    from machine.operator.config import load_config
+    from machine.operator.firststart import archive_cabinet
+
+    print(archive_cabinet(load_config(args.config), Path.cwd(), Path(args.to), args.keep_days, time.time()))
     return 0
 
 
@@ -642,7 +654,7 @@ def build_parser() -> argparse.ArgumentParser:
     a.add_argument("what", nargs="?", choices=("all", "meters", "recall", "events", "tournaments", "verify"),
                    default="all", help="what to show; verify proves the journal's hash chain unbroken; tournaments: "
                    "each eenendertigen tournament's ranking and round scores (its seed once closed)")
-    a.add_argument("--data", default="data", help="the cabinet's data directory (default: data)")
+    a.add_argument("--data", default="data", help="the cabinet's data directory, or a journal or archive file (default: data)")
     a.add_argument("--key", default=os.environ.get("CABINET_KEY", DEFAULT_KEY_FILE),
                    help=f"the cabinet's machine key (default: $CABINET_KEY, else {DEFAULT_KEY_FILE})")
     a.add_argument("--seat", type=count(1, 99), help="one seat only")
@@ -665,6 +677,12 @@ def build_parser() -> argparse.ArgumentParser:
     ini = sub.add_parser("init", help="the first start: the machine key (if none) and a new journal")
     ini.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
     ini.set_defaults(func=_cmd_init)
+    ar = sub.add_parser("archive", help="move records older than the retention into a checked archive file "
+                        "(the cabinet stopped; the last 100 games of every seat and every meter stay)")
+    ar.add_argument("--to", required=True, help="the archive file to write (never over an existing one)")
+    ar.add_argument("--keep-days", type=count(0, 36500), default=365, help="records younger than this stay (default 365)")
+    ar.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
+    ar.set_defaults(func=_cmd_archive)
     rc = sub.add_parser("ram-clear", help="start a new journal after a memory error (the old one is kept aside)")
     rc.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
     rc.add_argument("--reason", required=True, help="why, in the operator's words (journaled)")

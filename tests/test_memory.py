@@ -370,3 +370,63 @@ def test_a_panel_blob_of_another_key_or_garbage_counts_as_no_head():
     blob = encode(head, TEST_KEY)
     assert len(blob) <= 64 and decode(blob, TEST_KEY) == Head(head.journal_id, 42, "ab" * 16)
     assert decode(blob, b"\x02" * 32) is None and decode(b"garbage", TEST_KEY) is None
+
+
+# -- finding 7: archiving --------------------------------------------------------------------------
+
+
+def play_rounds(cab, rounds: int) -> None:
+    for r in range(rounds):
+        for n in (1, 2):
+            assert cab.press(n, "+2", float(r))
+        for n in (1, 2):
+            cab.press(n, "start", float(r))
+        while cab.round is not None:
+            cab.press(cab.round.pending.seat, "stand", float(r))
+
+
+def test_archiving_moves_old_records_into_a_checked_file_and_keeps_the_last_games_and_every_meter(tmp_path, monkeypatch):
+    from machine.cli import main
+    from machine.operator.config import parse_config
+    from machine.operator.firststart import archive_cabinet, temporary
+    from tests.helpers import pin_setting
+
+    monkeypatch.setattr(journal_module, "CHECKPOINT_EVERY", 40)
+    cfg = temporary(parse_config("seats: 2\ndevices: {bus: sim, panel: sim, acceptors: {1: 2, 2: 11}, "
+                                 "hoppers: [{address: 3, seats: [1, 2]}]}\n" + pin_setting(), "m.yaml"), tmp_path)
+    from machine.core.cabinet import CabinetSettings, open_cabinet
+    from machine.games.blackjack import BlackjackGame
+    from machine.games.rules import load_profile
+
+    from .cabinet_helpers import stacked_shoes, stand_player
+
+    def start():
+        return open_cabinet(cfg.journal_path(tmp_path), load_profile("random-blackjack"), CabinetSettings(seats=2),
+                            lambda p: BlackjackGame(p, stand_player), stacked_shoes(), cfg.machine_memory(tmp_path))
+
+    cab = start()
+    coins(cab, 1, 5)
+    coins(cab, 2, 5)
+    play_rounds(cab, 8)
+    before = {n: (s.money.credit, s.money.club, s.meters.to_dict()) for n, s in cab.seats.items()}
+    last_games = {n: [r.data for r in cab.journal.records("game", seat=n, last=3)] for n in (1, 2)}
+    total = cab.journal.last_seq
+    cab.journal.close()
+    line = archive_cabinet(cfg, tmp_path, tmp_path / "2026.archive", keep_days=0, now=2e9, games=3)
+    assert line.startswith("archived records 1 to ") and "checked" in line
+    cab = start()  # every meter as before, the last 3 games of each seat still in the journal
+    assert {n: (s.money.credit, s.money.club, s.meters.to_dict()) for n, s in cab.seats.items()} == before
+    assert {n: [r.data for r in cab.journal.records("game", seat=n, last=3)] for n in (1, 2)} == last_games
+    anchor = cab.journal.anchor_seq
+    assert 0 < anchor < total and cab.journal.records()[0].kind == "checkpoint"
+    assert cab.journal.verify() == []
+    cab.journal.close()
+    keyfile = cfg.key_path(tmp_path)
+    assert main(["audit", "verify", "--data", str(tmp_path / "2026.archive"), "--key", str(keyfile)]) == 0
+    archived = Journal(tmp_path / "2026.archive", load_key(keyfile), readonly=True)
+    assert archived.last_seq == anchor and archived.is_archive
+    archived.close()
+    # the archive is checked like any journal: an edited record in it is found
+    sqlite3.connect(tmp_path / "2026.archive", isolation_level=None).execute(
+        "UPDATE journal SET data = '{}' WHERE seq = 5")
+    assert main(["audit", "verify", "--data", str(tmp_path / "2026.archive"), "--key", str(keyfile)]) == 1

@@ -237,6 +237,11 @@ class Journal:
             raise JournalError(f"{self.path}: the anchor of the archived records fails its mac (edited)")
         return int(a["seq"]), str(a["mac"])
 
+    @property
+    def is_archive(self) -> bool:
+        """Records ``archive`` moved out of a journal (no state rows of their own)."""
+        return "archive_of" in self._meta
+
     def close(self) -> None:
         self.db.close()
 
@@ -436,6 +441,49 @@ class Journal:
                 problems.append(f"state row {name!r} is not what record {index[name][0]} wrote (an old or altered copy)")
         return problems
 
+    def archive(self, upto: int, to: Path) -> tuple[int, int]:
+        """Move the records before the last checkpoint at or before ``upto`` into a new file
+        ``to`` (same schema, same key, the chain from the same anchor), check that file, then
+        delete them here: the journal then starts at an anchor (the last record moved) and an
+        ``archived`` record says what went where. Returns (records moved, the new anchor); (0, ...)
+        when no checkpoint is that old. Inside no transaction; the cabinet must not be running."""
+        cut = self.db.execute("SELECT MAX(seq) FROM journal WHERE kind = ? AND seq <= ?", (CHECKPOINT, upto)).fetchone()[0]
+        if not cut or cut - 1 <= self.anchor_seq:
+            return 0, self.anchor_seq
+        if to.exists():
+            raise JournalError(f"{to}: a file is already there (an archive is never written over)")
+        last_mac = self.mac_at(cut - 1)
+        if last_mac is None:
+            raise JournalError(f"{self.path}: record {cut - 1} is missing: nothing archived")
+        with contextlib.closing(sqlite3.connect(to, isolation_level=None)) as out:
+            out.executescript(_SCHEMA)
+            out.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
+                            [(k, v) for k, v in self._meta.items() if k in ("schema", "key_id", "journal_id", "anchor")]
+                            + [("archive_of", self.path.name)])
+            out.execute("BEGIN")
+            rows = self.db.execute("SELECT seq, kind, seat, data, mac, at FROM journal WHERE seq < ? ORDER BY seq", (cut,))
+            while batch := rows.fetchmany(10_000):
+                out.executemany("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)", batch)
+            out.execute("COMMIT")
+        exported = Journal(to, self.key, readonly=True)
+        try:
+            problems = exported._walk(0, full=True).problems
+            moved = exported.last_seq - exported.anchor_seq
+        finally:
+            exported.close()
+        if problems or exported.last_seq != cut - 1:
+            raise JournalError(f"{to}: the archive failed its check ({'; '.join(problems) or 'records missing'}): "
+                               "nothing deleted from the journal")
+        anchor = {"seq": cut - 1, "mac": last_mac, "tag": anchor_mac(self.key, self.journal_id, cut - 1, last_mac)}
+        with self.transaction():
+            self._hook("archive")
+            self.db.execute("DELETE FROM journal WHERE seq < ?", (cut,))
+            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('anchor', ?)", (canon(anchor),))
+            self.append("archived", {"records": moved, "upto": cut - 1, "file": to.name, "last_mac": last_mac})
+        self._meta["anchor"] = canon(anchor)
+        self.anchor_seq, self._anchor_mac = cut - 1, last_mac
+        return moved, cut - 1
+
     def verify(self) -> list[str]:
         """Every problem found: SQLite's integrity check, the whole chain, every checkpoint, the
         state rows recomputed from the records."""
@@ -448,7 +496,7 @@ class Journal:
                 return ["the journal holds no records (emptied)"]
             walk = self._walk(0, full=True)
             problems += walk.problems
-            if not problems:
+            if not problems and not self.is_archive:
                 problems += self._compare_rows(walk.index)
         except sqlite3.DatabaseError as exc:
             problems.append(f"the journal cannot be read: {exc}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from machine.money.memory import Memory, UntrustedMemory, create_key, init, load_key, ram_clear
+from machine.money.memory import Memory, UntrustedMemory, create_key, init, load_key, open_journal, ram_clear
 from machine.operator.config import MachineConfig
 
 
@@ -58,6 +58,30 @@ def ram_clear_cabinet(cfg: MachineConfig, base: Path, reason: str) -> str:
     journal.close()
     where = f"the untrusted journal is kept as {kept}" if kept else "there was no journal"
     return f"RAM cleared: a new journal {cfg.journal_path(base)} begins with the RAM clear; {where}"
+
+
+def archive_cabinet(cfg: MachineConfig, base: Path, to: Path, keep_days: int, now: float, games: int = 100) -> str:
+    """Move the records older than ``keep_days`` days into the archive ``to``, never one of the last
+    ``games`` games of any seat nor the round in play (every meter lives in the state rows and
+    stays); one line saying what moved. The cabinet must be stopped."""
+    journal = open_journal(cfg.journal_path(base), cfg.machine_memory(base))
+    try:
+        row = journal.db.execute("SELECT MAX(seq) FROM journal WHERE at < ?", (now - keep_days * 86400,)).fetchone()
+        upto = row[0] or 0
+        for n in range(1, cfg.seats + 1):
+            kept = journal.records("game", seat=n, last=games)
+            if kept:
+                upto = min(upto, kept[0].seq - 1)
+        start = journal.records("round_start", last=1)
+        if start and journal.get("round") is not None:
+            upto = min(upto, start[0].seq - 1)
+        moved, anchor = journal.archive(upto, to)
+        if not moved:
+            return f"nothing to archive: no checkpoint is older than {keep_days} days and the last {games} games of every seat"
+        return (f"archived records {journal.anchor_seq - moved + 1} to {anchor} ({moved:,}) into {to}, checked; the journal "
+                f"keeps {journal.last_seq - anchor:,} records, the last {games} games of every seat and every meter")
+    finally:
+        journal.close()
 
 
 def temporary(cfg: MachineConfig, folder: Path) -> MachineConfig:
