@@ -430,3 +430,15 @@ def test_archiving_moves_old_records_into_a_checked_file_and_keeps_the_last_game
     sqlite3.connect(tmp_path / "2026.archive", isolation_level=None).execute(
         "UPDATE journal SET data = '{}' WHERE seq = 5")
     assert main(["audit", "verify", "--data", str(tmp_path / "2026.archive"), "--key", str(keyfile)]) == 1
+
+
+def test_a_key_or_head_store_inside_the_data_folder_is_refused():
+    from machine.operator.config import ConfigError, parse_config
+    from tests.helpers import pin_setting
+
+    text = ("data_dir: /srv/cabinet\nmemory: {key_file: /srv/cabinet/machine.key, head_stores: [/media/usb, /srv/cabinet/h]}\n"
+            "devices: {bus: sim, panel: sim}\n" + pin_setting())
+    with pytest.raises(ConfigError) as exc:
+        parse_config(text, "m.yaml")
+    assert [p.split(": ", 2)[1] for p in exc.value.problems] == ["memory.key_file", "memory.head_stores.1"]
+    assert "inside data_dir '/srv/cabinet': a copy of the data folder would carry it along" in exc.value.problems[0]
