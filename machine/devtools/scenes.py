@@ -357,6 +357,7 @@ MENU_SCENES: dict[str, tuple[str, ...]] = {
     "menu-events": ("draw", "draw", "start"),
     "menu-settings": ("draw", "draw", "draw", "start"),
     "menu-pin": ("draw", "draw", "draw", "start", "start", "+2", "+10"),
+    "menu-pin-locked": ("draw", "draw", "draw", "start", *(("start",) + ("+2",) * 4 + ("start",)) * 4, "start"),  # 4 wrong
     "menu-edit": ("draw", "draw", "draw", "start", "draw", "start", *PIN_1234, "start", "draw"),  # decision time
     "menu-hardware": ("draw", "draw", "draw", "draw", "start", "double"),
     "menu-confirm": ("draw", "draw", "draw", "draw", "draw", "start", "start", *PIN_1234, "start"),  # period reset
