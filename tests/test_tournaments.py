@@ -26,8 +26,9 @@ from machine.games.catalog import make_game
 from machine.games.eenendertigen.deals import tournament_decks
 from machine.games.eenendertigen.standings import prizes_by_rank, ranking
 from machine.games.rules import load_profile
-from machine.operator.menu import PAGES, OperatorMenu, pin_hash
+from machine.operator.menu import PAGES, OperatorMenu
 from tests.cabinet_helpers import memory
+from tests.helpers import stored_pin
 
 SEED = "5eed" * 16  # 64 hex digits, as secrets.token_hex(32) gives
 CHARS = tournament.CHARACTERS
@@ -315,7 +316,7 @@ def test_a_tournament_in_force_plays_on_when_eenendertigen_was_disabled_before_a
 
 def test_the_operator_opens_and_closes_a_tournament_from_the_menu_with_a_seed_from_the_os(tmp_path):
     cab = boot(tmp_path)
-    menu = OperatorMenu(cab, pin_hash("2468"), "id", seed_source=lambda: SEED)
+    menu = OperatorMenu(cab, stored_pin("2468"), "id", seed_source=lambda: SEED)
     while PAGES[menu.cursor] != "Tournament":
         menu.press(1, "draw", 0)
     menu.press(1, "start", 0)
