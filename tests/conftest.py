@@ -1,30 +1,34 @@
 """Shared fixtures, and the cache folder of the whole run.
 
-Every test process (pytest and the commands it starts, which inherit the environment) keeps its
-cached tables (``machine.gamemath.tablecache``) in one folder made for the run, so each rule
-set's tables are computed once per run and never read from or written to the user's own cache.
-Under pytest-xdist the workers share the folder (files are written whole, by rename).
+Every test process (pytest, its xdist workers and the commands the tests start, which inherit
+the environment) keeps its cached tables (``machine.gamemath.tablecache``) in one folder made
+for the run before anything is collected, so each rule set's tables are computed once per run
+and the user's own cache is never read or written. The folder is removed at the end.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import shutil
+import tempfile
 
 import pytest
 
 from machine.games.rules import Rules, load_profile
 
+_OWN_CACHE: list[str] = []  # the folder this process made (the controller's, or a lone run's)
 
-@pytest.fixture(scope="session", autouse=True)
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    base = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):
-        base = base.parent  # the run's folder, above each worker's own
-    folder = str(base / "cabinet-cache")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CABINET_CACHE_DIR", folder)
-        yield folder
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # a worker inherits the controller's folder
+        folder = tempfile.mkdtemp(prefix="cabinet-cache-")
+        _OWN_CACHE.append(folder)
+        os.environ["CABINET_CACHE_DIR"] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _OWN_CACHE:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture
