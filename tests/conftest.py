@@ -1,10 +1,34 @@
-"""Shared fixtures."""
+"""Shared fixtures, and the cache folder of the whole run.
+
+Every test process (pytest, its xdist workers and the commands the tests start, which inherit
+the environment) keeps its cached tables (``machine.gamemath.tablecache``) in one folder made
+for the run before anything is collected, so each rule set's tables are computed once per run
+and the user's own cache is never read or written. The folder is removed at the end.
+"""
 
 from __future__ import annotations
+
+import os
+import shutil
+import tempfile
 
 import pytest
 
 from machine.games.rules import Rules, load_profile
+
+_OWN_CACHE: list[str] = []  # the folder this process made (the controller's, or a lone run's)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if not os.environ.get("PYTEST_XDIST_WORKER"):  # a worker inherits the controller's folder
+        folder = tempfile.mkdtemp(prefix="cabinet-cache-")
+        _OWN_CACHE.append(folder)
+        os.environ["CABINET_CACHE_DIR"] = folder
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    for folder in _OWN_CACHE:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture

@@ -93,7 +93,7 @@ def test_duplicate_keys_and_broken_yaml_are_named():
 def test_config_check_warns_of_a_game_a_player_can_beat(tmp_path, capsys, monkeypatch):
     # ochko lets the stake follow the first card: staking the most only on the cards that
     # favour the seat returns more than 100 % (its flat-bet return is below 100 %)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("CABINET_CACHE_DIR", str(tmp_path / "cache"))
     path = tmp_path / "m.yaml"
     lines = [line for line in BASE.splitlines() if not line.startswith("games_enabled:")]
     path.write_text("\n".join(lines).replace("game: random-blackjack", "game: ochko\ngames_enabled: [ochko]") + "\n")
@@ -103,7 +103,7 @@ def test_config_check_warns_of_a_game_a_player_can_beat(tmp_path, capsys, monkey
     warning = "warning: ochko: a player who stakes the most only when the cards seen favour them gets 111.79"
     assert out[1].startswith(f"{path}: {warning}")
     assert len(out) == 2  # no flat-bet warning: 95.46 %
-    assert (tmp_path / "cache" / "cabinet" / "returns.json").is_file()
+    assert (tmp_path / "cache" / "returns.json").is_file()
     assert main(["config", "check", str(path)]) == 0  # the second time from the cache, the same lines
     assert capsys.readouterr().out.splitlines() == out
 
@@ -114,7 +114,7 @@ def test_config_check_warns_of_eenendertigens_simulated_return_at_the_win_pays_s
     from machine.gamemath import engines
 
     pytest.importorskip("numba")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("CABINET_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.setattr(engines, "SIMULATED_ROUNDS", 50_000)
     path = tmp_path / "m.yaml"
     lines = [line for line in BASE.splitlines() if not line.startswith("games_enabled:")]

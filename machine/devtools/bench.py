@@ -482,8 +482,46 @@ def eenendertigen_bench(rounds: int = 1_000_000, workers: int = 2, engine_rounds
               f"{engine_rounds:,} rounds): x {run.rounds_per_second * dt / engine_rounds:,.0f}")
 
 
+@bench("startup")
+def startup_bench() -> None:
+    """Auto's tables at start-up, each enabled game of the shipped configuration in a new
+    process: cold (an empty cache folder: computed and written) and warm (read back)."""
+    import os
+    import subprocess
+    import sys
+
+    from machine.operator.config import load_config
+
+    cfg = load_config()
+    games = list(dict.fromkeys([cfg.game, *cfg.games_enabled]))
+    code = ("import sys, time; t = time.perf_counter(); from machine.games.rules import load_profile; "
+            "from machine.gamemath.engines import prepare; prepare(load_profile(sys.argv[1])); "
+            "print(time.perf_counter() - t)")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
+                                                                     os.environ.get("PYTHONPATH")])))
+    for game in games:
+        times = []
+        for _ in ("cold", "warm"):
+            done = subprocess.run([sys.executable, "-c", code, game], capture_output=True, text=True, env=env, check=True)
+            times.append(float(done.stdout))
+        print(f"Auto's tables of {game}: cold {times[0]:.2f} s, warm {times[1]:.2f} s (a new process each, imports included)")
+
+
 def run(names: list[str], **options: int) -> int:
+    """Each benchmark with a cache folder of its own, empty (what it times is computed, not read
+    from an earlier run's tables; ``startup`` times both)."""
+    import os
+
     for name in names or list(BENCHES):
         print(f"== {name}")
-        BENCHES[name](**{k: v for k, v in options.items() if v is not None and name == "payout"})
+        before = os.environ.get("CABINET_CACHE_DIR")
+        with tempfile.TemporaryDirectory() as folder:
+            os.environ["CABINET_CACHE_DIR"] = folder
+            try:
+                BENCHES[name](**{k: v for k, v in options.items() if v is not None and name == "payout"})
+            finally:
+                if before is None:
+                    del os.environ["CABINET_CACHE_DIR"]
+                else:
+                    os.environ["CABINET_CACHE_DIR"] = before
     return 0

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from machine.gamemath.game import Analysis, analysis, best_of
+from machine.gamemath import tablecache
+from machine.gamemath.game import TABLES, Analysis, analysis, best_of, tables_key
 from machine.gamemath.shoe import from_values, is_natural, score, size
 from machine.games import blackjack_rules as bj
 from machine.games.cards import value
@@ -27,11 +28,16 @@ from machine.games.rules import Rules
 
 
 def prepare(rules: Rules) -> Analysis:
-    """Compute every table of ``rules`` now (so that no later decision waits for one)."""
+    """Compute every table of ``rules`` now (so that no later decision waits for one), or read
+    them from the cache folder; what was computed is left there for the next process."""
     an = analysis(rules)
+    computed = False
     for up in range(1, 11):
-        if an.table(up).fits(from_values([up])):
+        if not an.has_splits(up) and an.table(up).fits(from_values([up])):
             an.splits(up)
+            computed = True
+    if computed:
+        tablecache.save(TABLES, tables_key(rules), an.tables())
     return an
 
 

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from machine.gamemath import tablecache
 from machine.gamemath.eenentwintig_exact import ZERO, Comp, Exact, comp_of, facts, plus
 from machine.gamemath.simulate import CHUNK, Tally
 from machine.gamemath.simulate import simulate as simulate_chunks
@@ -41,10 +42,18 @@ __all__ = [
 
 @lru_cache(maxsize=8)
 def analysis(rules: EenentwintigRules) -> Exact:
-    """The analysis of a rule set with every value computed (about 2 s for two decks)."""
+    """The analysis of a rule set with every value computed (about 2 s for two decks), or read
+    from the cache folder (``tablecache``), where what was computed is left for the next process."""
     e = Exact(rules)
-    e.prepare()
+    key = tablecache.rules_key("eenentwintig", rules.to_dict())
+    cached = tablecache.load(TABLES, key)
+    if cached is None or not e.restore(cached):
+        e.prepare()
+        tablecache.save(TABLES, key, e.tables())
     return e
+
+
+TABLES = "auto-eenentwintig"  # the tables' kind in tablecache
 
 
 def prepare(rules: EenentwintigRules) -> None:

@@ -38,10 +38,12 @@ Theory of operation
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 from operator import add, mul, truediv
 
+from machine.gamemath.tablecache import Table
 from machine.games.blackjack_rules import hand_score
 from machine.games.eenentwintig import scoring as sc
 from machine.games.eenentwintig.rules import EenentwintigRules
@@ -53,6 +55,7 @@ ZERO: Comp = (0,) * 8
 INDEX = {v: i for i, v in enumerate(sc.VALUES)}
 OUTCOME_KEYS = (sc.BUST, 34, 36, 38, 40, sc.TWENTY_AND_A_HALF, 42, sc.THREE_SEVENS)
 """The bank's final keys: bust, 17, 18, 19, 20, 20.5, 21, three sevens."""
+FIRST_CHOICES = ("stand", "hit", "split", "wash")  # a first decision's choices, as tablecache keeps them
 _OUTCOME = {k: i for i, k in enumerate(OUTCOME_KEYS)}
 # for a seat's key: +1 against each bank key it beats, -1 against each that beats it
 _SIGNS = {k: tuple((k > b) - (k < b) for b in OUTCOME_KEYS) for k in range(1, 44)}
@@ -211,6 +214,36 @@ class Exact:
         self._split.clear()
         self._first.clear()
         self.net()
+
+    # -- the tables kept on disk (tablecache) ---------------------------------------------------
+
+    def tables(self) -> dict[str, Table]:
+        """Every value computed so far, as plain tables: the bank's outcomes per shoe
+        (``bank``), the hands ((hand, extra, split) -> value), the split hands ((pair, extra) ->
+        value) and the first decisions ((hand, extra) -> a value per ``FIRST_CHOICES``, NaN
+        where the choice is not offered)."""
+        return {
+            "bank": dict(self._bank),
+            "hand": {(*h, *e, int(s)): (v,) for (h, e, s), v in self._hand.items()},
+            "split": {(p, *e): (v,) for (p, e), v in self._split.items()},
+            "first": {(*h, *e): tuple(c.get(a, math.nan) for a in FIRST_CHOICES) for (h, e), c in self._first.items()},
+        }
+
+    def restore(self, tables: dict[str, Table]) -> bool:
+        """Take values made by ``tables`` (of these rules, by this program) instead of computing
+        them; False (and nothing taken) when they are not of that shape."""
+        widths = {"bank": (8, len(OUTCOME_KEYS)), "hand": (17, 1), "split": (9, 1), "first": (16, len(FIRST_CHOICES))}
+        if set(tables) != set(widths) or any(
+            len(k) != widths[name][0] or len(v) != widths[name][1] for name, t in tables.items() for k, v in t.items()
+        ):
+            return False
+        self._bank.update(tables["bank"])
+        self._hand.update(((k[:8], k[8:16], bool(k[16])), v) for k, (v,) in tables["hand"].items())
+        self._split.update(((k[0], k[1:]), v) for k, (v,) in tables["split"].items())
+        self._first.update(
+            ((k[:8], k[8:]), {a: x for a, x in zip(FIRST_CHOICES, v) if not math.isnan(x)}) for k, v in tables["first"].items()
+        )
+        return True
 
     def stand(self, hand: Comp, extra: Comp, from_split: bool) -> float:
         """Pass: the hand's key against the bank, the hand and ``extra`` out of the shoe."""

@@ -19,7 +19,6 @@ Each module is imported only when its game is asked for (numba and the tables ar
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import os
@@ -27,6 +26,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from machine.gamemath import tablecache
 
 # engine -> its math module (every engine but blackjack, whose math is this package's own)
 MODULES = {
@@ -75,9 +76,10 @@ def returns(profile: Any) -> tuple[float, float | None]:
     """The exact return at a flat bet with Auto's play, and where the bet may follow the cards,
     the return of the best bet rule (None where it may not).
 
-    Remembered in a small file in the user's cache folder, keyed by a digest of the engine, the
-    rules and the games' and the game math's source: a changed program or rule computes afresh;
-    a file that cannot be read is ignored. Only ``config check``'s advice reads it, never play."""
+    Remembered in a small file in the cache folder (``tablecache.cache_dir``), keyed by a digest
+    of the engine, the rules, the simulated rounds and the games' and the game math's source: a
+    changed program or rule computes afresh; a file that cannot be read is ignored. Only
+    ``config check``'s advice reads it, never play."""
     key = _returns_key(profile)
     cached = _read_returns(key)
     if cached is not None:
@@ -96,18 +98,11 @@ def returns(profile: Any) -> tuple[float, float | None]:
 
 
 def _cache_file() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "cabinet" / "returns.json"
+    return tablecache.cache_dir() / "returns.json"
 
 
 def _returns_key(profile: Any) -> str:
-    h = hashlib.sha256()
-    h.update(json.dumps([profile.engine, profile.rules.to_dict()], sort_keys=True).encode())
-    for f in sorted(Path(__file__).parent.rglob("*.py")):
-        h.update(f.read_bytes())
-    for f in sorted((Path(__file__).parents[1] / "games").rglob("*.py")):
-        h.update(f.read_bytes())
-    return h.hexdigest()
+    return tablecache.rules_key(profile.engine, profile.rules.to_dict(), SIMULATED_ROUNDS)
 
 
 def _read_returns(key: str) -> tuple[float, float | None] | None:

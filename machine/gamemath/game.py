@@ -17,13 +17,17 @@ approximation of the joint limit on splits and doubles documented in ``split``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from machine.gamemath import tablecache
+from machine.gamemath.dealer import BLACKJACK
 from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, shoe_of, unit
 from machine.gamemath.split import split_values
 from machine.gamemath.table import ACTION_ORDER, Play, Policy, UpTable, natural_pays
+from machine.gamemath.tablecache import Table
 from machine.games import blackjack_rules as bj
 from machine.games.rules import Rules
 
@@ -77,6 +81,38 @@ class Analysis:
 
     def split(self, up: int, p: int) -> float | None:
         return self.splits(up)[p]
+
+    def has_splits(self, up: int) -> bool:
+        """Whether the split values against ``up`` are known (computed or read)."""
+        return up in self._splits
+
+    # -- the tables kept on disk (tablecache) -------------------------------------------------
+
+    def tables(self) -> dict[str, Table]:
+        """What has been computed that takes time, as plain tables: per up card the dealer's
+        outcomes for each composition (``dealer<up>``), and the split values (``splits``:
+        (up, pair card) -> value, NaN where splitting is not allowed)."""
+        out: dict[str, Table] = {f"dealer{up}": dict(t._dist) for up, t in self._tables.items()}
+        out["splits"] = {(up, p): (math.nan if v is None else v,) for up, s in self._splits.items() for p, v in s.items()}
+        return out
+
+    def restore(self, tables: dict[str, Table]) -> bool:
+        """Take tables made by ``tables`` (of these rules, by this program) instead of computing
+        them; False (and nothing taken) when they are not of that shape."""
+        ups = {name: int(name[6:]) for name in tables if name.startswith("dealer") and name[6:].isdigit()}
+        splits = tables.get("splits")
+        if splits is None or len(ups) + 1 != len(tables) or not all(1 <= up <= 10 for up in ups.values()):
+            return False
+        for name in ups:
+            if any(len(c) != 10 or len(d) != BLACKJACK + 1 for c, d in tables[name].items()):
+                return False
+        if any(len(k) != 2 or not (1 <= k[0] <= 10 and 1 <= k[1] <= 10) or len(v) != 1 for k, v in splits.items()):
+            return False
+        for name, up in ups.items():
+            self._tables[up] = UpTable(self.rules, up, tables[name])
+        for (up, p), (v,) in splits.items():
+            self._splits.setdefault(up, {})[p] = None if math.isnan(v) else v
+        return True
 
     # -- the first two cards -------------------------------------------------------------------
 
@@ -158,8 +194,20 @@ def best_of(values: dict[str, float]) -> str:
 
 @lru_cache(maxsize=8)
 def analysis(rules: Rules) -> Analysis:
-    """The (cached) analysis of a rule set."""
-    return Analysis(rules)
+    """The (cached) analysis of a rule set: with the tables ``prepare`` left on disk for these
+    rules and this program (``tablecache``) when there are any."""
+    an = Analysis(rules)
+    cached = tablecache.load(TABLES, tables_key(rules))
+    if cached is not None:
+        an.restore(cached)
+    return an
+
+
+TABLES = "auto-blackjack"  # the tables' kind in tablecache
+
+
+def tables_key(rules: Rules) -> str:
+    return tablecache.rules_key("blackjack", rules.to_dict())
 
 
 # -- the whole game ------------------------------------------------------------------------------

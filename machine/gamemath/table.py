@@ -93,7 +93,9 @@ def first_hand_apart(rules: Rules) -> bool:
 class UpTable:
     """What the analysis knows for one rule set against one up card."""
 
-    def __init__(self, rules: Rules, up: int):
+    def __init__(self, rules: Rules, up: int, known: dict[Comp, Dist] | None = None):
+        """``known``: the dealer's outcomes already computed for this rule set and up card (read
+        from ``tablecache``); without it, every hand's are computed now, in one batch."""
         self.rules = rules
         self.up = up
         self.shoe = shoe_of(rules)
@@ -102,11 +104,12 @@ class UpTable:
         self.first_apart = first_hand_apart(rules)
         self.upc = unit(up)
         self.bonus = float(rules.three_sevens_bonus)
-        self._dist: dict[Comp, Dist] = {}
+        self._dist: dict[Comp, Dist] = dict(known or {})
         self._probs: dict[Comp, tuple[float, ...]] = {}
         self._plays: dict[tuple[Comp, object, bool], Play] = {}
-        limit = None if self.shoe.infinite else tuple(f - u for f, u in zip(self.shoe.full, self.upc))
-        self.compute(hands_up_to(limit))
+        if known is None:
+            limit = None if self.shoe.infinite else tuple(f - u for f, u in zip(self.shoe.full, self.upc))
+            self.compute(hands_up_to(limit))
 
     # -- the shoe and the dealer ---------------------------------------------------------------
 

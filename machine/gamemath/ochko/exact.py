@@ -27,10 +27,13 @@ and ties go to the open card.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from math import comb, factorial, prod
 from typing import Any
 
+from machine.gamemath import tablecache
+from machine.gamemath.tablecache import Table
 from machine.games import blackjack_rules as bj
 from machine.games.ochko.rules import (
     LOSE_AT_ONCE,
@@ -198,6 +201,30 @@ class Analysis:
         hand = plus(ZERO, first)
         return sum(p * self.after_card(plus(hand, i), up, dark_draw) for i, p in self.draws(self.removed(hand, up)))
 
+    # -- the tables kept on disk (tablecache) ---------------------------------------------------
+
+    def tables(self) -> dict[str, Table]:
+        """Every choice's values computed so far: (up, dark draw offered, the hand's composition
+        or, on an infinite deck, its total) -> (stand, hit, dark; NaN where dark is not offered)."""
+        return {"values": {
+            (up, int(dark), *hand): (v["stand"], v["hit"], v.get("dark", math.nan))
+            for (up, hand, dark), v in self._values.items()
+        }}
+
+    def restore(self, tables: dict[str, Table]) -> bool:
+        """Take values made by ``tables`` (of this deck and rule, by this program) instead of
+        computing them; False (and nothing taken) when they are not of that shape."""
+        width = 2 + (NV if self.full is not None else 1)
+        values = tables.get("values")
+        if values is None or len(tables) != 1 or any(len(k) != width or len(v) != 3 for k, v in values.items()):
+            return False
+        for (up, dark, *hand), (stand, hit, dark_value) in values.items():
+            got = {"stand": stand, "hit": hit}
+            if not math.isnan(dark_value):
+                got["dark"] = dark_value
+            self._values[(up, tuple(hand), bool(dark))] = got
+        return True
+
     def deals(self) -> list[tuple[int, int, float]]:
         """(first card, up card, chance) of what a seat sees before it stakes."""
         out = []
@@ -209,8 +236,20 @@ class Analysis:
 
 @lru_cache(maxsize=16)
 def analysis(decks: int, two_aces_21: bool) -> Analysis:
-    """The shared analysis of a deck size and two-aces rule (its tables fill as it is asked)."""
-    return Analysis(decks, two_aces_21)
+    """The shared analysis of a deck size and two-aces rule (its tables fill as it is asked),
+    with the values ``prepare`` left on disk for them and this program (``tablecache``)."""
+    a = Analysis(decks, two_aces_21)
+    cached = tablecache.load(TABLES, _tables_key(decks, two_aces_21))
+    if cached is not None:
+        a.restore(cached)
+    return a
+
+
+TABLES = "auto-ochko"  # the tables' kind in tablecache
+
+
+def _tables_key(decks: int, two_aces_21: bool) -> str:
+    return tablecache.rules_key("ochko", {"decks": decks, "two_aces_21": two_aces_21})
 
 
 def of(rules: OchkoRules) -> Analysis:
@@ -246,5 +285,10 @@ def auto_action(rnd: Any) -> str:
 
 
 def prepare(rules: OchkoRules) -> None:
-    """Fill the tables Auto reads (every hand a seat can hold, every up card): a few seconds."""
+    """Fill the tables Auto reads (every hand a seat can hold, every up card): a few seconds,
+    or a moment when the cache folder has them; what was computed is left there."""
+    a = of(rules)
+    known = len(a._values)
     exact_rtp(rules)
+    if len(a._values) != known:
+        tablecache.save(TABLES, _tables_key(rules.decks, rules.two_aces_21), a.tables())
