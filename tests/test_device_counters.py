@@ -23,7 +23,7 @@ from machine.devtools.crashtest import SETTINGS, FileHopper, shoes_for, simple_p
 from machine.devtools.harness import SimulatedCabinet
 from machine.games.blackjack import BlackjackGame
 from machine.games.rules import load_profile
-from machine.loop.payout import HopperTestLedger, SeatLedger, check_counter, run_payouts
+from machine.loop.payout import HopperTestLedger, SeatLedger, check_counter, pending_test, run_payouts
 from machine.money.audit import as_csv, as_text, gather
 from machine.money.journal import Journal
 from machine.operator.config import parse_config
@@ -248,6 +248,28 @@ def test_a_hopper_test_killed_before_its_baseline_pays_its_coin_at_the_next_star
     cab = boot(tmp_path)
     assert cab.hopper_test_pending() == {"hopper": 3, "requested": 1, "credited": 0,
                                          "lifetime_before": None, "counter_before": None}
+    check_counter(cab, hopper, [1, 2, 3], when="at start-up")
+    assert hopper.lifetime == 1 and cab.cabinet_meters.get("hopper_test_coins") == 1
+    assert cab.hopper_test_pending() is None and cab.hopper_counter(3) == 1
+    cab.journal.close()
+
+
+def test_a_hopper_test_cut_again_while_its_coin_is_paid_at_the_next_start_still_pays_it(tmp_path):
+    """The first start closes the cut test and pays what it owes; a second cut between the two
+    must not lose the coin (found by `cabinet crashtest --kills 10000 --seed 7`)."""
+    cab = boot(tmp_path)
+    hopper = FileHopper(tmp_path / "hopper.json", lambda where: None)
+    check_counter(cab, hopper, [1, 2, 3], when="at start-up")
+    cab.hopper_test_begin(3, 1)  # the power goes before the dispense
+    cab.journal.close()
+    cab = boot(tmp_path)
+    pending = pending_test(cab, 3)
+    assert pending is not None
+    hopper.reconcile(pending, HopperTestLedger(cab, 3, [1, 2, 3]))  # closed from the counts: 1 unpaid...
+    cab.journal.close()  # ...and the power goes again before it is paid
+    cab = boot(tmp_path)
+    assert cab.hopper_test_pending() == {"hopper": 3, "requested": 1, "credited": 0, "lifetime_before": None,
+                                         "counter_before": None}  # still owed
     check_counter(cab, hopper, [1, 2, 3], when="at start-up")
     assert hopper.lifetime == 1 and cab.cabinet_meters.get("hopper_test_coins") == 1
     assert cab.hopper_test_pending() is None and cab.hopper_counter(3) == 1

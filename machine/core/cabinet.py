@@ -750,7 +750,7 @@ class Cabinet:
 
     def hopper_test_end(self, paid: int, unpaid: int, fault: str | None) -> None:
         with self.core.tx("hopper_test_end", {"paid": paid, "unpaid": unpaid, "fault": fault}):
-            payouts.test_end(self.core, paid, fault)
+            payouts.test_end(self.core, paid, unpaid, fault)
 
     def ram_clear(self, who: str) -> None:
         """Clear every meter, credit, club, lock, round and payout (operator, after confirmation).

@@ -30,6 +30,8 @@ none talks to a hopper or reads a device.
 
 from __future__ import annotations
 
+from typing import Any
+
 from machine.core.admin import audit
 from machine.core.context import Core
 from machine.core.play import bettors
@@ -280,11 +282,18 @@ def pending_on(core: Core, hopper: int, seats: list[int]) -> bool:
 
 
 def test_begin(core: Core, hopper: int, requested: int) -> None:
-    """The intent, journaled before anything is sent to the hopper."""
-    if core.state.row.hopper_test:
+    """The intent, journaled before anything is sent to the hopper (already journaled, when a
+    test cut by a power cut left the rest owed: ``test_end``)."""
+    test = core.state.row.hopper_test
+    if test == _intent(hopper, requested):
+        return
+    if test:
         raise RuntimeError("a hopper test is already pending")
-    core.state.row.hopper_test = {"hopper": hopper, "requested": requested, "credited": 0,
-                                  "lifetime_before": None, "counter_before": None}
+    core.state.row.hopper_test = _intent(hopper, requested)
+
+
+def _intent(hopper: int, requested: int) -> dict[str, Any]:
+    return {"hopper": hopper, "requested": requested, "credited": 0, "lifetime_before": None, "counter_before": None}
 
 
 def test_baseline(core: Core, lifetime: int, counter: int, seats: list[int]) -> None:
@@ -305,10 +314,13 @@ def test_paid(core: Core, coins: int) -> None:
     core.state.row.meters.add("hopper_test_coins", coins)
 
 
-def test_end(core: Core, paid: int, fault: str | None) -> None:
-    test, core.state.row.hopper_test = core.state.row.hopper_test, {}
+def test_end(core: Core, paid: int, unpaid: int, fault: str | None) -> None:
+    """The test closed; what a power cut left unpaid stays owed, as a new intent in the same
+    transaction (so a cut while it is paid at the next start loses nothing either)."""
+    test = core.state.row.hopper_test
     if not test:
         raise RuntimeError("no hopper test to end")
+    core.state.row.hopper_test = _intent(test["hopper"], unpaid) if unpaid and fault == POWER_CUT else {}
     if test["lifetime_before"] is not None:
         counter_moved(core, test["hopper"], test["lifetime_before"] + test["credited"])
     core.store.event("operator", what="hopper test payout", coins=paid, fault=fault)
