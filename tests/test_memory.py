@@ -258,8 +258,9 @@ def test_init_refuses_where_a_head_store_knows_a_journal_and_ram_clear_starts_an
         init(tmp_path / "journal.sqlite", memory(tmp_path))
     j, kept = ram_clear(tmp_path / "journal.sqlite", memory(tmp_path), "the journal was lost")
     assert kept is None
-    [rec] = j.records()
+    rec, event = j.records()
     assert rec.kind == "ram_clear" and rec.data["reason"] == "the journal was lost" and rec.data["old_head"] > 5
+    assert (event.kind, event.data["event"], event.data["reason"]) == ("event", "ram_clear", "the journal was lost")
     j.close()
     cab = boot(tmp_path)  # the cabinet starts again, every meter at zero
     assert cab.seats[1].money.credit == 0

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from machine.money.journal import GENESIS, Journal, JournalError, key_id
+from machine.money.meters import EVENT_CODES
 
 KEY_BYTES = 32
 DEFAULT_KEY_FILE = "~/.config/cabinet/machine.key"
@@ -260,6 +261,9 @@ def _create(path: Path, memory: Memory, step_hook: Callable[[str], None] | None,
     kind, data = first or ("init", {})
     with journal.transaction():
         journal.append(kind, {**data, "key_id": key_id(memory.key), "journal_id": journal.journal_id})
+        if kind == "ram_clear":  # in the event log too, with what was found
+            journal.append("event", {"code": EVENT_CODES["ram_clear"], "event": "ram_clear", "by": data["by"],
+                                     "reason": data["reason"]})
     return journal
 
 
