@@ -8,7 +8,6 @@ would, and opens the cabinet again.
 from __future__ import annotations
 
 import hashlib
-import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -238,16 +237,37 @@ def test_an_auditor_with_the_key_verifies_a_copied_journal_off_the_machine(tmp_p
 
 def test_the_head_file_is_written_after_every_commit_and_an_edited_one_is_refused(tmp_path):
     journal = tmp_path / "data" / "journal.sqlite"
-    mem = Memory(TEST_KEY, (FileHeadStore(tmp_path / "usb", journal),))
+    store = FileHeadStore(tmp_path / "usb", journal)
+    mem = Memory(TEST_KEY, (store,))
     j = init(journal, mem)
     with j.transaction():
         j.append("coin", {"points": 20}, 1)
-    head = json.loads(mem.heads[0].file.read_text())
-    assert (head["seq"], head["mac"]) == (j.last_seq, j.last_mac)
+    head = store.read(TEST_KEY)
+    assert head is not None and (head.seq, head.mac) == (j.last_seq, j.last_mac)
     j.close()
-    mem.heads[0].file.write_text(json.dumps({**head, "seq": 1}))
+    slots = store.file.read_bytes()
+    assert len(slots) == 2 * store.SLOT
+    forged = re.sub(rb'"seq": \d+', b'"seq": 99', slots)  # later heads, forged in both slots
+    store.file.write_bytes(forged)
     with pytest.raises(UntrustedMemory, match="the head store is damaged or was altered"):
         open_journal(journal, mem)
+
+
+def test_a_head_write_cut_by_a_power_cut_leaves_the_head_before_it(tmp_path):
+    journal = tmp_path / "data" / "journal.sqlite"
+    store = FileHeadStore(tmp_path / "usb", journal)
+    j = init(journal, Memory(TEST_KEY, (store,)))
+    before = j.last_seq
+    with j.transaction():
+        j.append("coin", {"points": 20}, 1)
+    j.close()
+    data = bytearray(store.file.read_bytes())
+    newest = max((0, 1), key=lambda i: b'"seq": %d' % j.last_seq in data[i * store.SLOT:(i + 1) * store.SLOT])
+    data[newest * store.SLOT:newest * store.SLOT + 40] = b"\x00" * 40  # the slot being written, torn
+    store.file.write_bytes(bytes(data))
+    head = FileHeadStore(tmp_path / "usb", journal).read(TEST_KEY)
+    assert head is not None and head.seq == before  # the other slot: one commit behind, which the journal passes
+    open_journal(journal, Memory(TEST_KEY, (store,))).close()
 
 
 def test_init_refuses_where_a_head_store_knows_a_journal_and_ram_clear_starts_anew(tmp_path):

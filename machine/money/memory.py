@@ -107,40 +107,55 @@ class HeadStore(Protocol):
 
 
 class FileHeadStore:
-    """A head store in a folder (another disk, a USB key): one small file per journal."""
+    """A head store in a folder (another disk, a USB key): one small file per journal, two slots
+    written in turn in place (``fdatasync``, no new file per commit): a write cut by a power cut
+    spoils at most the slot it was writing, and the other still holds the head before it."""
+
+    SLOT = 256  # bytes per slot: the head as JSON, padded with spaces
 
     def __init__(self, folder: str | Path, journal_path: str | Path):
         self.folder = Path(folder).expanduser()
         where = str(Path(journal_path).expanduser().resolve())
-        self.file = self.folder / f"head-{hashlib.sha256(where.encode()).hexdigest()[:16]}.json"
+        self.file = self.folder / f"head-{hashlib.sha256(where.encode()).hexdigest()[:16]}"
         self.name = str(self.file)
+        self._slot = 0
 
     def read(self, key: bytes) -> Head | None:
         try:
-            text = self.file.read_text()
+            data = self.file.read_bytes()
         except FileNotFoundError:
             return None
         except OSError as exc:
             raise UntrustedMemory(f"{self.file}: the head store cannot be read ({exc.strerror or exc})") from None
-        try:
-            d = json.loads(text)
-            head = Head(str(d["journal"]), int(d["seq"]), str(d["mac"]))
-            good = hmac.compare_digest(head.tag(key), str(d["tag"]))
-        except (ValueError, KeyError, TypeError):
-            good = False
-        if not good:
-            raise UntrustedMemory(f"{self.file}: the head store is damaged or was altered (its mac does not match)")
-        return head
+        heads = [h for i in (0, 1) if (h := _slot_head(data[i * self.SLOT:(i + 1) * self.SLOT], key))]
+        if not heads:
+            if data.strip(b" \0"):
+                raise UntrustedMemory(f"{self.file}: the head store is damaged or was altered (its mac does not match)")
+            return None
+        best = max(heads, key=lambda h: h.seq)
+        self._slot = 1 - [_slot_head(data[i * self.SLOT:(i + 1) * self.SLOT], key) for i in (0, 1)].index(best)
+        return best
 
     def write(self, head: Head, key: bytes) -> None:
+        text = json.dumps({"journal": head.journal_id, "seq": head.seq, "mac": head.mac, "tag": head.tag(key)}).encode()
         self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        tmp = self.file.with_suffix(".tmp")
-        text = json.dumps({"journal": head.journal_id, "seq": head.seq, "mac": head.mac, "tag": head.tag(key)})
-        with open(tmp, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.file)  # a power cut leaves the old head or the new, never half of one
+        fd = os.open(self.file, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            os.pwrite(fd, text.ljust(self.SLOT), self._slot * self.SLOT)
+            os.fdatasync(fd)
+        finally:
+            os.close(fd)
+        self._slot = 1 - self._slot
+
+
+def _slot_head(data: bytes, key: bytes) -> Head | None:
+    """The head in one slot, or None when the slot holds none that this key signed."""
+    try:
+        d = json.loads(data)
+        head = Head(str(d["journal"]), int(d["seq"]), str(d["mac"]))
+    except (ValueError, KeyError, TypeError):
+        return None
+    return head if hmac.compare_digest(head.tag(key), str(d.get("tag", ""))) else None
 
 
 class MemoryHeadStore:
