@@ -8,6 +8,7 @@ would, and opens the cabinet again.
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import sqlite3
 from pathlib import Path
