@@ -31,3 +31,11 @@ def stored_pin(pin: str = TEST_PIN) -> str:
 def pin_setting(pin: str = TEST_PIN) -> str:
     """The configuration line that sets the operator PIN (a test configuration needs one)."""
     return f"operator_pin: {stored_pin(pin)}\n"
+
+
+def two_seats(*settings: str, bus: str = "sim", pin: str = TEST_PIN) -> str:
+    """A two-seat machine configuration on the simulated panel and ``bus`` (acceptors 2 and 11,
+    hopper 3), the usual coins, the operator PIN, and each of ``settings`` (YAML lines) added."""
+    lines = ["seats: 2", "coins: {EU050A: 5, EU100A: 10, EU200A: 20}", *settings,
+             f"devices: {{panel: sim, bus: {bus}, acceptors: {{1: 2, 2: 11}}, hoppers: [{{address: 3, seats: [1, 2]}}]}}"]
+    return "\n".join(lines) + "\n" + pin_setting(pin)

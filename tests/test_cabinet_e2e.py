@@ -18,21 +18,11 @@ from machine.games.cards import new_shoe, shuffle
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
 from tests.e2e_helpers import lamps, press, ready, run_until
-from tests.helpers import pin_setting
+from tests.helpers import two_seats
 
 pytestmark = pytest.mark.timeout(120)
 
-CONFIG = """
-seats: 2
-coins: {EU050A: 5, EU100A: 10, EU200A: 20}
-decision_timeout: 1.5
-betting_time: 30
-devices:
-  panel: sim
-  bus: sim
-  acceptors: {1: 2, 2: 11}
-  hoppers: [{address: 3, seats: [1, 2]}]
-""" + pin_setting()
+CONFIG = two_seats("decision_timeout: 1.5", "betting_time: 30")
 
 # Round 1: seat 1 8-8 against a 6 splits, doubles the left 11 (+9 = 20), draws to the right
 # 10 (+7 = 17) and stands; seat 2 doubles 6-4 (+T = 20); the dealer 6 T 9 busts.
@@ -187,7 +177,8 @@ def test_coins_that_arrive_while_the_cabinet_is_down_are_credited_once_at_restar
     coins = "EU050A+EU100A+EU200A"
     args = ["--acceptor", f"2:coins={coins}", "--acceptor", f"11:coins={coins}", "--hopper", "3"]
     with SimProcess.start(args) as bus:
-        cfg = temporary(parse_config(CONFIG.replace("bus: sim", f"bus: {bus.link}"), "e2e.yaml"), tmp_path)
+        cfg = temporary(parse_config(two_seats("decision_timeout: 1.5", "betting_time: 30", bus=bus.link), "e2e.yaml"),
+                        tmp_path)
         first = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[0])
         try:
             ready(first, bus)

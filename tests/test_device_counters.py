@@ -30,21 +30,10 @@ from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
 from tests.cabinet_helpers import TEST_KEY, memory
 from tests.e2e_helpers import ready, run_until
-from tests.helpers import pin_setting
+from tests.helpers import two_seats
 
 pytestmark = pytest.mark.timeout(60)
 
-CONFIG = """
-seats: 2
-coins: {{EU050A: 5, EU100A: 10, EU200A: 20}}
-decision_timeout: 1.5
-betting_time: 30
-devices:
-  panel: sim
-  bus: {link}
-  acceptors: {{1: 2, 2: 11}}
-  hoppers: [{{address: 3, seats: [1, 2]}}]
-"""
 COINS = "EU050A+EU100A+EU200A"
 
 
@@ -53,7 +42,7 @@ def sim_args(hopper: str = "3:speed=40,level=400") -> list[str]:
 
 
 def cabinet_on(bus: SimProcess, data: Path) -> SimulatedCabinet:
-    cfg = temporary(parse_config(CONFIG.format(link=bus.link) + pin_setting(), "counters.yaml"), data)
+    cfg = temporary(parse_config(two_seats("decision_timeout: 1.5", "betting_time: 30", bus=bus.link), "counters.yaml"), data)
     return SimulatedCabinet(cfg, data, headless=True, auto=lambda rnd: rnd.pending.options[0])
 
 

@@ -10,16 +10,9 @@ from machine.loop import wiring
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
 from tests.e2e_helpers import ready, run_until
-from tests.helpers import pin_setting
+from tests.helpers import two_seats
 
-CONFIG = """
-seats: 2
-devices:
-  panel: sim
-  bus: sim
-  acceptors: {1: 2, 2: 11}
-  hoppers: [{address: 3, seats: [1, 2]}]
-""" + pin_setting()
+CONFIG = two_seats()
 
 
 def test_coins_wait_their_turn_per_acceptor_one_every_pace():

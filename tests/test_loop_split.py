@@ -11,17 +11,9 @@ from machine.loop.app import CabinetApp
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
 
-from .helpers import pin_setting
+from .helpers import two_seats
 
-CONFIG = """
-seats: 2
-coins: {EU050A: 5, EU100A: 10, EU200A: 20}
-devices:
-  panel: sim
-  bus: sim
-  acceptors: {1: 2, 2: 11}
-  hoppers: [{address: 3, seats: [1, 2]}]
-""" + pin_setting()
+CONFIG = two_seats()
 
 
 def test_the_product_loop_never_imports_the_development_harness():

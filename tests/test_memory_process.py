@@ -21,23 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers import pin_setting
+from tests.helpers import two_seats
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.timeout(300)
 
-CONFIG = """
-seats: 2
-coins: {{EU050A: 5, EU100A: 10, EU200A: 20}}
-betting_time: 2
-decision_timeout: 1
-memory: {{key_file: {tmp}/key/machine.key, head_stores: [{tmp}/usb]}}
-devices:
-  panel: sim
-  bus: sim
-  acceptors: {{1: 2, 2: 11}}
-  hoppers: [{{address: 3, seats: [1, 2]}}]
-""" + pin_setting().replace("{", "{{").replace("}", "}}")
 
 
 def command(tmp: Path, rounds: int = 1) -> list[str]:
@@ -69,7 +57,8 @@ def soaked(tmp_path_factory) -> Path:
     """DIR after a first soak (saved as ``first``) and a second one killed mid-play (``killed``:
     its WAL holds the records since)."""
     tmp = tmp_path_factory.mktemp("soak")
-    (tmp / "cfg.yaml").write_text(CONFIG.format(tmp=tmp))
+    (tmp / "cfg.yaml").write_text(two_seats("betting_time: 2", "decision_timeout: 1",
+                                               f"memory: {{key_file: {tmp}/key/machine.key, head_stores: [{tmp}/usb]}}"))
     done = run(tmp)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "every meter and coin accounted for" in done.stdout and (tmp / "data" / "journal.sqlite").exists()

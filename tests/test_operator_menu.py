@@ -15,7 +15,7 @@ from machine.operator.firststart import temporary
 from machine.operator.menu import PAGES, OperatorMenu
 
 from .cabinet_helpers import TEST_KEY, boot, memory
-from .helpers import pin_setting, stored_pin
+from .helpers import stored_pin, two_seats
 
 PIN = "2468"
 PIN_BUTTONS = {
@@ -142,19 +142,11 @@ def test_the_pages_show_meters_recall_events_and_identity(tmp_path):
 
 # -- through the real panel link: nothing in the menu is reachable without the operator key --------
 
-CONFIG = """
-seats: 2
-devices:
-  panel: sim
-  bus: sim
-  acceptors: {1: 2, 2: 11}
-  hoppers: [{address: 3, seats: [1, 2]}]
-"""
 
 
 @pytest.mark.timeout(120)
 def test_without_the_operator_key_no_button_combination_reaches_the_menu(tmp_path):
-    cfg = temporary(parse_config(CONFIG + pin_setting(PIN), "t.yaml"), tmp_path)
+    cfg = temporary(parse_config(two_seats(pin=PIN), "t.yaml"), tmp_path)
     app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda rnd: rnd.pending.options[-1])
     try:
         rng = random.Random(5)
@@ -353,8 +345,7 @@ def test_the_event_log_pages_from_the_newest(tmp_path):
 def test_the_operator_menu_has_its_own_language_setting():
     from machine.operator.config import ConfigError
 
-    base = "seats: 2\ndevices: {panel: sim, bus: sim, acceptors: {1: 2, 2: 11}, hoppers: [{address: 3, seats: [1, 2]}]}\n"
-    base += pin_setting()
+    base = two_seats()
     assert parse_config(base, "m.yaml").operator_language is None  # the menu then speaks `language`
     assert parse_config(base + "operator_language: ru\n", "m.yaml").operator_language == "ru"
     with pytest.raises(ConfigError, match="operator_language"):
