@@ -464,3 +464,15 @@ def test_a_key_or_head_store_inside_the_data_folder_is_refused():
         parse_config(text, "m.yaml")
     assert [p.split(": ", 2)[1] for p in exc.value.problems] == ["memory.key_file", "memory.head_stores.1"]
     assert "inside data_dir '/srv/cabinet': a copy of the data folder would carry it along" in exc.value.problems[0]
+
+
+@pytest.mark.parametrize("which", ["journal.sqlite-wal", "journal.sqlite"])
+def test_the_journals_files_removed_while_it_runs_stop_it_at_the_next_input(tmp_path, which):
+    cab = boot(tmp_path)
+    coins(cab, 1, 1)
+    (tmp_path / which).unlink()
+    with pytest.raises(JournalError, match=f"{which}: removed while the journal was open"):
+        coins(cab, 1, 1)
+    cab.journal.close()
+    if which == "journal.sqlite":
+        locked(tmp_path, "the journal is missing")  # and the next start finds it gone

@@ -278,6 +278,16 @@ class Journal:
         self._hook("after_commit")
         if self.on_commit is not None:
             self.on_commit(self._last_seq, self._last_mac)
+        self._still_there()
+
+    def _still_there(self) -> None:
+        """After a commit: the file and its write-ahead log are still where SQLite writes them.
+        (Deleted while open, SQLite writes on into the unlinked file, and every record since
+        the last checkpoint of the file would be gone at the next start.)"""
+        for f in (self.path, Path(f"{self.path}-wal")):
+            if not f.exists():
+                raise JournalError(f"{f}: removed while the journal was open: the records since would be lost "
+                                   "(memory error)")
 
     def append(self, kind: str, data: dict[str, Any], seat: int | None = None) -> int:
         """Add a record to the chain (inside a transaction); returns its sequence number."""
