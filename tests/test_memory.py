@@ -476,3 +476,23 @@ def test_the_journals_files_removed_while_it_runs_stop_it_at_the_next_input(tmp_
     cab.journal.close()
     if which == "journal.sqlite":
         locked(tmp_path, "the journal is missing")  # and the next start finds it gone
+
+
+@pytest.mark.timeout(60)
+def test_a_windowed_cabinet_shows_the_memory_error_on_its_screens_before_it_ends(tmp_path, monkeypatch):
+    from machine.devtools.harness import SimulatedCabinet
+    from machine.display.draw import Renderer
+    from machine.loop import app
+    from machine.operator.config import parse_config
+    from machine.operator.firststart import temporary
+    from tests.helpers import two_seats
+
+    cfg = temporary(parse_config(two_seats(), "m.yaml"), tmp_path)
+    for f in cfg.data_path(tmp_path).glob("journal.sqlite*"):
+        f.unlink()
+    shown: list[str] = []
+    monkeypatch.setattr(Renderer, "draw_memory_error", lambda self, surf, detail: shown.append(detail))
+    monkeypatch.setattr(app, "memory_error_seen", lambda: bool(shown))  # closed once drawn
+    with pytest.raises(CabinetLocked, match="memory error: .*the journal is missing"):
+        SimulatedCabinet(cfg, tmp_path, headless=False)
+    assert shown and "the journal is missing" in shown[0]

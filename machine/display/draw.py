@@ -416,6 +416,29 @@ class Renderer:
         call = self._("Call the attendant") if seat.state != "memory_error" else self._("Call the operator")
         self.text(surf, call, int(18 * s), DIM, center=(r.centerx, r.bottom - 28 * s), width=r.width - 20 * s)
 
+    def draw_memory_error(self, surf, detail: str) -> None:
+        """The whole of a seat's screen when the cabinet cannot trust its memory and will not start:
+        the title, what was found (the operator's technical words, wrapped), whom to call."""
+        W, H = surf.get_size()
+        s = min(W / 960, H / 540)
+        surf.fill((25, 10, 12))
+        r = pygame.Rect(0, 0, int(W * 0.9), int(H * 0.8))
+        r.center = (W // 2, H // 2)
+        pygame.draw.rect(surf, RED, r, width=max(3, int(5 * s)), border_radius=int(12 * s))
+        self.text(surf, self._(LOCK_TITLES["memory_error"]), int(44 * s), RED, center=(r.centerx, r.top + 50 * s),
+                  width=r.width - 20 * s)
+        words, lines, size = detail.removeprefix("memory error: ").split(), [""], int(16 * s)
+        for w in words:  # wrapped to the frame
+            trial = f"{lines[-1]} {w}".strip()
+            if self.font(size).size(trial)[0] > r.width - 40 * s and lines[-1]:
+                lines.append(w)
+            else:
+                lines[-1] = trial
+        for i, line in enumerate(lines[:12]):
+            self.text(surf, line, size, WHITE, topleft=(r.left + 20 * s, r.top + (100 + 24 * i) * s))
+        self.text(surf, self._("Call the operator"), int(20 * s), DIM, center=(r.centerx, r.bottom - 30 * s),
+                  width=r.width - 20 * s)
+
     def _banner(self, surf, text: str, s) -> None:
         """The cabinet-wide banner: each of its parts (" | ") on a line of its own, shrunk to the
         tile's width, so a long one (the attendant key's help) is never cut at the edges."""

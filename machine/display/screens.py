@@ -18,7 +18,7 @@ import dataclasses
 import math
 import os
 import tempfile
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from machine.display.view import TableView
@@ -188,6 +188,22 @@ class Screens:
                 self.screen.fill((0, 0, 0), bar)
                 r.text(self.screen, help_text, 17, (255, 230, 150), topleft=(10, bar.top + 4))
         self._flip()
+
+    def memory_error(self, detail: str, until: Callable[[], bool]) -> None:
+        """Every seat's screen says the cabinet cannot trust its memory, until the window is
+        closed (Esc, or the window's close) or ``until()``; nothing else runs meanwhile."""
+        import pygame
+
+        while not until():
+            surfaces = [w.get_surface() for w in self.windows] if self.windows else [self.screen]
+            for surf in surfaces:
+                self.renderer.draw_memory_error(surf, detail)
+            self._flip()
+            for event in pygame.event.get():
+                if event.type in (pygame.QUIT, pygame.WINDOWCLOSE) or (
+                        event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                    return
+            pygame.time.wait(100)
 
     def card_at(self, pos: tuple[float, float], window: Any = None) -> tuple[int, str] | None:
         """The card drawn at ``pos`` (a point of ``window`` in the windows layout, else of the one

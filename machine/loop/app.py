@@ -21,12 +21,27 @@ from typing import Any
 
 from hardware.panel.buttons import Button
 
-from machine.core.cabinet import Cabinet
+from machine.core.cabinet import Cabinet, CabinetLocked
 from machine.display.screens import Screens, banner_text
 from machine.loop.router import Router
 from machine.loop.wiring import Wiring
 from machine.operator.config import MachineConfig
 from machine.operator.menu import OperatorMenu
+
+
+def memory_error_seen() -> bool:
+    """Whether the memory error's screen may close by itself (never on a cabinet: the operator
+    closes the window or powers the cabinet down; tests set it)."""
+    return False
+
+
+def show_memory_error(cfg: MachineConfig, detail: str, until: Callable[[], bool]) -> None:
+    """The memory error on every seat's screen until closed (no display: nothing to show)."""
+    try:
+        screens = Screens(cfg, "")
+    except Exception:  # no display after all: the one line on stderr says it
+        return
+    screens.memory_error(detail, until)
 
 
 class CabinetApp:
@@ -47,9 +62,14 @@ class CabinetApp:
         self.cfg = cfg
         self.clock = clock
         self.headless = headless
-        self.wiring = Wiring.build(
-            cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes
-        )
+        try:
+            self.wiring = Wiring.build(
+                cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes
+            )
+        except CabinetLocked as exc:
+            if not headless and str(exc).startswith("memory error:"):  # the screens say so before it ends
+                show_memory_error(cfg, str(exc), until=memory_error_seen)
+            raise
         w = self.wiring
         self.cab: Cabinet = w.cab
         self.lock = w.lock
