@@ -132,6 +132,15 @@ def boot_bench(records: int = 10_000_000) -> None:
               f"written in {built:.0f} s)")
 
 
+@bench("crash")
+def crash_bench(kills: int = 10_000) -> None:
+    """The crash test at the issue's size: ``kills`` SIGKILLs at journal, head, hopper and
+    device-counter writes and during start-up, each run compared with an uninterrupted one."""
+    from machine.devtools.crashtest import main as crash_main
+
+    crash_main(kills, seed=7)
+
+
 @bench("rtp")
 def rtp_bench() -> None:
     """Time to compute the exact RTP from nothing (every cache cleared)."""
