@@ -496,3 +496,23 @@ def test_a_windowed_cabinet_shows_the_memory_error_on_its_screens_before_it_ends
     with pytest.raises(CabinetLocked, match="memory error: .*the journal is missing"):
         SimulatedCabinet(cfg, tmp_path, headless=False)
     assert shown and "the journal is missing" in shown[0]
+
+
+def test_verify_beside_a_running_cabinet_reads_one_instant(tmp_path, monkeypatch):
+    """The audit reads the chain, then the rows: a commit by the running cabinet in between must
+    not read as rows the records do not explain."""
+    cab = boot(tmp_path)
+    coins(cab, 1, 2)
+    reader = Journal(tmp_path / "journal.sqlite", TEST_KEY, readonly=True)
+    walk = Journal._walk
+
+    def walk_then_the_cabinet_commits(self, start, full):
+        found = walk(self, start, full)
+        if self is reader:
+            coins(cab, 1, 1)  # the cabinet, another connection, commits meanwhile
+        return found
+
+    monkeypatch.setattr(Journal, "_walk", walk_then_the_cabinet_commits)
+    assert reader.verify() == []
+    reader.close()
+    cab.journal.close()

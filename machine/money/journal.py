@@ -195,8 +195,9 @@ class Journal:
                     self._create()
             self._read_meta()
             self.anchor_seq, self._anchor_mac = self._anchor()
-            walk = self._walk(self._boot_start(), full=True)
-            self.problems = walk.problems + (self._compare_rows(walk.index) if not walk.problems else [])
+            with self._snapshot():
+                walk = self._walk(self._boot_start(), full=True)
+                self.problems = walk.problems + (self._compare_rows(walk.index) if not walk.problems else [])
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: the journal cannot be read: {exc}") from None
         self._index = walk.index
@@ -388,6 +389,19 @@ class Journal:
 
     # -- checking -----------------------------------------------------------------------------
 
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """One read transaction: the chain and the rows as of one instant, while a running cabinet
+        (another process) goes on writing."""
+        if self._in_tx:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
+
     def _boot_start(self) -> int:
         """Where start-up begins its check: the last checkpoint at least ``BOOT_WINDOW`` records
         back (0: from the first record, for a journal that has none so far back)."""
@@ -502,12 +516,13 @@ class Journal:
             (ok,) = self.db.execute("PRAGMA integrity_check").fetchone()
             if ok != "ok":
                 return [f"SQLite integrity check: {ok}"]
-            if self.last_seq == self.anchor_seq:
-                return ["the journal holds no records (emptied)"]
-            walk = self._walk(0, full=True)
-            problems += walk.problems
-            if not problems and not self.is_archive:
-                problems += self._compare_rows(walk.index)
+            with self._snapshot():
+                if self._max_seq() <= self.anchor_seq:
+                    return ["the journal holds no records (emptied)"]
+                walk = self._walk(0, full=True)
+                problems += walk.problems
+                if not problems and not self.is_archive:
+                    problems += self._compare_rows(walk.index)
         except sqlite3.DatabaseError as exc:
             problems.append(f"the journal cannot be read: {exc}")
         return problems
