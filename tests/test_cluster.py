@@ -40,8 +40,18 @@ def one_of(c: cl.Cluster) -> cl.Cluster:
 
 
 def children() -> set[str]:
-    """This process's child processes (a local cluster's workers are its children)."""
-    return {pid for task in Path(f"/proc/{os.getpid()}/task").iterdir() for pid in (task / "children").read_text().split()}
+    """This process's child processes (a local cluster's workers are its children), less
+    multiprocessing's resource tracker: started with the first spawned process, it stays for the
+    life of its parent by design and ends with it."""
+    pids = {pid for task in Path(f"/proc/{os.getpid()}/task").iterdir() for pid in (task / "children").read_text().split()}
+    return {pid for pid in pids if b"resource_tracker" not in _cmdline(pid)}
+
+
+def _cmdline(pid: str) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # ended meanwhile
+        return b"resource_tracker"
 
 
 def run(argv, text, capsys, monkeypatch):
