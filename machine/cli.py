@@ -173,7 +173,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     unknown = [n for n in args.names if n not in BENCHES]
     if unknown:
         raise CommandError(f"no benchmark {unknown[0]!r} (known: {', '.join(BENCHES)})")
-    return run(args.names, coins=args.coins)
+    return run(args.names, coins=args.coins, rounds=args.rounds, cluster=args.cluster)
 
 
 def _cmd_screenshots(args: argparse.Namespace) -> int:
@@ -747,6 +747,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
     b.add_argument("names", nargs="*", help="journal, frames, press, payout, ... (default: all)")
     b.add_argument("--coins", type=count(), help="payout: coins to pay (default 50)")
+    b.add_argument("--rounds", type=count(), help="the benchmarks that play rounds: how many (cluster: default 10**9)")
+    b.add_argument("--cluster", metavar="ADDRESS", help="cluster: a Dask scheduler's tcp://host:8786 (default: local)")
     b.set_defaults(func=_cmd_bench)
     return p
 
