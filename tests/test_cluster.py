@@ -62,17 +62,16 @@ def run(argv, text, capsys, monkeypatch):
 
 
 def test_the_engine_figure_is_the_same_here_in_processes_and_on_one_or_two_cluster_workers(two):
-    """Ochko's engine simulator (its Auto tables are quick to load in a new process): 4 chunks."""
+    """Ochko's engine simulator (its Auto tables are quick to load in a new process): 3 chunks."""
     rules = load_profile("ochko").rules
-    plain = ochko_sim.simulate(rules, 7000, 2, 17, 1)
-    pool = ochko_sim.simulate(rules, 7000, 2, 17, 2)
-    on_one = ochko_sim.simulate(rules, 7000, 2, 17, cluster=one_of(two))
-    on_two = ochko_sim.simulate(rules, 7000, 2, 17, cluster=two)
-    assert plain.rounds == 7000 and plain.sum_x != 0
+    plain = ochko_sim.simulate(rules, 4100, 2, 17, 1)
+    pool = ochko_sim.simulate(rules, 4100, 2, 17, 2)
+    on_one = ochko_sim.simulate(rules, 4100, 2, 17, cluster=one_of(two))
+    on_two = ochko_sim.simulate(rules, 4100, 2, 17, cluster=two)
+    assert plain.rounds == 4100 and plain.sum_x != 0
     assert dataclasses.astuple(pool) == dataclasses.astuple(plain)
     assert dataclasses.astuple(on_one) == dataclasses.astuple(plain)
     assert dataclasses.astuple(on_two) == dataclasses.astuple(plain)
-    assert dataclasses.astuple(ochko_sim.simulate(rules, 7000, 2, 18, cluster=two)) != dataclasses.astuple(plain)
 
 
 def test_the_fast_figure_is_the_same_on_threads_and_on_one_or_two_cluster_workers(two, monkeypatch):
