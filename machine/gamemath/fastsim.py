@@ -41,6 +41,9 @@ Theory of operation
   as far as the round needs), which is the same distribution as dealing from a full shuffle.
   ``play_shoes`` plays given, fully shuffled shoes instead (the check against the engine).
 * **Threads**: chunks run in a ``prange`` loop; ``workers`` sets numba's thread count.
+* **A cluster** (``fast_run(..., cluster=)``, ``machine.gamemath.cluster``): the same chunk plan,
+  ``CLUSTER_CHUNKS`` chunks a task, each worker playing its chunks one after another on one
+  thread (``_play_batch``); the chunks' integer sums make the same figure as the threads'.
 * **What it plays**: what ``simulate.play_chunk`` plays: every seat bets ``min_bet`` with funds
   enough for every offer, Auto answers everything. Every rule setting of ``Rules`` is played
   (surrender late or early, five-card charlie included) except ``decks: 0`` (the infinite deck

@@ -1,10 +1,10 @@
 """The simulator: many rounds on the real engine with Auto's decisions, on every core.
 
 Owns: ``cabinet simulate``: splitting N rounds into fixed chunks (so a seed gives the same
-figure whatever the number of workers), playing each chunk with its own seeded shuffle, and the
-RTP estimate with its 95 % confidence interval. Every card and decision goes through
-``machine.games.round.Round``, so the simulator checks the engine and the mathematics against each
-other; it keeps no rules of its own.
+figure whatever the number of workers, here or on a cluster's: ``machine.gamemath.cluster``),
+playing each chunk with its own seeded shuffle, and the RTP estimate with its 95 % confidence
+interval. Every card and decision goes through ``machine.games.round.Round``, so the simulator
+checks the engine and the mathematics against each other; it keeps no rules of its own.
 """
 
 from __future__ import annotations
