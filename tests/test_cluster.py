@@ -74,6 +74,15 @@ def test_the_engine_figure_is_the_same_here_in_processes_and_on_one_or_two_clust
     assert dataclasses.astuple(on_two) == dataclasses.astuple(plain)
 
 
+def test_results_come_back_in_the_plans_order_not_as_workers_finish(two):
+    """The first chunk is long, the others a round or two: the other worker ends them first."""
+    from machine.gamemath.simulate import _chunk_job
+
+    rules = load_profile("ochko").rules
+    jobs = [(ochko_sim.play_chunk, rules, n, 1, 1, c) for c, n in enumerate([3000, 1, 2, 3])]
+    assert [t.rounds for t in two.map(_chunk_job, jobs)] == [3000, 1, 2, 3]
+
+
 def test_the_fast_figure_is_the_same_on_threads_and_on_one_or_two_cluster_workers(two, monkeypatch):
     pytest.importorskip("numba")
     from machine.gamemath import fastsim
@@ -142,4 +151,5 @@ def test_without_dask_the_command_says_how_to_install_it(capsys, monkeypatch):
 def test_fast_on_a_cluster_is_the_blackjack_familys_only(capsys, monkeypatch):
     code, out, err = run(["simulate", "-", "--rounds", "100", "--fast", "--cluster", "local"], OCHKO, capsys, monkeypatch)
     assert code == 2 and out == "" and err.count("\n") == 1 and "ochko" in err
+
 
