@@ -173,7 +173,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     unknown = [n for n in args.names if n not in BENCHES]
     if unknown:
         raise CommandError(f"no benchmark {unknown[0]!r} (known: {', '.join(BENCHES)})")
-    return run(args.names, coins=args.coins)
+    return run(args.names, coins=args.coins, rounds=args.rounds, cluster=args.cluster)
 
 
 def _cmd_screenshots(args: argparse.Namespace) -> int:
@@ -529,29 +529,30 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from machine.gamemath import game_rtp
-    from machine.gamemath.simulate import progress_bar, simulate
 
     profile = _priced_game(args.script)
     if profile.rules.decks == 0:
         raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
     if args.rounds < 2:  # --seats is checked by its argparse type
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
+    if args.cluster is None:
+        t = _simulated(profile, args, None)
+    else:
+        from machine.gamemath.cluster import ClusterError, open_cluster
+
+        if args.fast and profile.engine != "blackjack":
+            raise CommandError(f"--cluster with --fast plays the blackjack family's fast path only, not {profile.engine}'s")
+        try:
+            with open_cluster(args.cluster, args.workers) as cluster:
+                t = _simulated(profile, args, cluster)
+        except ClusterError as exc:
+            raise CommandError(str(exc)) from None
     if profile.engine != "blackjack":
         from machine.gamemath.engines import has_exact_rtp, math_of
 
         math = math_of(profile.engine)
-        if args.fast:
-            t = math.fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
-        else:
-            t = math.simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
         exact: float | None = math.exact_rtp(profile.rules) if has_exact_rtp(profile.engine) else None
-    elif args.fast:
-        from machine.gamemath.fastsim import fast_simulate
-
-        t = fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
-        exact = game_rtp(profile.rules).rtp
     else:
-        t = simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
         exact = game_rtp(profile.rules).rtp
     if exact is None:  # eenendertigen: the return depends on the computer players' play
         print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds: "
@@ -562,6 +563,27 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds x {args.seats} seat(s)")
     print(f"exact RTP     {_pct(exact)}: {inside} the interval")
     return 0
+
+
+def _simulated(profile: Any, args: argparse.Namespace, cluster: Any) -> Any:
+    """The Tally of ``cabinet simulate``: the engine or the fast path, here or on ``cluster``."""
+    from machine.gamemath.simulate import progress_bar, simulate
+
+    workers = None if cluster is not None else args.workers
+    if profile.engine != "blackjack":
+        from machine.gamemath.engines import math_of
+
+        math = math_of(profile.engine)
+        if args.fast:
+            return math.fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress_bar)
+        return math.simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress_bar,
+                             cluster=cluster)
+    if args.fast:
+        from machine.gamemath.fastsim import fast_simulate
+
+        return fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress_bar,
+                             cluster=cluster)
+    return simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress_bar, cluster=cluster)
 
 
 def _version() -> str:
@@ -631,9 +653,14 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--rounds", type=count(), required=True)
     sim.add_argument("--seats", type=count(1, 7), default=1)
     sim.add_argument("--seed", type=int, default=1)
-    sim.add_argument("--workers", type=count(1, 1024), help="processes, or threads with --fast (default: every core)")
+    sim.add_argument("--workers", type=count(1, 1024),
+                     help="processes, or threads with --fast (default: every core); with --cluster, the worker "
+                     "processes 'local' starts, or how many of the scheduler's workers to use (default: all)")
     sim.add_argument("--fast", action="store_true",
                      help="the compiled fast path (needs the 'fast' extra: numba), checked against the engine in the tests")
+    sim.add_argument("--cluster", metavar="ADDRESS",
+                     help="run the seeded chunks on Dask distributed (the 'cluster' extra): a scheduler's tcp://host:8786, "
+                     "or 'local' to start --workers worker processes here (docs/cluster.md)")
     sim.set_defaults(func=_cmd_simulate)
     s = sub.add_parser("session", help="play one seat's money from a script and print the meters after every step")
     s.add_argument("script", help="a YAML or JSON session script, or - for standard input")
@@ -720,6 +747,8 @@ def build_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
     b.add_argument("names", nargs="*", help="journal, frames, press, payout, ... (default: all)")
     b.add_argument("--coins", type=count(), help="payout: coins to pay (default 50)")
+    b.add_argument("--rounds", type=count(), help="the benchmarks that play rounds: how many (cluster: default 10**9)")
+    b.add_argument("--cluster", metavar="ADDRESS", help="cluster: a Dask scheduler's tcp://host:8786 (default: local)")
     b.set_defaults(func=_cmd_bench)
     return p
 

@@ -209,10 +209,10 @@ def play_chunk(rules: EenendertigenRules, rounds: int, seats: int, seed: int, ch
 
 def simulate(
     rules: EenendertigenRules, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, cluster: Any = None,
 ) -> Tally:
     """Auto's return against three computer players at the rules' ``win_pays`` (one seat)."""
-    return run_chunks(rules, rounds, 1, seed, workers, progress, play=play_chunk)
+    return run_chunks(rules, rounds, 1, seed, workers, progress, play=play_chunk, cluster=cluster)
 
 
 def fast_simulate(

@@ -273,10 +273,10 @@ def play_chunk(rules: EenentwintigRules, rounds: int, seats: int, seed: int, chu
 
 def simulate(
     rules: EenentwintigRules, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, cluster: Any = None,
 ) -> Tally:
     """``cabinet simulate``: rounds on the engine itself with Auto, in seeded chunks."""
-    return simulate_chunks(rules, rounds, seats, seed, workers, progress, play=play_chunk)
+    return simulate_chunks(rules, rounds, seats, seed, workers, progress, play=play_chunk, cluster=cluster)
 
 
 def fast_simulate(

@@ -10,7 +10,8 @@ module here that offers the same things under the same names:
 * ``rtp_report(profile) -> dict`` — ``cabinet rtp --json`` (``game``, ``rules``, ``rtp``,
   ``house_edge`` at a flat bet, and the game's own keys); ``rtp_lines(profile)`` its text;
 * ``strategy_lines(profile) -> list[str]`` — ``cabinet strategy``;
-* ``simulate(rules, rounds, seats, seed, workers, progress)`` and
+* ``simulate(rules, rounds, seats, seed, workers, progress, cluster=None)`` (``cluster``: a
+  ``machine.gamemath.cluster.Cluster`` whose workers play the chunks) and
   ``fast_simulate(rules, rounds, seed, workers, seats, progress)`` — a ``Tally`` (``rtp``,
   ``half_width``, ``rounds``) from the engine and from the compiled fast path.
 

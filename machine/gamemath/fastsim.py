@@ -41,6 +41,9 @@ Theory of operation
   as far as the round needs), which is the same distribution as dealing from a full shuffle.
   ``play_shoes`` plays given, fully shuffled shoes instead (the check against the engine).
 * **Threads**: chunks run in a ``prange`` loop; ``workers`` sets numba's thread count.
+* **A cluster** (``fast_run(..., cluster=)``, ``machine.gamemath.cluster``): the same chunk plan,
+  ``CLUSTER_CHUNKS`` chunks a task, each worker playing its chunks one after another on one
+  thread (``_play_batch``); the chunks' integer sums make the same figure as the threads'.
 * **What it plays**: what ``simulate.play_chunk`` plays: every seat bets ``min_bet`` with funds
   enough for every offer, Auto answers everything. Every rule setting of ``Rules`` is played
   (surrender late or early, five-card charlie included) except ``decks: 0`` (the infinite deck
@@ -58,6 +61,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 try:
     import numba
@@ -73,6 +77,9 @@ from machine.games import blackjack_rules as bj
 from machine.games.cards import RANKS, deck_ranks, new_shoe, value
 from machine.games.round import PLAY_ACTIONS, ShoeExhausted
 from machine.games.rules import Rules, totals_mask
+
+if TYPE_CHECKING:
+    from machine.gamemath.cluster import Cluster
 
 FAST_CHUNK = 50_000
 """Rounds per chunk: each chunk has its own seed, so a seed gives the same figure on any threads."""
@@ -881,15 +888,71 @@ class FastRun:
 
 def fast_simulate(
     rules: Rules, rounds: int, seed: int = 1, workers: int | None = None, *, seats: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, cluster: Cluster | None = None,
 ) -> Tally:
     """``simulate.simulate`` on the compiled fast path: the same Tally, Auto's play, minimum bets.
 
     ``workers`` threads (default: every core numba may use). The rounds come from numba's
     generator seeded per chunk of ``FAST_CHUNK`` rounds, so a seed gives the same figure on any
-    number of workers (not the engine simulator's figure: its shoes come from ``random``).
+    number of workers (not the engine simulator's figure: its shoes come from ``random``), and
+    the same on a ``cluster``'s workers.
     """
-    return fast_run(rules, rounds, seed, workers, seats=seats, progress=progress).tally
+    return fast_run(rules, rounds, seed, workers, seats=seats, progress=progress, cluster=cluster).tally
+
+
+def _play_batch(
+    rules: Rules, t: Tables, seeds: np.ndarray, counts: np.ndarray, seats: int, parallel: bool,
+) -> tuple[np.ndarray, float, int]:
+    """Play the chunks ``seeds``/``counts``: each chunk's row (net sum, net squared sum, cards,
+    misses, exhausted), the compiled loop's seconds and the chunks played again. A key the tables
+    did not know is answered from the analysis and its chunk played again (its seed makes it the
+    same chunk). ``parallel``: a ``prange`` over the chunks on numba's current threads; else one
+    chunk after another on this thread (a cluster worker's task)."""
+    base = t.base()
+    out = np.zeros((len(seeds), 5), np.int64)
+    idx = np.arange(len(seeds))
+    seconds = 0.0
+    replays = 0
+    while len(idx):
+        o = np.zeros((len(idx), 5), np.int64)
+        m = np.zeros((len(idx), MAX_MISSES, 4), np.int64)
+        s = time.perf_counter()
+        if parallel:
+            _run_chunks(seeds[idx], counts[idx], base, seats, *t.arrays, o, m)
+        else:
+            for k, c in enumerate(idx):
+                _run_chunk(seeds[c], counts[c], base, seats, *t.arrays, o[k], m[k])
+        seconds += time.perf_counter() - s
+        out[idx] = o
+        if o[:, 4].any():
+            raise ShoeExhausted(f"a shoe of {rules.decks} deck(s) ran out during a round")
+        again = o[:, 3] > 0
+        if not again.any():
+            break
+        # Unknown keys: answer them from the analysis, then play those chunks again.
+        replays += int(again.sum())
+        for i in np.flatnonzero(again):
+            for row in m[i, : min(int(o[i, 3]), MAX_MISSES)]:
+                t.fill((int(row[0]), int(row[1]), int(row[2]), int(row[3])))
+        idx = idx[again]
+    return out, seconds, replays
+
+
+CLUSTER_CHUNKS = 20
+"""Chunks of a plan in one cluster task (a million rounds: a fraction of a second a task)."""
+
+
+def prepare_worker(rules: Rules) -> None:
+    """Compile the kernels and build the tables of ``rules`` in this process (``Cluster.warm``)."""
+    ensure_compiled()
+    tables(rules)
+
+
+def _planned_job(job: tuple[Rules, int, np.ndarray, np.ndarray]) -> np.ndarray:
+    """A cluster task: chunks of a plan (their seeds and rounds), played on one thread here."""
+    rules, seats, seeds, counts = job
+    prepare_worker(rules)
+    return _play_batch(rules, tables(rules), seeds, counts, seats, parallel=False)[0]
 
 
 _compiled = False
@@ -907,54 +970,57 @@ def ensure_compiled() -> float:
 
 def fast_run(
     rules: Rules, rounds: int, seed: int = 1, workers: int | None = None, *, seats: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, cluster: Cluster | None = None,
 ) -> FastRun:
-    """``fast_simulate`` with its timings: compile, tables and the compiled loop apart."""
+    """``fast_simulate`` with its timings: compile, tables and the compiled loop apart.
+
+    With ``cluster`` (``machine.gamemath.cluster``) the same chunk plan is played by the
+    cluster's workers, ``CLUSTER_CHUNKS`` chunks a task; ``seconds`` is then the whole run's wall
+    time (the workers' own compile and tables included unless ``cluster.warm`` ran first)."""
     if seats < 1:
         raise FastSimError(f"a round needs at least one seat, not {seats}")
     _check_rules(rules)
-    compile_seconds = ensure_compiled()
-    t0 = time.perf_counter()
-    known = rules in _tables_cache
-    t = tables(rules)
-    tables_seconds = 0.0 if known else time.perf_counter() - t0
     threads, counts_a, seeds = chunk_plan("fast", rounds, seed, workers)
-    counts = list(counts_a)
-    nchunks = len(counts)
-    base = t.base()
+    nchunks = len(counts_a)
     out = np.zeros((nchunks, 5), np.int64)
-    batch = threads * 4
     replays = 0
-    seconds = 0.0
-    done = 0
-    previous = numba.get_num_threads()
-    numba.set_num_threads(threads)
-    try:
-        for b0 in range(0, nchunks, batch):
-            idx = np.arange(b0, min(nchunks, b0 + batch))
-            while len(idx):
-                o = np.zeros((len(idx), 5), np.int64)
-                m = np.zeros((len(idx), MAX_MISSES, 4), np.int64)
-                s = time.perf_counter()
-                _run_chunks(seeds[idx], counts_a[idx], base, seats, *t.arrays, o, m)
-                seconds += time.perf_counter() - s
-                out[idx] = o
-                if o[:, 4].any():
-                    raise ShoeExhausted(f"a shoe of {rules.decks} deck(s) ran out during a round")
-                again = o[:, 3] > 0
-                if not again.any():
-                    break
-                # Unknown keys: answer them from the analysis, then play those chunks again.
-                replays += int(again.sum())
-                for i in np.flatnonzero(again):
-                    for row in m[i, : min(int(o[i, 3]), MAX_MISSES)]:
-                        t.fill((int(row[0]), int(row[1]), int(row[2]), int(row[3])))
-                idx = idx[again]
-            done += int(counts_a[b0 : b0 + batch].sum())
+    seconds = compile_seconds = tables_seconds = 0.0
+    if cluster is not None:  # the kernels and the tables are the workers' (prepare_worker)
+        # Each worker plays its share of the plan on one thread; the chunks' integer sums are
+        # added whatever their order, so the figure is the one of any number of threads here.
+        threads = cluster.size
+        groups = [slice(g, min(nchunks, g + CLUSTER_CHUNKS)) for g in range(0, nchunks, CLUSTER_CHUNKS)]
+        jobs = [(rules, seats, seeds[g], counts_a[g]) for g in groups]
+        s = time.perf_counter()
+        done = 0
+        for g, rows in zip(groups, cluster.map(_planned_job, jobs)):
+            out[g] = rows
+            done += int(counts_a[g].sum())
             if progress:
                 progress(done, rounds)
-    finally:
-        numba.set_num_threads(previous)
+        seconds = time.perf_counter() - s
+    else:
+        compile_seconds = ensure_compiled()
+        t0 = time.perf_counter()
+        known = rules in _tables_cache
+        t = tables(rules)
+        tables_seconds = 0.0 if known else time.perf_counter() - t0
+        batch = threads * 4
+        previous = numba.get_num_threads()
+        numba.set_num_threads(threads)
+        try:
+            done = 0
+            for b0 in range(0, nchunks, batch):
+                idx = np.arange(b0, min(nchunks, b0 + batch))
+                rows, sec, again = _play_batch(rules, t, seeds[idx], counts_a[idx], seats, parallel=True)
+                out[idx] = rows
+                seconds += sec
+                replays += again
+                done += int(counts_a[idx].sum())
+                if progress:
+                    progress(done, rounds)
+        finally:
+            numba.set_num_threads(previous)
     bet = rules.min_bet * seats
     s1 = int(out[:, 0].sum())
     s2 = int(out[:, 1].sum())

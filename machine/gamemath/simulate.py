@@ -1,10 +1,10 @@
 """The simulator: many rounds on the real engine with Auto's decisions, on every core.
 
 Owns: ``cabinet simulate``: splitting N rounds into fixed chunks (so a seed gives the same
-figure whatever the number of workers), playing each chunk with its own seeded shuffle, and the
-RTP estimate with its 95 % confidence interval. Every card and decision goes through
-``machine.games.round.Round``, so the simulator checks the engine and the mathematics against each
-other; it keeps no rules of its own.
+figure whatever the number of workers, here or on a cluster's: ``machine.gamemath.cluster``),
+playing each chunk with its own seeded shuffle, and the RTP estimate with its 95 % confidence
+interval. Every card and decision goes through ``machine.games.round.Round``, so the simulator
+checks the engine and the mathematics against each other; it keeps no rules of its own.
 """
 
 from __future__ import annotations
@@ -13,14 +13,18 @@ import math
 import os
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from machine.games.cards import deck_ranks, new_shoe, shuffle
 from machine.games.round import Round
 from machine.games.rules import Rules
+
+if TYPE_CHECKING:
+    from machine.gamemath.cluster import Cluster
 
 CHUNK = 2000
 
@@ -90,9 +94,12 @@ def _chunk_job(args: tuple[PlayChunk, Any, int, int, int, int]) -> Tally:
 def simulate(
     rules: Any, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
     progress: Callable[[int, int], None] | None = None, play: PlayChunk = play_chunk,
+    cluster: Cluster | None = None,
 ) -> Tally:
-    """``rounds`` rounds in chunks of ``CHUNK`` on ``workers`` processes; ``play`` plays a
-    chunk (``play_chunk``: blackjack's; another game passes its own, a module-level function)."""
+    """``rounds`` rounds in chunks of ``CHUNK`` on ``workers`` processes, or on a ``cluster``'s
+    workers (``machine.gamemath.cluster``); ``play`` plays a chunk (``play_chunk``: blackjack's;
+    another game passes its own, a module-level function). The chunks' tallies are added in
+    the chunks' order, so a seed gives the same figure, to the last bit, on any of them."""
     jobs = []
     left, chunk = rounds, 0
     while left > 0:
@@ -102,15 +109,14 @@ def simulate(
         chunk += 1
     total = Tally()
     workers = workers or os.cpu_count() or 1
-    if workers == 1:
-        results = map(_chunk_job, jobs)
+    with ExitStack() as stack:
+        if cluster is not None:
+            results: Iterable[Tally] = cluster.map(_chunk_job, jobs)
+        elif workers == 1:
+            results = map(_chunk_job, jobs)
+        else:
+            results = stack.enter_context(ProcessPoolExecutor(max_workers=workers)).map(_chunk_job, jobs)
         for t in results:
-            total.add(t)
-            if progress:
-                progress(total.rounds, rounds)
-        return total
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for t in pool.map(_chunk_job, jobs):
             total.add(t)
             if progress:
                 progress(total.rounds, rounds)

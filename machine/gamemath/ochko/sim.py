@@ -40,6 +40,6 @@ def play_chunk(rules: OchkoRules, rounds: int, seats: int, seed: int, chunk: int
 
 def simulate(
     rules: OchkoRules, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[int, int], None] | None = None, cluster: Any = None,
 ) -> Tally:
-    return run_chunks(rules, rounds, seats, seed, workers, progress, play=play_chunk)
+    return run_chunks(rules, rounds, seats, seed, workers, progress, play=play_chunk, cluster=cluster)
