@@ -528,38 +528,51 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from machine.gamemath import game_rtp
-    from machine.gamemath.simulate import progress_bar, simulate
+    from machine.devtools.progress import RateProgress
+    from machine.gamemath import engines
 
     profile = _priced_game(args.script)
     if profile.rules.decks == 0:
         raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
     if args.rounds < 2:  # --seats is checked by its argparse type
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
-    if profile.engine != "blackjack":
-        from machine.gamemath.engines import has_exact_rtp, math_of
-
-        math = math_of(profile.engine)
-        if args.fast:
-            t = math.fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
+    blackjack = profile.engine == "blackjack"
+    math: Any = None if blackjack else engines.math_of(profile.engine)
+    exact_known = blackjack or engines.has_exact_rtp(profile.engine)
+    # Auto's tables from the cache folder (computed and left there when absent), before the first
+    # round; the exact figure from the cache too, computed only with --exact.
+    with working(f"cabinet simulate: Auto's tables of {profile.game}"):
+        engines.prepare(profile)
+    exact: float | None = None
+    if exact_known:
+        if args.exact:
+            with working(f"cabinet simulate: the exact RTP of {profile.game}"):
+                exact = engines.returns(profile)[0]
+        elif (cached := engines.cached_returns(profile)) is not None:
+            exact = cached[0]
+    progress = RateProgress("cabinet simulate")
+    if args.fast:
+        if blackjack:
+            from machine.gamemath.fastsim import fast_simulate
         else:
-            t = math.simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
-        exact: float | None = math.exact_rtp(profile.rules) if has_exact_rtp(profile.engine) else None
-    elif args.fast:
-        from machine.gamemath.fastsim import fast_simulate
-
-        t = fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress_bar)
-        exact = game_rtp(profile.rules).rtp
+            fast_simulate = math.fast_simulate
+        t = fast_simulate(profile.rules, args.rounds, args.seed, args.workers, seats=args.seats, progress=progress)
     else:
-        t = simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress_bar)
-        exact = game_rtp(profile.rules).rtp
-    if exact is None:  # eenendertigen: the return depends on the computer players' play
+        if blackjack:
+            from machine.gamemath.simulate import simulate
+        else:
+            simulate = math.simulate
+        t = simulate(profile.rules, args.rounds, args.seats, args.seed, args.workers, progress=progress)
+    if not exact_known:  # eenendertigen: the return depends on the computer players' play
         print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds: "
               f"{math.SIMULATED_AS}")
         return 0
+    print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds x {args.seats} seat(s)")
+    if exact is None:
+        print("exact RTP     not computed: add --exact to compute it (once: later runs read it from the cache)")
+        return 0
     lo, hi = t.rtp - t.half_width, t.rtp + t.half_width
     inside = "inside" if lo <= exact <= hi else "OUTSIDE"
-    print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds x {args.seats} seat(s)")
     print(f"exact RTP     {_pct(exact)}: {inside} the interval")
     return 0
 
@@ -634,6 +647,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--workers", type=count(1, 1024), help="processes, or threads with --fast (default: every core)")
     sim.add_argument("--fast", action="store_true",
                      help="the compiled fast path (needs the 'fast' extra: numba), checked against the engine in the tests")
+    sim.add_argument("--exact", action="store_true",
+                     help="compute the exact RTP beside the result when the cache folder does not hold it yet")
     sim.set_defaults(func=_cmd_simulate)
     s = sub.add_parser("session", help="play one seat's money from a script and print the meters after every step")
     s.add_argument("script", help="a YAML or JSON session script, or - for standard input")
