@@ -62,6 +62,16 @@ def test_a_counted_run_says_how_far_it_is_its_rate_and_the_time_left_then_the_ti
     ]
 
 
+def test_the_rate_is_the_work_s_pace_from_the_first_report_not_the_set_up_before_it():
+    out, clock = io.StringIO(), Clock()
+    p = RateProgress("cabinet simulate", stream=out, every=0.0, clock=clock)
+    clock.t = 30.0  # compiling and tables first
+    p(1_000_000, 10_000_000)
+    clock.t = 31.0
+    p(2_000_000, 10_000_000)
+    assert out.getvalue().splitlines()[-1] == "cabinet simulate: 2000000/10000000 rounds (20 %), 1,000,000 rounds/s, ETA 8 s"
+
+
 def test_a_time_left_reads_in_seconds_minutes_or_hours():
     assert [duration(s) for s in (0, 42.4, 185, 7620, -3)] == ["0 s", "42 s", "3 min 05 s", "2 h 07 min", "0 s"]
 

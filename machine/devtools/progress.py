@@ -79,8 +79,9 @@ def duration(seconds: float) -> str:
 class RateProgress:
     """``label: 40000/100000 rounds (40 %), 3,412 rounds/s, ETA 18 s``: a callable ``(done, total)``
     for a run that reports how far it is (the simulators' ``progress``). The rate is counted from
-    the object's creation (make it as the work starts); the last call (``done == total``) always
-    writes its line, ``done in N s``, and ends it."""
+    the first report on (what came before it, compiling or tables, is not the work's pace), or
+    from the object's creation while there is one report only; the last call (``done == total``)
+    always writes its line, ``done in N s`` (since the creation), and ends it."""
 
     def __init__(self, label: str, unit: str = "rounds", stream: TextIO | None = None, *,
                  in_place: bool | None = None, every: float | None = None,
@@ -88,14 +89,19 @@ class RateProgress:
         self.label, self.unit, self.clock = label, unit, clock
         self.progress = Progress(stream, in_place=in_place, every=every, clock=clock)
         self.start = clock()
+        self.first: tuple[float, int] | None = None  # the time and count of the first report
 
     def line(self, done: int, total: int) -> str:
-        elapsed = self.clock() - self.start
+        now = self.clock()
+        elapsed = now - self.start
+        if self.first is None:
+            self.first = (now, done)
+        t0, d0 = self.first if now > self.first[0] and done > self.first[1] else (self.start, 0)
         pct = 100 * done / total if total else 100.0
         head = f"{self.label}: {done}/{total} {self.unit} ({pct:.0f} %)"
-        if done <= 0 or elapsed <= 0:
+        if done <= d0 or now <= t0:
             return head
-        rate = done / elapsed
+        rate = (done - d0) / (now - t0)
         tail = f"done in {duration(elapsed)}" if done >= total else f"ETA {duration((total - done) / rate)}"
         return f"{head}, {rate:,.0f} {self.unit}/s, {tail}"
 
