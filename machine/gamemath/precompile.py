@@ -39,27 +39,27 @@ def _blackjack() -> None:
 
 def _eenentwintig() -> None:
     from machine.gamemath import eenentwintig_fast as fast
-    from machine.games.catalog import rules_class
+    from machine.games.eenentwintig.rules import EenentwintigRules
 
-    rules = rules_class("eenentwintig")()
+    rules = EenentwintigRules()
     fast.fast_simulate(rules, 2, 1, 1)
     fast.play_shoes(rules, fast.shuffled_shoes(rules, 1, 1))
 
 
 def _ochko() -> None:
     from machine.gamemath.ochko import fast
-    from machine.games.catalog import rules_class
+    from machine.games.ochko.rules import OchkoRules
 
-    rules = rules_class("ochko")()
+    rules = OchkoRules()
     fast.fast_simulate(rules, 2, 1, 1)
     fast.play_shoes(rules, fast.shuffled_shoes(rules, 1, 1), 1, rules.min_bet * 100)
 
 
 def _eenendertigen() -> None:
     from machine.gamemath import eenendertigen_fast as fast
-    from machine.games.catalog import rules_class
+    from machine.games.eenendertigen.rules import EenendertigenRules
 
-    rules = rules_class("eenendertigen")()
+    rules = EenendertigenRules()
     fast.fast_simulate(rules, 2, 1, 1)
     fast.play_decks(rules, fast.shuffled_decks(rules.variant, 1, 1))
 
