@@ -507,6 +507,36 @@ def startup_bench() -> None:
         print(f"Auto's tables of {game}: cold {times[0]:.2f} s, warm {times[1]:.2f} s (a new process each, imports included)")
 
 
+@bench("simstart")
+def simulate_start_bench() -> None:
+    """``cabinet simulate`` of Random Blackjack in a new process each, imports included: 100
+    rounds on the engine cold (an empty cache folder: Auto's tables computed) and warm (read
+    back; the exact RTP not computed), then with ``--exact`` once (computed and kept) and again
+    (read back); and ``--fast`` on 100 rounds, the kernels loaded from numba's cache (as after
+    the set-up's ``python -m machine.gamemath.precompile``)."""
+    import os
+    import subprocess
+    import sys
+
+    from machine.gamemath.precompile import compile_all
+
+    compile_all()  # numba's cache filled (a no-op after the set-up)
+    script = Path(tempfile.mkdtemp()) / "rb.yaml"
+    script.write_text("game: random-blackjack\n")
+    code = "import sys; from machine.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
+                                                                     os.environ.get("PYTHONPATH")])))
+    runs = [("engine, cold", []), ("engine, warm", []), ("engine --exact, first", ["--exact"]),
+            ("engine --exact, again", ["--exact"]), ("--fast, kernels cached", ["--fast"])]
+    for label, extra in runs:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code, "simulate", str(script), "--rounds", "100", "--workers", "1", *extra],
+                       capture_output=True, text=True, env=env, check=True)
+        print(f"cabinet simulate --rounds 100, {label}: {time.perf_counter() - t:.2f} s")
+    script.unlink()
+    script.parent.rmdir()
+
+
 def run(names: list[str], **options: int) -> int:
     """Each benchmark with a cache folder of its own, empty (what it times is computed, not read
     from an earlier run's tables; ``startup`` times both)."""
