@@ -34,7 +34,9 @@ Theory of operation
   hands), and each is answered in Python by the exact analysis. A key that is still unknown when
   the kernel meets it (-1) is not guessed: the round is marked as a miss, the key is answered
   in Python and the whole chunk is played again (its seed makes it the same chunk), so a
-  figure never depends on a missing entry.
+  figure never depends on a missing entry. The answers of that walk are kept in the cache
+  folder per rule set (``tablecache``, kind ``fast-blackjack``), so a new process reads them
+  back instead of asking the analysis again.
 * **Shoes**: numba's own generator, seeded per chunk inside the compiled code (a chunk plays the
   same rounds whatever the number of threads). Each round is a fresh shuffle, drawn lazily: the
   k-th card is a uniform pick among the cards not yet dealt (Fisher-Yates run from the front only
