@@ -512,8 +512,8 @@ def simulate_start_bench() -> None:
     """``cabinet simulate`` of Random Blackjack in a new process each, imports included: 100
     rounds on the engine cold (an empty cache folder: Auto's tables computed) and warm (read
     back; the exact RTP not computed), then with ``--exact`` once (computed and kept) and again
-    (read back); and ``--fast`` on 100 rounds, the kernels loaded from numba's cache (as after
-    the set-up's ``python -m machine.gamemath.precompile``)."""
+    (read back); and ``--fast`` twice (its table of Auto's answers computed, then read back), the
+    kernels loaded from numba's cache (as after the set-up's ``python -m machine.gamemath.precompile``)."""
     import os
     import subprocess
     import sys
@@ -527,7 +527,8 @@ def simulate_start_bench() -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
                                                                      os.environ.get("PYTHONPATH")])))
     runs = [("engine, cold", []), ("engine, warm", []), ("engine --exact, first", ["--exact"]),
-            ("engine --exact, again", ["--exact"]), ("--fast, kernels cached", ["--fast"])]
+            ("engine --exact, again", ["--exact"]), ("--fast, first (its answers computed)", ["--fast"]),
+            ("--fast, again (read back)", ["--fast"])]
     for label, extra in runs:
         t = time.perf_counter()
         subprocess.run([sys.executable, "-c", code, "simulate", str(script), "--rounds", "100", "--workers", "1", *extra],
