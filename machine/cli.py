@@ -540,9 +540,11 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     math: Any = None if blackjack else engines.math_of(profile.engine)
     exact_known = blackjack or engines.has_exact_rtp(profile.engine)
     # Auto's tables from the cache folder (computed and left there when absent), before the first
-    # round; the exact figure from the cache too, computed only with --exact.
-    with working(f"cabinet simulate: Auto's tables of {profile.game}"):
-        engines.prepare(profile)
+    # round (blackjack's fast path keeps its own answers there: fastsim.tables); the exact figure
+    # from the cache too, computed only with --exact.
+    if not (blackjack and args.fast):
+        with working(f"cabinet simulate: Auto's tables of {profile.game}"):
+            engines.prepare(profile)
     exact: float | None = None
     if exact_known:
         if args.exact:

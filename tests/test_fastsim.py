@@ -241,9 +241,12 @@ def test_the_tables_answers_are_kept_in_the_cache_folder_and_read_back_as_comput
 
 def test_answers_that_do_not_fit_the_tables_are_refused_and_nothing_is_changed():
     t = fastsim.Tables(SHARED_RULES, prefill=False)
-    ok = {"play": {}, "insure": {}, "early": {}}
-    for name, bad in [("play", {(0, 0, 0, 0): (9.0,)}), ("play", {(10**4, 0, 0, 0): (1.0,)}),
-                      ("insure", {(0,): (0.5,)}), ("early", {(0, -1): (0.0,)})]:
+    ok: dict[str, tablecache.Table] = {"play": {}, "insure": {}, "early": {}}
+    cases: list[tuple[str, tablecache.Table]] = [
+        ("play", {(0, 0, 0, 0): (9.0,)}), ("play", {(10**4, 0, 0, 0): (1.0,)}),
+        ("insure", {(0,): (0.5,)}), ("early", {(0, -1): (0.0,)}),
+    ]
+    for name, bad in cases:
         assert not t.restore({**ok, name: bad})
     assert not t.restore({"play": {}})
     assert (t.play < 0).all() and (t.insure < 0).all() and (t.early < 0).all() and t.filled == 0
