@@ -528,62 +528,75 @@ def _cmd_strategy(args: argparse.Namespace) -> int:
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
-    from machine.gamemath import game_rtp
+    from machine.devtools.progress import RateProgress
+    from machine.gamemath import engines
 
     profile = _priced_game(args.script)
     if profile.rules.decks == 0:
         raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
     if args.rounds < 2:  # --seats is checked by its argparse type
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
+    blackjack = profile.engine == "blackjack"
+    if args.cluster is not None and args.fast and not blackjack:
+        raise CommandError(f"--cluster with --fast plays the blackjack family's fast path only, not {profile.engine}'s")
+    math: Any = None if blackjack else engines.math_of(profile.engine)
+    exact_known = blackjack or engines.has_exact_rtp(profile.engine)
+    # Auto's tables from the cache folder (computed and left there when absent), before the first
+    # round (blackjack's fast path keeps its own answers there: fastsim.tables); the exact figure
+    # from the cache too, computed only with --exact.
+    if not (blackjack and args.fast):
+        with working(f"cabinet simulate: Auto's tables of {profile.game}"):
+            engines.prepare(profile)
+    exact: float | None = None
+    if exact_known:
+        if args.exact:
+            with working(f"cabinet simulate: the exact RTP of {profile.game}"):
+                exact = engines.returns(profile)[0]
+        elif (cached := engines.cached_returns(profile)) is not None:
+            exact = cached[0]
+    progress = RateProgress("cabinet simulate")
     if args.cluster is None:
-        t = _simulated(profile, args, None)
+        t = _simulated(profile, args, None, progress)
     else:
         from machine.gamemath.cluster import ClusterError, open_cluster
 
-        if args.fast and profile.engine != "blackjack":
-            raise CommandError(f"--cluster with --fast plays the blackjack family's fast path only, not {profile.engine}'s")
         try:
             with open_cluster(args.cluster, args.workers) as cluster:
-                t = _simulated(profile, args, cluster)
+                t = _simulated(profile, args, cluster, progress)
         except ClusterError as exc:
             raise CommandError(str(exc)) from None
-    if profile.engine != "blackjack":
-        from machine.gamemath.engines import has_exact_rtp, math_of
-
-        math = math_of(profile.engine)
-        exact: float | None = math.exact_rtp(profile.rules) if has_exact_rtp(profile.engine) else None
-    else:
-        exact = game_rtp(profile.rules).rtp
-    if exact is None:  # eenendertigen: the return depends on the computer players' play
+    if not exact_known:  # eenendertigen: the return depends on the computer players' play
         print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds: "
               f"{math.SIMULATED_AS}")
         return 0
+    print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds x {args.seats} seat(s)")
+    if exact is None:
+        print("exact RTP     not computed: add --exact to compute it (once: later runs read it from the cache)")
+        return 0
     lo, hi = t.rtp - t.half_width, t.rtp + t.half_width
     inside = "inside" if lo <= exact <= hi else "OUTSIDE"
-    print(f"simulated RTP {_pct(t.rtp)} +/- {t.half_width * 100:.5f} % (95 %) over {t.rounds} rounds x {args.seats} seat(s)")
     print(f"exact RTP     {_pct(exact)}: {inside} the interval")
     return 0
 
 
-def _simulated(profile: Any, args: argparse.Namespace, cluster: Any) -> Any:
+def _simulated(profile: Any, args: argparse.Namespace, cluster: Any, progress: Any) -> Any:
     """The Tally of ``cabinet simulate``: the engine or the fast path, here or on ``cluster``."""
-    from machine.gamemath.simulate import progress_bar, simulate
-
     workers = None if cluster is not None else args.workers
     if profile.engine != "blackjack":
         from machine.gamemath.engines import math_of
 
         math = math_of(profile.engine)
         if args.fast:
-            return math.fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress_bar)
-        return math.simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress_bar,
-                             cluster=cluster)
+            return math.fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress)
+        return math.simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress, cluster=cluster)
     if args.fast:
         from machine.gamemath.fastsim import fast_simulate
 
-        return fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress_bar,
+        return fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress,
                              cluster=cluster)
-    return simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress_bar, cluster=cluster)
+    from machine.gamemath.simulate import simulate
+
+    return simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress, cluster=cluster)
 
 
 def _version() -> str:
@@ -661,6 +674,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--cluster", metavar="ADDRESS",
                      help="run the seeded chunks on Dask distributed (the 'cluster' extra): a scheduler's tcp://host:8786, "
                      "or 'local' to start --workers worker processes here (docs/cluster.md)")
+    sim.add_argument("--exact", action="store_true",
+                     help="compute the exact RTP beside the result when the cache folder does not hold it yet")
     sim.set_defaults(func=_cmd_simulate)
     s = sub.add_parser("session", help="play one seat's money from a script and print the meters after every step")
     s.add_argument("script", help="a YAML or JSON session script, or - for standard input")

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 pytest.importorskip("numba")
 np = pytest.importorskip("numpy")
 
-from machine.gamemath import fastsim, game_rtp  # noqa: E402
+from machine.gamemath import fastsim, game_rtp, tablecache  # noqa: E402
 from machine.gamemath.auto import auto_action  # noqa: E402
 from machine.gamemath.simulate import Tally  # noqa: E402
 from machine.games.cards import deck_ranks, new_shoe, value  # noqa: E402
@@ -216,6 +216,40 @@ def test_unknown_table_keys_are_answered_and_their_chunks_played_again(monkeypat
     assert lazy.replays > 0
     assert dataclasses.astuple(lazy.tally) == dataclasses.astuple(full.tally)
     assert lazy.cards == full.cards
+
+
+def test_the_tables_answers_are_kept_in_the_cache_folder_and_read_back_as_computed(monkeypatch):
+    rules = SHARED_RULES
+    computed = fastsim.Tables(rules)  # prefilled from the analysis
+    path = tablecache.path_of(fastsim.FAST_TABLES, tablecache.rules_key(fastsim.FAST_TABLES, rules.to_dict()))
+    path.unlink(missing_ok=True)
+    monkeypatch.setattr(fastsim, "_tables_cache", {})
+    fastsim.tables(rules)  # computed, and written
+    assert path.is_file()
+
+    def refuse(*args):
+        raise AssertionError("computed, not read back")
+
+    monkeypatch.setattr(fastsim, "_tables_cache", {})  # a new process
+    monkeypatch.setattr(fastsim.Tables, "prefill", refuse)
+    monkeypatch.setattr(fastsim, "auto_play_choice", refuse)
+    read = fastsim.tables(rules)
+    assert read.filled == computed.filled > 0
+    for a, b in zip(computed.arrays, read.arrays, strict=True):
+        assert a.dtype == b.dtype and np.array_equal(a, b)
+
+
+def test_answers_that_do_not_fit_the_tables_are_refused_and_nothing_is_changed():
+    t = fastsim.Tables(SHARED_RULES, prefill=False)
+    ok: dict[str, tablecache.Table] = {"play": {}, "insure": {}, "early": {}}
+    cases: list[tuple[str, tablecache.Table]] = [
+        ("play", {(0, 0, 0, 0): (9.0,)}), ("play", {(10**4, 0, 0, 0): (1.0,)}),
+        ("insure", {(0,): (0.5,)}), ("early", {(0, -1): (0.0,)}),
+    ]
+    for name, bad in cases:
+        assert not t.restore({**ok, name: bad})
+    assert not t.restore({"play": {}})
+    assert (t.play < 0).all() and (t.insure < 0).all() and (t.early < 0).all() and t.filled == 0
 
 
 @pytest.mark.slow  # cabinet bench repeats it at 10 M rounds; tools/bench runs it

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 import sys
 
 import pytest
 
+from machine import gamemath
 from machine.cli import main
-from machine.gamemath import game_rtp
+from machine.gamemath import game as gamemath_game
+from machine.gamemath import game_rtp, tablecache
+from machine.gamemath.engines import prepare
 from machine.gamemath.simulate import simulate
 from machine.games.rules import load_profile
 
@@ -54,13 +58,52 @@ def test_the_simulation_agrees_with_the_exact_rtp_within_its_interval():
 
 
 def test_simulate_command_reports_the_interval_and_the_exact_figure(capsys, monkeypatch):
-    args = ["simulate", "-", "--rounds", "2000", "--workers", "1", "--seed", "5"]
+    args = ["simulate", "-", "--rounds", "2000", "--workers", "1", "--seed", "5", "--exact"]
     code, out, err = run(args, "game: random-blackjack\n", capsys, monkeypatch)
     assert code == 0, err
     lines = out.splitlines()
     assert lines[0].startswith("simulated RTP") and "over 2000 rounds x 1 seat(s)" in lines[0]
     assert lines[1].startswith("exact RTP     98.98329 %")
-    assert "2000/2000 rounds" in err  # the progress bar
+    assert "cabinet simulate: 2000/2000 rounds (100 %), " in err and " rounds/s, done in " in err  # the progress line
+
+
+def _tables_only_cache(tmp_path, monkeypatch):
+    """A cache folder holding Random Blackjack's Auto tables (copied from the run's) but no returns."""
+    prepare(load_profile("random-blackjack"))
+    for f in tablecache.cache_dir().glob("auto-*.tables"):
+        shutil.copy(f, tmp_path)
+    monkeypatch.setenv("CABINET_CACHE_DIR", str(tmp_path))
+
+
+def _no_exact_analysis(monkeypatch):
+    def refuse(rules):
+        raise AssertionError("the exact RTP was computed")
+
+    monkeypatch.setattr(gamemath, "game_rtp", refuse)
+    monkeypatch.setattr(gamemath_game, "game_rtp", refuse)
+
+
+def test_simulate_starts_at_once_saying_the_exact_figure_was_not_computed(tmp_path, capsys, monkeypatch):
+    _tables_only_cache(tmp_path, monkeypatch)
+    _no_exact_analysis(monkeypatch)
+    args = ["simulate", "-", "--rounds", "100", "--workers", "1"]
+    code, out, err = run(args, "game: random-blackjack\n", capsys, monkeypatch)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("simulated RTP") and "over 100 rounds x 1 seat(s)" in lines[0]
+    assert lines[1] == "exact RTP     not computed: add --exact to compute it (once: later runs read it from the cache)"
+
+
+def test_simulate_exact_computes_the_figure_once_then_reads_it_from_the_cache(tmp_path, capsys, monkeypatch):
+    _tables_only_cache(tmp_path, monkeypatch)
+    args = ["simulate", "-", "--rounds", "100", "--workers", "1"]
+    code, out, err = run([*args, "--exact"], "game: random-blackjack\n", capsys, monkeypatch)
+    assert code == 0, err
+    assert out.splitlines()[1] == "exact RTP     98.98329 %: inside the interval"
+    _no_exact_analysis(monkeypatch)
+    code, again, err = run(args, "game: random-blackjack\n", capsys, monkeypatch)
+    assert code == 0, err
+    assert again == out  # the same seed, the same figure, and the exact one read back
 
 
 def test_rtp_json_gives_rtp_and_house_edge_as_fractions(capsys, monkeypatch):

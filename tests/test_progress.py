@@ -8,7 +8,7 @@ import time
 
 from machine.devtools.crashtest import CrashReport
 from machine.devtools.crashtest import progress_line as crash_line
-from machine.devtools.progress import CLEAR_TO_END, Progress, working
+from machine.devtools.progress import CLEAR_TO_END, Progress, RateProgress, duration, working
 from machine.devtools.soak import progress_line as soak_line
 
 
@@ -45,6 +45,35 @@ def test_in_a_file_it_writes_plain_lines_every_five_seconds():
         p.show(f"at {t}")
     p.done("end")
     assert out.getvalue().splitlines() == ["at 0", "at 5", "at 10", "end"]
+
+
+def test_a_counted_run_says_how_far_it_is_its_rate_and_the_time_left_then_the_time_it_took():
+    out, clock = io.StringIO(), Clock()
+    p = RateProgress("cabinet simulate", stream=out, clock=clock)
+    clock.t = 10.0
+    p(40_000, 100_000)
+    clock.t = 12.0
+    p(48_000, 100_000)  # under five seconds after the last line: not written to a file
+    clock.t = 25.0
+    p(100_000, 100_000)  # the last one always is
+    assert out.getvalue().splitlines() == [
+        "cabinet simulate: 40000/100000 rounds (40 %), 4,000 rounds/s, ETA 15 s",
+        "cabinet simulate: 100000/100000 rounds (100 %), 4,000 rounds/s, done in 25 s",
+    ]
+
+
+def test_the_rate_is_the_work_s_pace_from_the_first_report_not_the_set_up_before_it():
+    out, clock = io.StringIO(), Clock()
+    p = RateProgress("cabinet simulate", stream=out, every=0.0, clock=clock)
+    clock.t = 30.0  # compiling and tables first
+    p(1_000_000, 10_000_000)
+    clock.t = 31.0
+    p(2_000_000, 10_000_000)
+    assert out.getvalue().splitlines()[-1] == "cabinet simulate: 2000000/10000000 rounds (20 %), 1,000,000 rounds/s, ETA 8 s"
+
+
+def test_a_time_left_reads_in_seconds_minutes_or_hours():
+    assert [duration(s) for s in (0, 42.4, 185, 7620, -3)] == ["0 s", "42 s", "3 min 05 s", "2 h 07 min", "0 s"]
 
 
 def test_working_says_the_elapsed_time_only_for_a_long_run_and_closes_its_line():

@@ -1,5 +1,8 @@
 # Sourced by the tools: create .venv once, and reinstall the project only when
-# pyproject.toml changed since the last install (a stamp file records its hash).
+# pyproject.toml changed since the last install (a stamp file records its hash). After an
+# install with the fast extra, the fast paths' numba kernels are compiled into numba's on-disk
+# cache (python -m machine.gamemath.precompile, a minute or two, once), so the first
+# `cabinet simulate --fast` loads them instead of compiling them in front of the user.
 ensure_venv() {
     local extras="$1"
     local py="${PYTHON:-python3}"
@@ -19,5 +22,13 @@ ensure_venv() {
             return 1
         fi
         echo "$want" > .venv/.installed
+        case ",$extras," in
+            *,fast,*)
+                echo "Compiling the fast simulator's kernels (numba, once; log: .venv/precompile.log) ..." >&2
+                if ! .venv/bin/python -m machine.gamemath.precompile > .venv/precompile.log 2>&1; then
+                    cat .venv/precompile.log >&2
+                    echo "tools: compiling the kernels failed (above): they compile on first use instead" >&2
+                fi ;;
+        esac
     fi
 }

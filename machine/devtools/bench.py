@@ -238,10 +238,10 @@ def cluster_bench(rounds: int = 10**9, cluster: str = "local") -> None:
     except ImportError as exc:
         print(f"fast path not installed: {exc}")
         return
+    from machine.devtools.progress import RateProgress
     from machine.gamemath import game_rtp
     from machine.gamemath.auto import prepare
     from machine.gamemath.cluster import ClusterError, open_cluster
-    from machine.gamemath.simulate import progress_bar
     from machine.games.rules import load_profile
 
     rules = load_profile("random-blackjack").rules
@@ -254,7 +254,7 @@ def cluster_bench(rounds: int = 10**9, cluster: str = "local") -> None:
             t = time.perf_counter()
             c.warm(prepare_worker, rules)
             warm = time.perf_counter() - t
-            run = fast_run(rules, rounds, 1, cluster=c, progress=progress_bar)
+            run = fast_run(rules, rounds, 1, cluster=c, progress=RateProgress("cabinet bench cluster"))
     except ClusterError as exc:
         print(f"no cluster: {exc}")
         return
@@ -555,6 +555,37 @@ def startup_bench() -> None:
             done = subprocess.run([sys.executable, "-c", code, game], capture_output=True, text=True, env=env, check=True)
             times.append(float(done.stdout))
         print(f"Auto's tables of {game}: cold {times[0]:.2f} s, warm {times[1]:.2f} s (a new process each, imports included)")
+
+
+@bench("simstart")
+def simulate_start_bench() -> None:
+    """``cabinet simulate`` of Random Blackjack in a new process each, imports included: 100
+    rounds on the engine cold (an empty cache folder: Auto's tables computed) and warm (read
+    back; the exact RTP not computed), then with ``--exact`` once (computed and kept) and again
+    (read back); and ``--fast`` twice (its table of Auto's answers computed, then read back), the
+    kernels loaded from numba's cache (as after the set-up's ``python -m machine.gamemath.precompile``)."""
+    import os
+    import subprocess
+    import sys
+
+    from machine.gamemath.precompile import compile_all
+
+    compile_all()  # numba's cache filled (a no-op after the set-up)
+    script = Path(tempfile.mkdtemp()) / "rb.yaml"
+    script.write_text("game: random-blackjack\n")
+    code = "import sys; from machine.cli import main; sys.exit(main(sys.argv[1:]))"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
+                                                                     os.environ.get("PYTHONPATH")])))
+    runs = [("engine, cold", []), ("engine, warm", []), ("engine --exact, first", ["--exact"]),
+            ("engine --exact, again", ["--exact"]), ("--fast, first (its answers computed)", ["--fast"]),
+            ("--fast, again (read back)", ["--fast"])]
+    for label, extra in runs:
+        t = time.perf_counter()
+        subprocess.run([sys.executable, "-c", code, "simulate", str(script), "--rounds", "100", "--workers", "1", *extra],
+                       capture_output=True, text=True, env=env, check=True)
+        print(f"cabinet simulate --rounds 100, {label}: {time.perf_counter() - t:.2f} s")
+    script.unlink()
+    script.parent.rmdir()
 
 
 def run(names: list[str], **options: Any) -> int:

@@ -4,7 +4,8 @@ Owns: ``Progress`` — a progress line rewritten in place on a terminal (a few t
 most), or written as plain lines, one every few seconds, when the stream is a file or a pipe
 (a log keeps a readable history, never a screenful of carriage returns); and ``working``, the
 same for a computation that cannot say how far it is (its elapsed time, after a short grace, so
-a quick run prints nothing). Never writes to stdout: the commands' results and the lines tests
+a quick run prints nothing); and ``RateProgress``, the line of a run that counts its work (done of
+total, the rate and the time left). Never writes to stdout: the commands' results and the lines tests
 and the README rely on stay there, unchanged.
 """
 
@@ -63,6 +64,52 @@ class Progress:
             self.stream.write("\n" if keep else f"\r{CLEAR_TO_END}")
             self.stream.flush()
             self._open = False
+
+
+def duration(seconds: float) -> str:
+    """``42 s``, ``3 min 05 s``, ``2 h 07 min``: a time left or taken, as a person reads it."""
+    s = max(0, round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s // 3600} h {s % 3600 // 60:02d} min"
+
+
+class RateProgress:
+    """``label: 40000/100000 rounds (40 %), 3,412 rounds/s, ETA 18 s``: a callable ``(done, total)``
+    for a run that reports how far it is (the simulators' ``progress``). The rate is counted from
+    the first report on (what came before it, compiling or tables, is not the work's pace), or
+    from the object's creation while there is one report only; the last call (``done == total``)
+    always writes its line, ``done in N s`` (since the creation), and ends it."""
+
+    def __init__(self, label: str, unit: str = "rounds", stream: TextIO | None = None, *,
+                 in_place: bool | None = None, every: float | None = None,
+                 clock: Callable[[], float] = time.monotonic):
+        self.label, self.unit, self.clock = label, unit, clock
+        self.progress = Progress(stream, in_place=in_place, every=every, clock=clock)
+        self.start = clock()
+        self.first: tuple[float, int] | None = None  # the time and count of the first report
+
+    def line(self, done: int, total: int) -> str:
+        now = self.clock()
+        elapsed = now - self.start
+        if self.first is None:
+            self.first = (now, done)
+        t0, d0 = self.first if now > self.first[0] and done > self.first[1] else (self.start, 0)
+        pct = 100 * done / total if total else 100.0
+        head = f"{self.label}: {done}/{total} {self.unit} ({pct:.0f} %)"
+        if done <= d0 or now <= t0:
+            return head
+        rate = (done - d0) / (now - t0)
+        tail = f"done in {duration(elapsed)}" if done >= total else f"ETA {duration((total - done) / rate)}"
+        return f"{head}, {rate:,.0f} {self.unit}/s, {tail}"
+
+    def __call__(self, done: int, total: int) -> None:
+        finished = done >= total
+        self.progress.show(self.line(done, total), force=finished)
+        if finished:
+            self.progress.done()
 
 
 @contextmanager

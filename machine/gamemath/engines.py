@@ -79,8 +79,8 @@ def returns(profile: Any) -> tuple[float, float | None]:
 
     Remembered in a small file in the cache folder (``tablecache.cache_dir``), keyed by a digest
     of the engine, the rules, the simulated rounds and the games' and the game math's source: a
-    changed program or rule computes afresh; a file that cannot be read is ignored. Only
-    ``config check``'s advice reads it, never play."""
+    changed program or rule computes afresh; a file that cannot be read is ignored.
+    ``config check``'s advice and ``cabinet simulate``'s exact figure read it, never play."""
     key = _returns_key(profile)
     cached = _read_returns(key)
     if cached is not None:
@@ -96,6 +96,11 @@ def returns(profile: Any) -> tuple[float, float | None]:
         got = (float(report["rtp"]), report.get("bet_rule_rtp"))
     _write_returns(key, got)
     return got
+
+
+def cached_returns(profile: Any) -> tuple[float, float | None] | None:
+    """``returns(profile)`` when the cache folder holds it, else None (nothing is computed)."""
+    return _read_returns(_returns_key(profile))
 
 
 def _cache_file() -> Path:

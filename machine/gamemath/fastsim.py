@@ -34,7 +34,9 @@ Theory of operation
   hands), and each is answered in Python by the exact analysis. A key that is still unknown when
   the kernel meets it (-1) is not guessed: the round is marked as a miss, the key is answered
   in Python and the whole chunk is played again (its seed makes it the same chunk), so a
-  figure never depends on a missing entry.
+  figure never depends on a missing entry. The answers of that walk are kept in the cache
+  folder per rule set (``tablecache``, kind ``fast-blackjack``), so a new process reads them
+  back instead of asking the analysis again.
 * **Shoes**: numba's own generator, seeded per chunk inside the compiled code (a chunk plays the
   same rounds whatever the number of threads). Each round is a fresh shuffle, drawn lazily: the
   k-th card is a uniform pick among the cards not yet dealt (Fisher-Yates run from the front only
@@ -72,6 +74,7 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
         "the fast simulator needs numba: pip install 'cabinet[fast]' (or pip install numba)"
     ) from exc
 
+from machine.gamemath import tablecache
 from machine.gamemath.simulate import Tally
 from machine.games import blackjack_rules as bj
 from machine.games.cards import RANKS, deck_ranks, new_shoe, value
@@ -786,16 +789,56 @@ class Tables:
         return np.array([value(c) for c in new_shoe(self.rules.decks, deck_ranks(self.rules.spanish_deck))], np.int8)
 
 
+    # -- kept on disk (tablecache): the answers prefill computed, a few seconds a rule set ----------
+
+    def saved(self) -> dict[str, tablecache.Table]:
+        """The answered keys, as ``tablecache`` tables: play, insurance and early surrender."""
+        out: dict[str, tablecache.Table] = {}
+        for name, a in (("play", self.play), ("insure", self.insure), ("early", self.early)):
+            out[name] = {tuple(int(x) for x in k): (float(a[tuple(k)]),) for k in np.argwhere(a >= 0)}
+        return out
+
+    def restore(self, saved: dict[str, tablecache.Table]) -> bool:
+        """Answer the keys of ``saved`` (a file read back); False, nothing changed, when it does
+        not fit these tables (then they are computed)."""
+        arrays = {"play": self.play, "insure": self.insure, "early": self.early}
+        top = {"play": len(PLAY_ACTIONS), "insure": 2, "early": 2}
+        got = {}
+        for name, a in arrays.items():
+            table = saved.get(name)
+            if table is None:
+                return False
+            keys = np.array(list(table), np.int64).reshape(len(table), a.ndim)
+            vals = np.array([v[0] for v in table.values()], np.float64) if table else np.zeros(0)
+            if ((keys < 0) | (keys >= np.array(a.shape))).any() or ((vals < 0) | (vals >= top[name])).any() \
+                    or (vals != np.round(vals)).any():
+                return False
+            got[name] = (keys, vals)
+        for name, (keys, vals) in got.items():
+            arrays[name][tuple(keys.T)] = vals.astype(np.int8)
+        self.filled = len(got["play"][1])
+        return True
+
+
+FAST_TABLES = "fast-blackjack"  # the fast path's answers' kind in tablecache
+
 _tables_cache: dict[Rules, Tables] = {}
 _tables_lock = threading.Lock()
 
 
 def tables(rules: Rules) -> Tables:
-    """The (cached) tables of a rule set."""
+    """The tables of a rule set: kept in this process, and their answers in the cache folder
+    (``tablecache``: read back in a fraction of a second; computed and written when absent)."""
     with _tables_lock:
         t = _tables_cache.get(rules)
         if t is None:
-            t = _tables_cache[rules] = Tables(rules)
+            t = Tables(rules, prefill=False)
+            key = tablecache.rules_key(FAST_TABLES, rules.to_dict())
+            saved = tablecache.load(FAST_TABLES, key)
+            if saved is None or not t.restore(saved):
+                t.prefill()
+                tablecache.save(FAST_TABLES, key, t.saved())
+            _tables_cache[rules] = t
         return t
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 import os
 import random
-import sys
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
@@ -122,10 +121,3 @@ def simulate(
                 progress(total.rounds, rounds)
     return total
 
-
-def progress_bar(done: int, total: int) -> None:
-    width = 40
-    filled = int(width * done / total) if total else width
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} rounds", end="", file=sys.stderr, flush=True)
-    if done >= total:
-        print(file=sys.stderr)
