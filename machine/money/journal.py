@@ -144,11 +144,10 @@ RowIndex = dict[str, tuple[int, str]]  # row name -> (the rows record that wrote
 
 @dataclass
 class _Walk:
-    """What reading the chain found: problems, the rows it says, where it ended."""
+    """What reading the chain found: problems, the rows it says, the records since the last checkpoint."""
 
     problems: list[str]
     index: RowIndex
-    last_seq: int
     since_checkpoint: int
 
 
@@ -420,7 +419,7 @@ class Journal:
         if start:
             prev = self.mac_at(start - 1)
             if prev is None:
-                return _Walk([f"record {start - 1} is missing (before checkpoint {start})"], {}, start, 0)
+                return _Walk([f"record {start - 1} is missing (before checkpoint {start})"], {}, 0)
         else:
             start, prev = self.anchor_seq + 1, self._anchor_mac
         index: RowIndex = {}
@@ -446,7 +445,7 @@ class Journal:
             prev, expect = mac, seq + 1
         if not known and not problems:
             problems.append(f"the records after the anchor (record {self.anchor_seq}) do not begin with a checkpoint")
-        return _Walk(problems, index, expect - 1, since)
+        return _Walk(problems, index, since)
 
     def _compare_rows(self, index: RowIndex) -> list[str]:
         """Every state row against the value its records say it holds."""

@@ -127,14 +127,14 @@ class FileHeadStore:
             return None
         except OSError as exc:
             raise UntrustedMemory(f"{self.file}: the head store cannot be read ({exc.strerror or exc})") from None
-        heads = [h for i in (0, 1) if (h := _slot_head(data[i * self.SLOT:(i + 1) * self.SLOT], key))]
-        if not heads:
+        slots = [(h.seq, i, h) for i in (0, 1) if (h := _slot_head(data[i * self.SLOT:(i + 1) * self.SLOT], key))]
+        if not slots:
             if data.strip(b" \0"):
                 raise UntrustedMemory(f"{self.file}: the head store is damaged or was altered (its mac does not match)")
             return None
-        best = max(heads, key=lambda h: h.seq)
-        self._slot = 1 - [_slot_head(data[i * self.SLOT:(i + 1) * self.SLOT], key) for i in (0, 1)].index(best)
-        return best
+        _, newest, head = max(slots)
+        self._slot = 1 - newest  # the next write goes over the older slot
+        return head
 
     def write(self, head: Head, key: bytes) -> None:
         text = json.dumps({"journal": head.journal_id, "seq": head.seq, "mac": head.mac, "tag": head.tag(key)}).encode()
@@ -186,11 +186,17 @@ class Memory:
         return cls(secrets.token_bytes(KEY_BYTES), (MemoryHeadStore(),))
 
 
-def _newest(memory: Memory) -> tuple[Head, str] | None:
-    """The newest head any store holds, with the store's name (a store that fails: memory error)."""
+def _newest(memory: Memory, skip_damaged: bool = False) -> tuple[Head, str] | None:
+    """The newest head any store holds, with the store's name. A store that fails is a memory
+    error, or is passed over with ``skip_damaged`` (a RAM clear overwrites it)."""
     best: tuple[Head, str] | None = None
     for store in memory.heads:
-        head = store.read(memory.key)
+        try:
+            head = store.read(memory.key)
+        except UntrustedMemory:
+            if not skip_damaged:
+                raise
+            continue
         if head is not None and (best is None or head.seq > best[0].seq):
             best = (head, store.name)
     return best
@@ -332,21 +338,8 @@ def ram_clear(path: str | Path, memory: Memory, reason: str, now: float | None =
             old = Path(str(path) + suffix)
             if old.exists():
                 old.rename(Path(str(kept) + suffix))
-    newest = _newest_or_none(memory)
+    newest = _newest(memory, skip_damaged=True)
     journal = _create(path, memory, None, time.time, ("ram_clear", {
         "by": "memory error", "reason": reason, "kept": None if kept is None else kept.name,
-        "old_head": None if newest is None else newest.seq}))
+        "old_head": None if newest is None else newest[0].seq}))
     return journal, kept
-
-
-def _newest_or_none(memory: Memory) -> Head | None:
-    """The newest head that reads (a damaged store is what a RAM clear is for: it is overwritten)."""
-    best: Head | None = None
-    for store in memory.heads:
-        try:
-            head = store.read(memory.key)
-        except UntrustedMemory:
-            continue
-        if head is not None and (best is None or head.seq > best.seq):
-            best = head
-    return best

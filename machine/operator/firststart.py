@@ -14,23 +14,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from machine.money.memory import Memory, UntrustedMemory, create_key, init, load_key, open_journal, ram_clear
+from machine.money.memory import create_key, init, open_journal, ram_clear
 from machine.operator.config import MachineConfig
-
-
-def _memory(cfg: MachineConfig, base: Path, make_key: bool) -> tuple[Memory, bool]:
-    """The configuration's memory, its key made first when ``make_key`` and there is none."""
-    made = False
-    if make_key and not cfg.key_path(base).exists():
-        create_key(cfg.key_path(base))
-        made = True
-    return cfg.machine_memory(base), made
 
 
 def init_cabinet(cfg: MachineConfig, base: Path) -> str:
     """The first start: the key (if none yet) and a new journal; one line saying what was made."""
-    memory, made = _memory(cfg, base, make_key=True)
-    journal = init(cfg.journal_path(base), memory)
+    made = not cfg.key_path(base).exists()
+    if made:
+        create_key(cfg.key_path(base))
+    journal = init(cfg.journal_path(base), cfg.machine_memory(base))
     try:
         key = f"new machine key {cfg.key_path(base)}" if made else f"machine key {cfg.key_path(base)}"
         return (f"initialised: journal {cfg.journal_path(base)} (journal id {journal.journal_id}), {key}, "
@@ -53,8 +46,7 @@ def is_new(cfg: MachineConfig, base: Path) -> bool:
 
 def ram_clear_cabinet(cfg: MachineConfig, base: Path, reason: str) -> str:
     """A new start after a memory error; one line saying where the untrusted journal went."""
-    memory = Memory(load_key(cfg.key_path(base)), cfg.machine_memory(base).heads)
-    journal, kept = ram_clear(cfg.journal_path(base), memory, reason)
+    journal, kept = ram_clear(cfg.journal_path(base), cfg.machine_memory(base), reason)
     journal.close()
     where = f"the untrusted journal is kept as {kept}" if kept else "there was no journal"
     return f"RAM cleared: a new journal {cfg.journal_path(base)} begins with the RAM clear; {where}"
@@ -96,5 +88,3 @@ def temporary(cfg: MachineConfig, folder: Path) -> MachineConfig:
         init_cabinet(cfg, folder)
     return cfg
 
-
-__all__ = ["UntrustedMemory", "init_cabinet", "is_new", "ram_clear_cabinet", "temporary"]
