@@ -11,6 +11,7 @@ Never runs a frame, routes an input or draws.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import secrets
 import threading
@@ -84,9 +85,12 @@ class Wiring:
                 raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
         profile = load_profile(cfg.game)
         others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
-        panel = PanelHost(panel_url, clock=clock)  # first: where it keeps the journal's head, start-up reads it
-        panel_head = PanelHeadStore(panel) if cfg.memory.panel_head else None
-        try:
+        with contextlib.ExitStack() as opened:  # a failed start closes what it opened, in reverse
+            panel = PanelHost(panel_url, clock=clock)  # first: where it keeps the journal's head, start-up reads it
+            opened.callback(panel.close)
+            panel_head = PanelHeadStore(panel) if cfg.memory.panel_head else None
+            if panel_head is not None:
+                opened.callback(panel_head.close)
             try:
                 memory = cfg.machine_memory(base, () if panel_head is None else (panel_head,))
             except UntrustedMemory as exc:
@@ -99,37 +103,21 @@ class Wiring:
                 random_shuffle(secrets.SystemRandom()) if shoes is None else stacked_shuffle(shoes),
                 memory,
             )
-        except BaseException:
-            if panel_head is not None:
-                panel_head.close()
-            panel.close()
-            raise
-        if auto is None:
-            prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game])
-        lock = threading.Lock()
-        ident = software_id()
-        manifest = check_manifest()
-        with lock:
-            cab.operator_event("software identity", clock(), id=ident, manifest="match" if not manifest else manifest[0])
-        if manifest and cfg.require_manifest:
-            cab.journal.close()
-            if panel_head is not None:
-                panel_head.close()
-            panel.close()
-            raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
-        devices: BusDevices | None = None
-        try:
+            opened.callback(cab.journal.close)
+            if auto is None:
+                prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game])
+            lock = threading.Lock()
+            ident = software_id()
+            manifest = check_manifest()
+            with lock:
+                cab.operator_event("software identity", clock(), id=ident, manifest="match" if not manifest else manifest[0])
+            if manifest and cfg.require_manifest:
+                raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
             devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters))
+            opened.callback(devices.close)
             worker = BusWorker(cab, lock, devices, clock)
             worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout
-        except BaseException:
-            if devices is not None:
-                devices.close()
-            if panel_head is not None:
-                panel_head.close()
-            panel.close()
-            cab.journal.close()
-            raise
+            opened.pop_all()  # started: Wiring.close closes them from now on
         return cls(cab, lock, ident, panel, devices, worker, panel_head)
 
     def close(self) -> None:
