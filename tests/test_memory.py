@@ -506,8 +506,8 @@ def test_verify_beside_a_running_cabinet_reads_one_instant(tmp_path, monkeypatch
     reader = Journal(tmp_path / "journal.sqlite", TEST_KEY, readonly=True)
     walk = Journal._walk
 
-    def walk_then_the_cabinet_commits(self, start, full):
-        found = walk(self, start, full)
+    def walk_then_the_cabinet_commits(self, start):
+        found = walk(self, start)
         if self is reader:
             coins(cab, 1, 1)  # the cabinet, another connection, commits meanwhile
         return found

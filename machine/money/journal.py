@@ -93,13 +93,13 @@ def canon(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
-def _mac(key: bytes, text: str) -> str:
+def mac(key: bytes, text: str) -> str:
     return hmac.new(key, text.encode(), hashlib.sha256).hexdigest()
 
 
 def key_id(key: bytes) -> str:
     """The public name of a key (not the key): which key a journal was written under."""
-    return _mac(key, "cabinet key id")[:16]
+    return mac(key, "cabinet key id")[:16]
 
 
 def record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
@@ -111,11 +111,8 @@ def row_text(name: str, value_text: str, seq: int) -> str:
 
 
 def record_mac(key: bytes, prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
-    return _mac(key, record_text(prev, seq, kind, seat, data_text))
+    return mac(key, record_text(prev, seq, kind, seat, data_text))
 
-
-def row_mac(key: bytes, name: str, value_text: str, seq: int) -> str:
-    return _mac(key, row_text(name, value_text, seq))
 
 
 class Keyed:
@@ -130,8 +127,9 @@ class Keyed:
         return h.hexdigest()
 
 
-def anchor_mac(key: bytes, journal_id: str, seq: int, mac: str) -> str:
-    return _mac(key, f"anchor|{journal_id}|{seq}|{mac}")
+def anchor_mac(key: bytes, journal_id: str, seq: int, last: str) -> str:
+    """The tag of an anchor: the last record archived away (``seq``) and its mac ``last``."""
+    return mac(key, f"anchor|{journal_id}|{seq}|{last}")
 
 
 def digest(value_text: str) -> str:
@@ -195,7 +193,7 @@ class Journal:
             self._read_meta()
             self.anchor_seq, self._anchor_mac = self._anchor()
             with self._snapshot():
-                walk = self._walk(self._boot_start(), full=True)
+                walk = self._walk(self._boot_start())
                 self.problems = walk.problems + (self._compare_rows(walk.index) if not walk.problems else [])
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: the journal cannot be read: {exc}") from None
@@ -358,11 +356,6 @@ class Journal:
         row = self.db.execute("SELECT MAX(seq) FROM journal WHERE kind = ?", (kind,)).fetchone()
         return row[0] or 0
 
-    def first_of(self, kind: str) -> int:
-        """The sequence number of the oldest record of ``kind`` still here (0 when there is none)."""
-        row = self.db.execute("SELECT MIN(seq) FROM journal WHERE kind = ?", (kind,)).fetchone()
-        return row[0] or 0
-
     def state_keys(self) -> list[str]:
         return [k for (k,) in self.db.execute("SELECT key FROM state ORDER BY key")]
 
@@ -411,10 +404,10 @@ class Journal:
     def _max_seq(self) -> int:
         return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM journal").fetchone()[0])
 
-    def _walk(self, start: int, full: bool) -> _Walk:
+    def _walk(self, start: int) -> _Walk:
         """Check the chain from record ``start`` (0: from the first) to the end, and recompute
-        from its ``rows`` records the value every state row must hold. ``full``: each checkpoint
-        must agree with the rows recomputed up to it."""
+        from its ``rows`` records the value every state row must hold; each checkpoint past the
+        first must agree with the rows recomputed up to it."""
         problems: list[str] = []
         if start:
             prev = self.mac_at(start - 1)
@@ -439,7 +432,7 @@ class Journal:
                 index.update((k, (seq, d)) for k, d in json.loads(text).items())
             elif kind == CHECKPOINT:
                 said = {k: (int(v[0]), str(v[1])) for k, v in json.loads(text)["rows"].items()}
-                if full and known and said != index:
+                if known and said != index:
                     problems.append(f"checkpoint {seq} does not name the rows the records before it wrote")
                 index, known, since = said, True, 0
             prev, expect = mac, seq + 1
@@ -490,7 +483,7 @@ class Journal:
             out.execute("COMMIT")
         exported = Journal(to, self.key, readonly=True)
         try:
-            problems = exported._walk(0, full=True).problems
+            problems = exported._walk(0).problems
             moved = exported.last_seq - exported.anchor_seq
         finally:
             exported.close()
@@ -518,7 +511,7 @@ class Journal:
             with self._snapshot():
                 if self._max_seq() <= self.anchor_seq:
                     return ["the journal holds no records (emptied)"]
-                walk = self._walk(0, full=True)
+                walk = self._walk(0)
                 problems += walk.problems
                 if not problems and not self.is_archive:
                     problems += self._compare_rows(walk.index)

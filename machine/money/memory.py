@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from machine.money.journal import GENESIS, Journal, JournalError, key_id
+from machine.money.journal import GENESIS, Journal, JournalError, key_id, mac
 from machine.money.meters import EVENT_CODES
 
 KEY_BYTES = 32
@@ -92,7 +92,7 @@ class Head:
     mac: str
 
     def tag(self, key: bytes) -> str:
-        return hmac.new(key, f"head|{self.journal_id}|{self.seq}|{self.mac}".encode(), hashlib.sha256).hexdigest()
+        return mac(key, f"head|{self.journal_id}|{self.seq}|{self.mac}")
 
 
 class HeadStore(Protocol):
