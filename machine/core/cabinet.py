@@ -38,13 +38,18 @@ from machine.money.memory import Memory, UntrustedMemory, open_journal
 from machine.money.meters import Meters
 
 __all__ = [
-    "MACHINE_SETTINGS", "MONEY_SETTINGS", "POWER_CUT", "Cabinet", "CabinetLocked", "CabinetSettings",
+    "MACHINE_SETTINGS", "MONEY_SETTINGS", "POWER_CUT", "Cabinet", "CabinetLocked", "CabinetSettings", "MemoryLocked",
     "GameFactory", "Shuffler", "open_cabinet", "random_shuffle", "stacked_shuffle",
 ]
 
 
 class CabinetLocked(RuntimeError):
-    """The journal failed its start-up check: the machine must not play."""
+    """The cabinet must not play: its memory cannot be trusted (``MemoryLocked``), or its
+    program files do not match the release."""
+
+
+class MemoryLocked(CabinetLocked):
+    """The journal failed its start-up check: a memory error (its text starts so)."""
 
 
 def open_cabinet(
@@ -68,7 +73,7 @@ def open_cabinet(
     try:
         journal = open_journal(path, memory, step_hook=step_hook, create=create)
     except UntrustedMemory as exc:
-        raise CabinetLocked(f"memory error: {exc}") from None
+        raise MemoryLocked(f"memory error: {exc}") from None
     try:
         return Cabinet.boot(journal, profile, settings, game_for, shuffle_for_round)
     except BaseException:
@@ -105,12 +110,12 @@ class Cabinet:
     ) -> Cabinet:
         """Check the journal, restore every meter, the round and the payouts; count a power-up."""
         if journal.problems:
-            raise CabinetLocked("memory error: the journal failed its check: " + "; ".join(journal.problems))
+            raise MemoryLocked("memory error: the journal failed its check: " + "; ".join(journal.problems))
         cab = cls(journal, profile, settings, game_for, shuffle_for_round)
         try:
             cab._restore()
         except (JournalError, KeyError, TypeError, ValueError) as exc:
-            raise CabinetLocked(f"memory error: the journal's state cannot be restored: {exc}") from None
+            raise MemoryLocked(f"memory error: the journal's state cannot be restored: {exc}") from None
         with cab.core.tx("power_up", {}):
             admin.power_up(cab.core)
         return cab

@@ -21,7 +21,7 @@ from typing import Any
 
 from hardware.panel.buttons import Button
 
-from machine.core.cabinet import Cabinet, CabinetLocked
+from machine.core.cabinet import Cabinet, MemoryLocked
 from machine.display.screens import Screens, banner_text
 from machine.loop.router import Router
 from machine.loop.wiring import Wiring
@@ -66,8 +66,8 @@ class CabinetApp:
             self.wiring = Wiring.build(
                 cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes
             )
-        except CabinetLocked as exc:
-            if not headless and str(exc).startswith("memory error:"):  # the screens say so before it ends
+        except MemoryLocked as exc:
+            if not headless:  # the screens say so before it ends
                 show_memory_error(cfg, str(exc), until=memory_error_seen)
             raise
         w = self.wiring

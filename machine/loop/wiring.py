@@ -22,7 +22,7 @@ from typing import Any
 
 from hardware.panel import PanelHost
 
-from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, random_shuffle, stacked_shuffle
+from machine.core.cabinet import Cabinet, CabinetLocked, MemoryLocked, open_cabinet, random_shuffle, stacked_shuffle
 from machine.games.catalog import make_game
 from machine.games.rules import load_profile
 from machine.loop.devices import BusDevices, BusWorker
@@ -94,7 +94,7 @@ class Wiring:
             try:
                 memory = cfg.machine_memory(base, () if panel_head is None else (panel_head,))
             except UntrustedMemory as exc:
-                raise CabinetLocked(f"memory error: {exc}") from None
+                raise MemoryLocked(f"memory error: {exc}") from None
             cab = open_cabinet(
                 cfg.journal_path(base),
                 profile,
