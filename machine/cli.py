@@ -92,7 +92,6 @@ def _cmd_crashtest(args: argparse.Namespace) -> int:
 
 def _cmd_audit(args: argparse.Namespace) -> int:
     import sqlite3
-    from pathlib import Path
 
     from machine.money.journal import JournalError
     from machine.money.memory import UntrustedMemory, load_key
@@ -177,8 +176,6 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_screenshots(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from machine.devtools.screenshots import write_screenshots
     from machine.operator.config import load_config
 
@@ -244,10 +241,10 @@ def _run(args: argparse.Namespace, cfg: Any) -> int:
 
             return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed, data=data)
         if args.init:
-            from machine.operator.firststart import init_cabinet, is_new
+            from machine.operator.firststart import init_if_new
 
-            if is_new(cfg, Path.cwd()):
-                print(init_cabinet(cfg, Path.cwd()), file=sys.stderr)
+            if (made := init_if_new(cfg, Path.cwd())) is not None:
+                print(made, file=sys.stderr)
         from machine.loop.app import CabinetApp
 
         if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
@@ -264,8 +261,6 @@ def _run(args: argparse.Namespace, cfg: Any) -> int:
 
 
 def _cmd_init(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from machine.operator.config import load_config
     from machine.operator.firststart import init_cabinet
 
@@ -284,8 +279,6 @@ def _cmd_archive(args: argparse.Namespace) -> int:
 
 
 def _cmd_ram_clear(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from machine.operator.config import load_config
     from machine.operator.firststart import ram_clear_cabinet
 
@@ -344,7 +337,7 @@ def _start_failures(cfg: Any, config: str | None) -> Iterator[None]:
         raise Unreachable(f"{where}: {exc.strerror or exc}" if where else str(exc)) from None
     except RuntimeError as exc:
         if _locked(exc):
-            path = cfg.data_path(Path.cwd()) / "journal.sqlite"
+            path = cfg.journal_path(Path.cwd())
             raise Unreachable(f"{path}: the journal is in use by another process (another cabinet on this "
                               "data_dir?): database is locked") from None
         from hardware.sim.launcher import SimError  # the simulators (bus: sim) did not start
@@ -384,7 +377,6 @@ def _cmd_config_pin(args: argparse.Namespace) -> int:
     """Set the operator PIN in a configuration file: read twice without echo, or one line of
     standard input (``--pin-stdin``); only the ``operator_pin`` line changes."""
     import getpass
-    from pathlib import Path
 
     from machine.games.rules import config_dir
     from machine.operator import pin
@@ -792,7 +784,7 @@ def _drop_stdout() -> None:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    from machine.core.cabinet import CabinetLocked
+    from machine.core.cabinet import CabinetLocked, MemoryLocked
     from machine.money.journal import JournalError  # a state row failing its checksum, a file that is no journal
     from machine.money.memory import UntrustedMemory
 
@@ -811,7 +803,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return EXIT_MEMORY
     except CabinetLocked as exc:  # "memory error: ..." (3), or "software identity: ..." (2)
         print(exc, file=sys.stderr)
-        return EXIT_MEMORY if str(exc).startswith("memory error:") else EXIT_USAGE
+        return EXIT_MEMORY if isinstance(exc, MemoryLocked) else EXIT_USAGE
     except (ValueError, CommandError, JournalError) as exc:
         # ConfigError lists every problem, one per line
         # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.

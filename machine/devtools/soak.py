@@ -25,7 +25,7 @@ from hardware.sim.panel import PanelSimulator
 from machine.devtools.harness import SimulatedCabinet
 from machine.devtools.progress import Progress
 from machine.operator.config import MachineConfig
-from machine.operator.firststart import init_cabinet, is_new, temporary
+from machine.operator.firststart import init_if_new, temporary
 
 BET_BUTTONS = tuple(b.value for b in BUTTONS_TO_BET)
 # what a robot presses when the game asks it (Auto three times as often as each other button)
@@ -120,8 +120,7 @@ def soak(cfg: MachineConfig, base: Path, rounds: int, seed: int = 1, timeout: fl
         return 2
     if data is not None:
         cfg = cfg.model_copy(update={"data_dir": str(data)})
-        if is_new(cfg, base):
-            init_cabinet(cfg, base)
+        init_if_new(cfg, base)
         return _soak(cfg, base, rounds, seed, timeout)
     with tempfile.TemporaryDirectory(prefix="cabinet-soak-") as tmp:
         return _soak(temporary(cfg, Path(tmp)), base, rounds, seed, timeout)

@@ -32,6 +32,11 @@ def init_cabinet(cfg: MachineConfig, base: Path) -> str:
         journal.close()
 
 
+def init_if_new(cfg: MachineConfig, base: Path) -> str | None:
+    """``init_cabinet`` where nothing was ever started (its line), else nothing (None)."""
+    return init_cabinet(cfg, base) if is_new(cfg, base) else None
+
+
 def is_new(cfg: MachineConfig, base: Path) -> bool:
     """No journal is here and no head store knows one (a missing key counts as new: init makes it)."""
     if not cfg.key_path(base).exists():
@@ -84,7 +89,6 @@ def temporary(cfg: MachineConfig, folder: Path) -> MachineConfig:
         "memory": cfg.memory.model_copy(update={"key_file": str(folder / "key" / "machine.key"),
                                                 "head_stores": [str(folder / "heads")]}),
     })
-    if is_new(cfg, folder):  # (the same folder again: a restart of the temporary cabinet)
-        init_cabinet(cfg, folder)
+    init_if_new(cfg, folder)  # (the same folder again: a restart of the temporary cabinet)
     return cfg
 
