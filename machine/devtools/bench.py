@@ -34,14 +34,13 @@ def percentile(values: list[float], p: float) -> float:
 def journal_bench(rounds: int = 300) -> None:
     """Commit latency of one money event, and whole rounds per second, with full durability."""
     from machine.core.cabinet import CabinetSettings, open_cabinet
-    from machine.devtools.crashtest import shoes_for, simple_player
+    from machine.devtools.crashtest import memory_of, shoes_for, simple_player
     from machine.games.blackjack import BlackjackGame
     from machine.games.rules import load_profile
-    from machine.money.memory import FileHeadStore, Memory
 
     with tempfile.TemporaryDirectory() as tmp:
-        journal = Path(tmp) / "journal.sqlite"  # the head written to a file after every commit, as on a cabinet
-        memory = Memory(Memory.temporary().key, (FileHeadStore(Path(tmp) / "heads", journal),))
+        journal = Path(tmp) / "journal.sqlite"
+        memory = memory_of(Path(tmp))  # the head written to a file after every commit, as on a cabinet
         cab = open_cabinet(journal, load_profile("random-blackjack"), CabinetSettings(seats=4),
                            lambda profile: BlackjackGame(profile, simple_player), shoes_for(1), memory, create=True)
         lat = []
@@ -75,15 +74,15 @@ def boot_bench(records: int = 10_000_000) -> None:
     import sqlite3
 
     from machine.core.cabinet import Cabinet, CabinetSettings, open_cabinet
-    from machine.devtools.crashtest import shoes_for, simple_player
+    from machine.devtools.crashtest import memory_of, shoes_for, simple_player
     from machine.games.blackjack import BlackjackGame
     from machine.games.rules import load_profile
     from machine.money import journal as jm
-    from machine.money.memory import FileHeadStore, Head, Memory
+    from machine.money.memory import Head
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "journal.sqlite"
-        memory = Memory(Memory.temporary().key, (FileHeadStore(Path(tmp) / "heads", path),))
+        memory = memory_of(Path(tmp))
 
         def boot() -> tuple[float, Cabinet]:
             t = time.perf_counter()
@@ -536,7 +535,6 @@ def eenendertigen_bench(rounds: int = 1_000_000, workers: int = 2, engine_rounds
 def startup_bench() -> None:
     """Auto's tables at start-up, each enabled game of the shipped configuration in a new
     process: cold (an empty cache folder: computed and written) and warm (read back)."""
-    import os
     import subprocess
     import sys
 
@@ -547,14 +545,21 @@ def startup_bench() -> None:
     code = ("import sys, time; t = time.perf_counter(); from machine.games.rules import load_profile; "
             "from machine.gamemath.engines import prepare; prepare(load_profile(sys.argv[1])); "
             "print(time.perf_counter() - t)")
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
-                                                                     os.environ.get("PYTHONPATH")])))
+    env = _child_env()
     for game in games:
         times = []
         for _ in ("cold", "warm"):
             done = subprocess.run([sys.executable, "-c", code, game], capture_output=True, text=True, env=env, check=True)
             times.append(float(done.stdout))
         print(f"Auto's tables of {game}: cold {times[0]:.2f} s, warm {times[1]:.2f} s (a new process each, imports included)")
+
+
+def _child_env() -> dict[str, str]:
+    """The environment of a benchmark's child process: this checkout first on its path."""
+    import os
+
+    here = str(Path(__file__).resolve().parents[2])
+    return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
 
 
 @bench("simstart")
@@ -564,7 +569,6 @@ def simulate_start_bench() -> None:
     back; the exact RTP not computed), then with ``--exact`` once (computed and kept) and again
     (read back); and ``--fast`` twice (its table of Auto's answers computed, then read back), the
     kernels loaded from numba's cache (as after the set-up's ``python -m machine.gamemath.precompile``)."""
-    import os
     import subprocess
     import sys
 
@@ -574,8 +578,7 @@ def simulate_start_bench() -> None:
     script = Path(tempfile.mkdtemp()) / "rb.yaml"
     script.write_text("game: random-blackjack\n")
     code = "import sys; from machine.cli import main; sys.exit(main(sys.argv[1:]))"
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(Path(__file__).resolve().parents[2]),
-                                                                     os.environ.get("PYTHONPATH")])))
+    env = _child_env()
     runs = [("engine, cold", []), ("engine, warm", []), ("engine --exact, first", ["--exact"]),
             ("engine --exact, again", ["--exact"]), ("--fast, first (its answers computed)", ["--fast"]),
             ("--fast, again (read back)", ["--fast"])]
