@@ -20,7 +20,7 @@ from pathlib import Path
 import pygame
 
 from machine.display.cardart import card_surface
-from machine.display.gamewords import say
+from machine.display.gamewords import BAR, say
 from machine.display.view import BUTTON_ORDER, SeatView, TableView
 from machine.games.interface import FACE_DOWN
 from machine.i18n import LANGUAGE_NAMES, N_, Words
@@ -443,7 +443,7 @@ class Renderer:
         """The cabinet-wide banner: each of its parts (" | ") on a line of its own, shrunk to the
         tile's width, so a long one (the attendant key's help) is never cut at the edges."""
         W, H = surf.get_size()
-        lines = self.tr(text).split(" | ")
+        lines = self.tr(text).split(BAR)
         step = 30 * s if len(lines) == 1 else 22 * s
         r = pygame.Rect(0, 0, W, int(10 * s + step * len(lines)))
         r.bottom = int(H * 0.665 + 40 * s)

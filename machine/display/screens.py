@@ -21,6 +21,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from machine.display.gamewords import BAR
 from machine.display.view import TableView
 
 if TYPE_CHECKING:
@@ -133,7 +134,7 @@ def banner_text(modes: Iterable[str], faults: Iterable[str] = ()) -> str:
     parts += [f"{name}: no reply" for name in faults]
     if "attendant" in shown:
         parts.append(ATTENDANT_BANNER)
-    return " | ".join(parts)
+    return BAR.join(parts)
 
 
 class Screens:

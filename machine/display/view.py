@@ -140,18 +140,16 @@ def build_view(
                 message = PENDING_MESSAGES.get(pending.kind, N_("Your turn"))
             elif pending:
                 message, fields = N_("Seat {seat} is deciding"), {"seat": pending.seat}
-        if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
-            watching = tuple(table.hands.get(pending.seat, ()))
         elif last and n in last.seat_numbers and not m.bet:
             hands = tuple(table.hands.get(n, ()))
             ls = last.seat(n)
             insurance, insurance_returned = getattr(ls, "insurance", 0), getattr(ls, "insurance_returned", 0)
+        if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
+            watching = tuple(table.hands.get(pending.seat, ()))
         state = cab.seat_state(n)
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
             message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title, bool(table.places))
-            if message == "Place your bet" and rnd is not None:  # its bet lamps are dark while a round runs
-                message = N_("Next round: wait")
         max_bet = m.max_bet() if st.lock is None else 0
         ms = settings.money
         coin = ms.hopper_coin if ms.payout == "hopper" else 0
@@ -285,6 +283,6 @@ def _seat_message(
         return HOUSE_WINS.get(house, N_("Dealer wins"))
     if state == "betting":
         return N_("Press Start") if not st.ready else N_("Waiting for the other seats")
-    if st.money.credit >= cab.settings.money.game_fee or st.money.club:
-        return N_("Place your bet")
+    if st.money.credit >= cab.settings.money.game_fee or st.money.club:  # its bet lamps are dark while a round runs
+        return N_("Next round: wait") if cab.round is not None else N_("Place your bet")
     return N_("Insert coins")
