@@ -118,7 +118,7 @@ def chunk_baseline(core: Core, n: int, lifetime: int, counter: int) -> None:
     chunk = core.state.payouts[n].chunk
     if chunk is None:
         raise RuntimeError(f"seat {n}: no payout chunk to take a baseline for")
-    if chunk.hopper is not None and not pending_on(core, chunk.hopper, [n]):
+    if chunk.hopper is not None:
         counter_check(core, chunk.hopper, lifetime, [n], "before a payout")  # coins out since the last look: nobody's
     chunk.lifetime_before, chunk.counter_before = lifetime, counter
     core.store.mark("payouts")
@@ -242,8 +242,11 @@ def counter_check(core: Core, hopper: int, lifetime: int, seats: list[int], when
     and tilt every seat the hopper pays; a count BEHIND the journal's (another hopper fitted, or
     an older journal) is logged and tilts the same seats, for the attendant to check and clear.
     Either way the count read becomes the journal's. The first count a journal sees is taken
-    as it is. Coins a pending chunk or hopper test may explain are the reconcile's, not this.
+    as it is. Coins a pending chunk or hopper test may explain are the reconcile's, not this
+    (nothing compared: 0).
     """
+    if pending_on(core, hopper, seats):
+        return 0
     row = core.state.row
     last = row.hopper_counters.get(str(hopper))
     row.hopper_counters[str(hopper)] = lifetime  # the count read is the reference from now on
@@ -300,8 +303,7 @@ def test_baseline(core: Core, lifetime: int, counter: int, seats: list[int]) -> 
     test = core.state.row.hopper_test
     if not test:
         raise RuntimeError("no hopper test to take a baseline for")
-    if not pending_on(core, test["hopper"], seats):  # (a cut chunk's coins are its reconcile's)
-        counter_check(core, test["hopper"], lifetime, seats, "before the hopper test")
+    counter_check(core, test["hopper"], lifetime, seats, "before the hopper test")
     test["lifetime_before"], test["counter_before"] = lifetime, counter
 
 
