@@ -43,8 +43,15 @@ def children() -> set[str]:
     """This process's child processes (a local cluster's workers are its children), less
     multiprocessing's resource tracker: started with the first spawned process, it stays for the
     life of its parent by design and ends with it."""
-    pids = {pid for task in Path(f"/proc/{os.getpid()}/task").iterdir() for pid in (task / "children").read_text().split()}
+    pids = {pid for task in Path(f"/proc/{os.getpid()}/task").iterdir() for pid in _children_of(task).split()}
     return {pid for pid in pids if b"resource_tracker" not in _cmdline(pid)}
+
+
+def _children_of(task: Path) -> str:
+    try:
+        return (task / "children").read_text()
+    except OSError:  # the thread ended meanwhile (a cluster's client threads come and go)
+        return ""
 
 
 def _cmdline(pid: str) -> bytes:
