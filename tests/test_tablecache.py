@@ -105,6 +105,7 @@ def counted_blackjack(monkeypatch) -> list[int]:
         calls.append(up)
         return [tuple(float(up + i + c[0]) for i in range(7)) for c in comps]
 
+    monkeypatch.setenv("CABINET_EXACT", "python")  # the pure-Python tables, whose dealer batch is counted here
     monkeypatch.setattr(dealer, "probs_batch", probs_batch)
     monkeypatch.setattr(game, "split_values", lambda table, *args: {p: float(p * table.up) for p in range(1, 11)})
     game.analysis.cache_clear()

@@ -31,12 +31,7 @@ def prepare(rules: Rules) -> Analysis:
     """Compute every table of ``rules`` now (so that no later decision waits for one), or read
     them from the cache folder; what was computed is left there for the next process."""
     an = analysis(rules)
-    computed = False
-    for up in range(1, 11):
-        if not an.has_splits(up) and an.table(up).fits(from_values([up])):
-            an.splits(up)
-            computed = True
-    if computed:
+    if an.compute_all():
         tablecache.save(TABLES, tables_key(rules), an.tables())
     return an
 

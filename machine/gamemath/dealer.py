@@ -40,29 +40,63 @@ _ORDER = (9, 8, 7, 6, 5, 4, 3, 2, 1, 0)  # value indexes, tens first: it keeps t
 
 @cache
 def terminals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], ...]:
-    """Every multiset of cards the dealer can draw after ``up``: (cards, outcome, orderings)."""
+    """Every multiset of cards the dealer can draw after ``up``: (cards, outcome, orderings).
+
+    Whether the dealer draws again depends on the cards drawn, not on their order, so the
+    orderings are counted a card at a time per multiset (each multiset once per number of cards,
+    not once per ordering).
+    """
     found: dict[tuple[Comp, int], int] = {}
-    drawn = [0] * 10
-
-    def rec(hard: int, ace: bool, n: int) -> None:
-        total, soft = bj.hand_score(hard, ace, False)
-        if not bj.dealer_draws(total, soft, hits_soft_17):
-            if bj.is_natural(n + 1, hard, ace):
-                outcome = BLACKJACK
-            elif total > 21:
-                outcome = BUST
-            else:
-                outcome = total - 17
-            key = (tuple(drawn), outcome)
-            found[key] = found.get(key, 0) + 1
-            return
-        for v in range(1, 11):
-            drawn[v - 1] += 1
-            rec(hard + v, ace or v == 1, n + 1)
-            drawn[v - 1] -= 1
-
-    rec(up, up == 1, 0)
+    level: dict[Comp, int] = {(0,) * 10: 1}  # multisets of n cards the dealer still draws to
+    n = 0
+    while level:
+        nxt: dict[Comp, int] = {}
+        for drawn, ways in level.items():
+            for v in range(1, 11):
+                d = list(drawn)
+                d[v - 1] += 1
+                key = tuple(d)
+                hard = up + sum(i * c for i, c in enumerate(key, 1))
+                ace = up == 1 or key[0] > 0
+                total, soft = bj.hand_score(hard, ace, False)
+                if bj.dealer_draws(total, soft, hits_soft_17):
+                    nxt[key] = nxt.get(key, 0) + ways
+                    continue
+                if bj.is_natural(n + 2, hard, ace):
+                    outcome = BLACKJACK
+                elif total > 21:
+                    outcome = BUST
+                else:
+                    outcome = total - 17
+                found[(key, outcome)] = found.get((key, outcome), 0) + ways
+        level = nxt
+        n += 1
     return tuple((d, o, m) for (d, o), m in found.items())
+
+
+@cache
+def trie(up: int, hits_soft_17: bool) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]], list[float]]:
+    """``terminals`` as a trie for the compiled analysis (``exact_fast``): nodes (parent node,
+    value index, count; node 0 the root), each a multiset's cards of one value added to its
+    parent's, values in ``_ORDER``; and per multiset (its node, outcome, number of cards) with
+    its orderings. A node is listed after its parent."""
+    nodes: list[tuple[int, int, int]] = [(0, 0, 0)]
+    at: dict[tuple[int, int, int], int] = {}
+    ends: list[tuple[int, int, int]] = []
+    mults: list[float] = []
+    for d, o, m in terminals(up, hits_soft_17):
+        node = 0
+        for v in _ORDER:
+            if d[v]:
+                key = (node, v, d[v])
+                nxt = at.get(key)
+                if nxt is None:
+                    nxt = at[key] = len(nodes)
+                    nodes.append(key)
+                node = nxt
+        ends.append((node, o, sum(d)))
+        mults.append(float(m))
+    return nodes, ends, mults
 
 
 @cache

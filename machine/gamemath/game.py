@@ -18,18 +18,24 @@ approximation of the joint limit on splits and doubles documented in ``split``.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from machine.gamemath import tablecache
 from machine.gamemath.dealer import BLACKJACK
 from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, shoe_of, unit
 from machine.gamemath.split import split_values
-from machine.gamemath.table import ACTION_ORDER, Play, Policy, UpTable, natural_pays
+from machine.gamemath.table import ACTION_ORDER, BestOf, Play, Policy, UpTable, natural_pays
 from machine.gamemath.tablecache import Table
 from machine.games import blackjack_rules as bj
 from machine.games.rules import Rules
+
+if TYPE_CHECKING:
+    from machine.gamemath.exact_fast import FastPlay
 
 
 class Analysis:
@@ -49,7 +55,7 @@ class Analysis:
             t = self._tables[up] = UpTable(self.rules, up)
         return t
 
-    def play(self, up: int, first: bool = True) -> Play:
+    def play(self, up: int, first: bool = True) -> Play | FastPlay:
         """Optimal play of a hand from its own cards (no other removal); ``first``: the seat's
         first hand, else another split hand (see ``table``)."""
         return self.table(up).play(first=first)
@@ -58,17 +64,7 @@ class Analysis:
         """Auto's choice for a hand from its own cards: the best of the allowed options."""
         pol = self._policies.get((up, first))
         if pol is None:
-            best = self.play(up, first).best
-            chosen: dict[tuple[Comp, bool, tuple[str, ...]], str] = {}
-
-            def pol(hand: Comp, split: bool, options: tuple[str, ...]) -> str:
-                key = (hand, split, options)
-                a = chosen.get(key)
-                if a is None:
-                    a = chosen[key] = best(hand, split, options)[0]
-                return a
-
-            self._policies[(up, first)] = pol
+            pol = self._policies[(up, first)] = BestOf(self.table(up), first)
         return pol
 
     def splits(self, up: int) -> dict[int, float | None]:
@@ -78,6 +74,26 @@ class Analysis:
             other = (self.policy(up, first=False), "auto-other")
             s = self._splits[up] = split_values(self.table(up), self.policy(up), "auto", other)
         return s
+
+    def compute_all(self, workers: int | None = None) -> bool:
+        """Every up card's tables and split values not known yet (False: all were). When the
+        tables are compiled (``table.UpTable.fast``) the up cards go to ``workers`` threads
+        (default: one per core), as the kernels run without Python's lock; each up card is
+        computed alone, so the figures are the same bits whatever the number of threads."""
+        ups = [up for up in range(1, 11) if not self.has_splits(up) and self.shoe.holds(unit(up, 2))]
+        if not ups:
+            return False
+        if workers is None:
+            workers = os.cpu_count() or 1
+        workers = min(workers, len(ups))
+        if workers > 1 and self.table(ups[0]).fast is not None:
+            with ThreadPoolExecutor(workers) as pool:
+                for _ in pool.map(self.splits, ups):
+                    pass
+        else:
+            for up in ups:
+                self.splits(up)
+        return True
 
     def split(self, up: int, p: int) -> float | None:
         return self.splits(up)[p]
@@ -92,7 +108,7 @@ class Analysis:
         """What has been computed that takes time, as plain tables: per up card the dealer's
         outcomes for each composition (``dealer<up>``), and the split values (``splits``:
         (up, pair card) -> value, NaN where splitting is not allowed)."""
-        out: dict[str, Table] = {f"dealer{up}": dict(t._dist) for up, t in self._tables.items()}
+        out: dict[str, Table] = {f"dealer{up}": dict(t.dists()) for up, t in self._tables.items()}
         out["splits"] = {(up, p): (math.nan if v is None else v,) for up, s in self._splits.items() for p, v in s.items()}
         return out
 
@@ -265,6 +281,7 @@ FirstChoice = Callable[[Comp], tuple[str, float]]
 def game_rtp(rules: Rules) -> GameReturn:
     """The exact RTP of the game for one seat with Auto's (composition-dependent) strategy."""
     an = analysis(rules)
+    an.compute_all()
     return strategy_return(an, lambda up: lambda hand: an.first_decision(hand, up), lambda value: value > 0)
 
 

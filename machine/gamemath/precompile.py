@@ -2,7 +2,7 @@
 
 Owns: ``python -m machine.gamemath.precompile`` (the set-up step ``tools/_venv.sh`` runs after
 installing the project with the ``fast`` extra) and ``compile_all``: each engine's fast path
-(blackjack's ``fastsim``, ``eenentwintig_fast``, ``ochko.fast``, ``eenendertigen_fast``) plays
+(blackjack's exact analysis ``exact_fast`` and ``fastsim``, ``eenentwintig_fast``, ``ochko.fast``, ``eenendertigen_fast``) plays
 a couple of rounds of its engine's default rules and a few given shoes, which compiles every
 kernel ``cabinet simulate --fast`` and the round-for-round checks call, with the argument types
 they call them with. Every kernel is ``cache=True``, so numba writes what it compiled beside the
@@ -23,6 +23,7 @@ from types import ModuleType
 from typing import Any
 
 FAST_MODULES = (
+    "machine.gamemath.exact_fast",
     "machine.gamemath.fastsim",
     "machine.gamemath.eenentwintig_fast",
     "machine.gamemath.ochko.fast",
@@ -35,6 +36,13 @@ def _blackjack() -> None:
     from machine.gamemath import fastsim
 
     fastsim.ensure_compiled()  # the simulator's, the check's and the table walk's kernels
+
+
+def _exact() -> None:
+    from machine.gamemath.game import Analysis
+    from machine.games.rules import load_profile
+
+    Analysis(load_profile("casino-blackjack").rules).compute_all(1)  # the exact analysis's kernels
 
 
 def _eenentwintig() -> None:
@@ -65,6 +73,7 @@ def _eenendertigen() -> None:
 
 
 STEPS: dict[str, Callable[[], None]] = {
+    "blackjack exact": _exact,
     "blackjack": _blackjack,
     "eenentwintig": _eenentwintig,
     "ochko": _ochko,

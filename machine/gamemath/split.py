@@ -52,9 +52,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache, lru_cache
+from typing import TYPE_CHECKING
 
 from machine.gamemath.shoe import ZERO, Comp, plus, unit
-from machine.gamemath.table import Play, Policy, UpTable
+from machine.gamemath.table import BestOf, Play, Policy, UpTable
+
+if TYPE_CHECKING:
+    from machine.gamemath.exact_fast import FastPlay
 
 Value = Callable[[int, int], float]
 """A value of the theory above as a function of (b, t)."""
@@ -89,6 +93,7 @@ class _Hands:
         self.R = lru_cache(maxsize=None)(self._r)
         self.A = lru_cache(maxsize=None)(self._a)
         self.B = lru_cache(maxsize=None)(self._b)
+        self._hands: dict[tuple[int, bool], dict[int, float]] = {}
 
     # -- the shoe S_t ------------------------------------------------------------------------
 
@@ -113,7 +118,7 @@ class _Hands:
 
     # -- hand values ---------------------------------------------------------------------------
 
-    def play(self, extra_pairs: int) -> Play:
+    def play(self, extra_pairs: int) -> Play | FastPlay:
         return self.t.play(unit(self.p, extra_pairs), self.policy, self.key, self.first)
 
     def options(self, hand: Comp, allow_double: bool) -> tuple[str, ...]:
@@ -129,12 +134,35 @@ class _Hands:
         hand = unit(self.p, 2)
         return self.play(t - 2).two_card(hand, True, self.options(hand, allow_double))
 
+    def hands(self, t: int, allow_double: bool = True) -> dict[int, float]:
+        """``hand(c, t, allow_double)`` for every second card c (not a pair card) the shoe holds."""
+        key = (t, allow_double)
+        found = self._hands.get(key)
+        if found is None:
+            found = self._hands[key] = self._second_cards(t, allow_double)
+        return found
+
+    def _second_cards(self, t: int, allow_double: bool) -> dict[int, float]:
+        probs = self.t.probs(self.removed(t))
+        starts = {}
+        for i, q in enumerate(probs):
+            if q and i + 1 != self.p:
+                hand = plus(unit(self.p), i + 1)
+                starts[i + 1] = (hand, self.options(hand, allow_double))
+        play = self.play(t - 1)
+        if isinstance(play, Play):
+            values = [play.two_card(hand, True, opts) for hand, opts in starts.values()]
+        else:
+            values = play.two_cards(list(starts.values()), True)
+        return dict(zip(starts, values))
+
     def _x(self, t: int) -> float:
         probs = self.t.probs(self.removed(t))
+        hands = self.hands(t)
         v = 0.0
         for i, q in enumerate(probs):
             if q:
-                v += q * (self.R(t + 1) if i + 1 == self.p else self.hand(i + 1, t))
+                v += q * (self.R(t + 1) if i + 1 == self.p else hands[i + 1])
         return v
 
     def _not_a_pair(self, b: int, t: int, drawn: Value, pair: Value) -> float:
@@ -181,7 +209,8 @@ class _Hands:
         weight = sum(probs[c - 1] for c in cards)
         if not weight:
             return 0.0
-        return sum(probs[c - 1] * self.hand(c, t, allow) for c in cards) / weight
+        hands = self.hands(t, allow)
+        return sum(probs[c - 1] * hands.get(c, 0.0) for c in cards) / weight
 
 
 class _Pair:
@@ -315,6 +344,7 @@ class _Pair:
         hands: set[Comp] = set()
         for variant in {id(h): h for h in (self.first, self.rest)}.values():
             play0 = variant.play(0)
+            assert isinstance(play0, Play)  # (a compiled play lists what it needs itself)
             starts = []
             for c in range(1, 11):
                 hand = plus(unit(p), c)
@@ -340,10 +370,11 @@ def split_values(
     ``policy`` plays the seat's first hand, ``other`` (default the same) the other split hands.
     """
     pairs = {p: _Pair(table, p, policy, key, other) for p in range(1, 11)}
-    needed: set[Comp] = set()
-    for pair in pairs.values():
-        needed |= pair.needed()
-    table.compute(sorted(needed))
+    if table.fast is None or not isinstance(policy, BestOf):  # compiled plays get their own
+        needed: set[Comp] = set()
+        for pair in pairs.values():
+            needed |= pair.needed()
+        table.compute(sorted(needed))
     values = {p: pair.value() for p, pair in pairs.items()}
     table.trim()
     return values

@@ -31,15 +31,20 @@ Conventions
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from operator import mul
+from typing import TYPE_CHECKING
 
 from machine.gamemath import dealer
 from machine.gamemath.dealer import BLACKJACK, Dist
 from machine.gamemath.shoe import ZERO, Comp, earns_three_sevens, hands_up_to, merge, plus, score, shoe_of, size, unit
 from machine.games import blackjack_rules as bj
 from machine.games.rules import Rules, totals_mask
+
+if TYPE_CHECKING:
+    from machine.gamemath.exact_fast import FastPlay, FastTable
 
 Policy = Callable[[Comp, bool, tuple[str, ...]], str]
 """A playing policy: (hand, is a split hand, allowed actions among stand/hit/double) -> action."""
@@ -61,6 +66,7 @@ def _settle(rules: Rules, stake: int, bet: int, total: int, natural: bool, first
     )[1]
 
 
+@lru_cache(maxsize=64)
 def pay_rows(rules: Rules, doubled: bool, first: bool) -> tuple[Row, ...]:
     """Net result per original bet of a hand (no natural) standing on each total 0..21 against
     each dealer outcome (17..21, bust, blackjack), doubled or not, the seat's first hand or not."""
@@ -90,6 +96,17 @@ def first_hand_apart(rules: Rules) -> bool:
     )
 
 
+def _fast_table(table: UpTable) -> FastTable | None:
+    """The compiled arrays of ``table``: None without numba, or when ``CABINET_EXACT=python``."""
+    if os.environ.get("CABINET_EXACT") == "python":
+        return None
+    try:
+        from machine.gamemath.exact_fast import FastTable
+    except ImportError:
+        return None
+    return FastTable(table)
+
+
 class UpTable:
     """What the analysis knows for one rule set against one up card."""
 
@@ -106,10 +123,13 @@ class UpTable:
         self.bonus = float(rules.three_sevens_bonus)
         self._dist: dict[Comp, Dist] = dict(known or {})
         self._probs: dict[Comp, tuple[float, ...]] = {}
-        self._plays: dict[tuple[Comp, object, bool], Play] = {}
+        self._plays: dict[tuple[Comp, object, bool], Play | FastPlay] = {}
+        self.fast: FastTable | None = None
         if known is None:
-            limit = None if self.shoe.infinite else tuple(f - u for f, u in zip(self.shoe.full, self.upc))
-            self.compute(hands_up_to(limit))
+            self.fast = _fast_table(self)
+            if self.fast is None:
+                limit = None if self.shoe.infinite else tuple(f - u for f, u in zip(self.shoe.full, self.upc))
+                self.compute(hands_up_to(limit))
 
     # -- the shoe and the dealer ---------------------------------------------------------------
 
@@ -123,21 +143,26 @@ class UpTable:
             p = self._probs[removed] = self.shoe.next_probs(merge(removed, self.upc))
         return p
 
+    def blackjack_value(self) -> int | None:
+        """The value whose card after the up card makes the dealer a blackjack (None: none does)."""
+        return 10 if self.up == 1 else 1 if self.up == 10 else None
+
     def p_blackjack(self, removed: Comp) -> float:
         """Probability that the dealer's next card (hole or second card) makes a blackjack."""
-        if self.up == 1:
-            return self.probs(removed)[9]
-        if self.up == 10:
-            return self.probs(removed)[0]
-        return 0.0
+        v = self.blackjack_value()
+        return 0.0 if v is None else self.probs(removed)[v - 1]
 
     def mass(self, removed: Comp) -> float:
         return 1.0 - self.p_blackjack(removed) if self.hole else 1.0
 
     def compute(self, comps: Iterable[Comp]) -> None:
         """Compute (in one batch) the dealer's probabilities for every composition not yet known."""
-        todo = [c for c in dict.fromkeys(comps) if c not in self._dist]
+        known = self.dists()
+        todo = [c for c in dict.fromkeys(comps) if c not in known]
         if not todo:
+            return
+        if self.fast is not None:
+            self._dist.update(zip(todo, map(tuple, self.fast.dealer(todo).tolist())))
             return
         rows = dealer.probs_batch(self.shoe, self.up, self.rules.dealer_hits_soft_17, todo)
         for c, d in zip(todo, rows):
@@ -145,8 +170,16 @@ class UpTable:
                 d = d[:BLACKJACK] + (0.0,)
             self._dist[c] = d
 
+    def dists(self) -> dict[Comp, Dist]:
+        """Every dealer outcome known, by removal (a compiled table's hands' own, made a dict
+        when first asked for: only the pure-Python plays and the cache folder read it)."""
+        if self.fast is not None and not self._dist:
+            ft = self.fast
+            self._dist = dict(zip(ft.hands, map(tuple, ft.dist0.tolist())))
+        return self._dist
+
     def dist(self, removed: Comp) -> Dist:
-        d = self._dist.get(removed)
+        d = self.dists().get(removed)
         if d is None:
             self.compute([removed])
             d = self._dist[removed]
@@ -158,11 +191,14 @@ class UpTable:
 
     # -- plays ------------------------------------------------------------------------------------
 
-    def play(self, extra: Comp = ZERO, policy: Policy | None = None, key: object = None, first: bool = True) -> Play:
+    def play(
+        self, extra: Comp = ZERO, policy: Policy | None = None, key: object = None, first: bool = True
+    ) -> Play | FastPlay:
         """The hand values with ``extra`` also out of the shoe; ``policy`` None plays optimally.
 
         ``first``: the seat's first hand (a hand not split, or the leftmost split hand), else
-        another split hand; only rules with ``first_apart`` tell them apart.
+        another split hand; only rules with ``first_apart`` tell them apart. The optimal play
+        and Auto's (``BestOf``) are compiled when the table is (``fast``).
         """
         if self.shoe.infinite:
             extra = ZERO
@@ -170,13 +206,30 @@ class UpTable:
         k = (extra, key if policy is not None else None, first)
         p = self._plays.get(k)
         if p is None:
-            p = self._plays[k] = Play(self, extra, policy, first)
+            if self.fast is not None and (policy is None or isinstance(policy, BestOf) and policy.table is self):
+                from machine.gamemath.exact_fast import FastPlay
+
+                optimal = None if policy is None else self.play(first=policy.first)
+                assert optimal is None or isinstance(optimal, FastPlay)
+                p = FastPlay(self.fast, extra, optimal, first)
+            else:
+                p = Play(self, extra, policy, first)
+            self._plays[k] = p
         return p
 
     def trim(self) -> None:
         """Forget the plays from extra removals (split hands) and the cached draw chances."""
         self._plays = {k: v for k, v in self._plays.items() if k[0] == ZERO}
         self._probs = {}
+        if self.fast is not None:
+            self.fast.trim()
+
+    # -- what the plays share ----------------------------------------------------------------------
+
+    def charlie_cards(self) -> int:
+        """How many cards make a five-card charlie (0: no charlie under these rules)."""
+        return 5 if self.rules.five_card_charlie else 0
+
 
     # -- what a hand may do ------------------------------------------------------------------------
 
@@ -199,6 +252,39 @@ class UpTable:
 
 
 _STAND_HIT = ("stand", "hit")
+
+
+def sevens_pending(hand: Comp, split: bool) -> bool:
+    """Whether the three-sevens bonus could still tell ``hand`` apart: sevens only, at most
+    three of them, not a split hand."""
+    return not split and bool(hand[6]) and hand[6] == sum(hand) <= 3
+
+
+def stands_on_sevens_bonus(bonus: float, hand: Comp, split: bool) -> bool:
+    """Whether ``hand`` (drawn to, not doubled) is three sevens that earn the bonus ``bonus``."""
+    return bool(bonus) and sevens_pending(hand, split) and score(hand)[0] == 21
+
+
+def doubles_to_sevens_bonus(bonus: float, hand: Comp, split: bool) -> bool:
+    """Whether ``hand``, the card a double drew included, earns the three-sevens bonus ``bonus``."""
+    return bool(bonus) and earns_three_sevens(hand, split)
+
+
+class BestOf:
+    """Auto's policy on a table: the choice its optimal play finds best for the hand's own
+    cards, as the seat's first hand or not (``UpTable.play``: compiled with the table)."""
+
+    def __init__(self, table: UpTable, first: bool):
+        self.table = table
+        self.first = first
+        self._chosen: dict[tuple[Comp, bool, tuple[str, ...]], str] = {}
+
+    def __call__(self, hand: Comp, split: bool, options: tuple[str, ...]) -> str:
+        key = (hand, split, options)
+        a = self._chosen.get(key)
+        if a is None:
+            a = self._chosen[key] = self.table.play(first=self.first).best(hand, split, options)[0]
+        return a
 
 
 @lru_cache(maxsize=1 << 17)
@@ -224,7 +310,7 @@ class Play:
         self.pay = table.pays[(False, first)]
         self.pay_doubled = table.pays[(True, first)]
         self.bonus = table.bonus
-        self.charlie = table.rules.five_card_charlie
+        self.charlie = table.charlie_cards()
         # Memo keys are the hand, or (hand, True) for an all-sevens hand that can earn the bonus.
         self._after: dict[object, float] = {}
         self._hit: dict[object, float] = {}
@@ -235,7 +321,7 @@ class Play:
 
     def _key(self, hand: Comp, split: bool) -> object:
         # Only an all-sevens hand of at most three cards can still earn the three-sevens bonus.
-        if self.bonus and not split and hand[6] and hand[6] == sum(hand) <= 3:
+        if self.bonus and sevens_pending(hand, split):
             return (hand, True)
         return hand
 
@@ -272,7 +358,7 @@ class Play:
                     removed = self.removed(child)
                     total = score(child, hard_aces)[0]
                     w = -2.0 * t.mass(removed) if total > 21 else t.stand_value(removed, self.pay_doubled[total])
-                    if self.bonus and earns_three_sevens(child, split):
+                    if doubles_to_sevens_bonus(self.bonus, child, split):
                         w += self.bonus * t.mass(removed)
                     v += p * w
             self._double[key] = v
@@ -288,7 +374,7 @@ class Play:
         total = score(hand)[0]
         if total > 21:
             v = -t.mass(self.removed(hand))
-        elif self.charlie and sum(hand) >= 5:
+        elif self.charlie and sum(hand) >= self.charlie:
             v = t.mass(self.removed(hand))
         elif total == 21:
             removed = self.removed(hand)
@@ -324,7 +410,7 @@ class Play:
             seen.add((h, opts))
             if opts is None:
                 total = score(h)[0]
-                if total > 21 or (self.charlie and sum(h) >= 5):
+                if total > 21 or (self.charlie and sum(h) >= self.charlie):
                     continue
                 if total == 21:
                     out.add(h)

@@ -1,0 +1,149 @@
+"""The compiled exact analysis (``machine.gamemath.exact_fast``) against the pure-Python one.
+
+The compiled tables must price every hand as ``table.Play`` does: the split values and every
+first-decision value of each shipped blackjack-engine profile (one deck, to keep the pure-Python
+side quick; an infinite deck too) agree to 1e-12 for three up cards that cover a hole card's
+peek, a plain up card and a dealer blackjack by a ten. A cabinet that reads the tables back from
+the cache folder plays them with the pure-Python ``Play``: it must decide exactly as the process
+that computed them, to the last bit. The dealer's outcomes are checked against a brute-force walk
+over the dealer's ordered draws.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+pytest.importorskip("numba")
+
+from machine.gamemath import exact_fast, game  # noqa: E402
+from machine.gamemath.game import Analysis, first_deals  # noqa: E402
+from machine.gamemath.shoe import from_values, shoe_of  # noqa: E402
+from machine.gamemath.table import Play, UpTable  # noqa: E402
+from machine.games import blackjack_rules as bj  # noqa: E402
+from machine.games.rules import load_profile  # noqa: E402
+
+PROFILES = [
+    ("random-blackjack", {"decks": 1}),  # no hole card, three sevens, the joint limit, charlie off
+    ("casino-blackjack", {}),  # one deck, hole card, peek
+    ("european-blackjack", {"decks": 1}),  # the first split hand valued apart
+    ("swedish-pub-blackjack", {"decks": 1}),  # the dealer wins ties on 17-19
+    ("spanish-21", {"decks": 1}),  # 48-card decks, the player's 21 wins
+    ("random-blackjack", {"decks": 0}),  # the infinite deck
+]
+UPS = (1, 6, 10)
+
+
+def analysis_of(rules, monkeypatch, compiled: bool) -> Analysis:
+    if compiled:
+        monkeypatch.delenv("CABINET_EXACT", raising=False)
+    else:
+        monkeypatch.setenv("CABINET_EXACT", "python")
+    an = Analysis(rules)
+    for up in UPS:
+        an.splits(up)
+    assert all((an.table(up).fast is not None) == compiled for up in UPS)
+    return an
+
+
+@pytest.mark.parametrize(("profile", "over"), PROFILES, ids=[f"{p}-{o}" for p, o in PROFILES])
+def test_the_compiled_tables_price_every_first_decision_as_the_pure_python_ones(profile, over, monkeypatch):
+    rules = load_profile(profile, over).rules
+    fast = analysis_of(rules, monkeypatch, True)
+    pure = analysis_of(rules, monkeypatch, False)
+    for up in UPS:
+        for p, v in pure.splits(up).items():
+            w = fast.splits(up)[p]
+            assert (v is None) == (w is None), (up, p)
+            if v is not None:
+                assert w == pytest.approx(v, abs=1e-12), (up, p)
+        for hand, _ in first_deals(fast.shoe, up):
+            a, b = pure.first_values(hand, up), fast.first_values(hand, up)
+            assert a.keys() == b.keys()
+            for action in a:
+                assert b[action] == pytest.approx(a[action], abs=1e-12), (up, hand, action)
+            # three cards: the values of hitting and standing on, as a split hand or not
+            for v in range(1, 11):
+                three = tuple(c + (i == v - 1) for i, c in enumerate(hand))
+                if bj.counts_hard_total(three) < 21 and fast.table(up).fits(three):
+                    for split in (False, True):
+                        assert fast.play(up).hit(three, split) == pytest.approx(pure.play(up).hit(three, split), abs=1e-12)
+
+
+@pytest.mark.parametrize(("profile", "over"), PROFILES[:3], ids=[p for p, _ in PROFILES[:3]])
+def test_tables_read_back_from_the_cache_decide_as_the_process_that_computed_them(profile, over, monkeypatch):
+    """The cache folder keeps the compiled tables' dealer outcomes and split values; the
+    pure-Python plays that read them give the very same values (same bits), so a cabinet plays
+    the same whether its tables were computed now or read back."""
+    rules = load_profile(profile, over).rules
+    computed = analysis_of(rules, monkeypatch, True)
+    for up in range(1, 11):
+        computed.splits(up)
+    restored = Analysis(rules)
+    assert restored.restore(computed.tables())
+    for up in range(1, 11):
+        assert isinstance(restored.play(up), Play)
+        for hand, _ in first_deals(computed.shoe, up):
+            assert restored.first_values(hand, up) == computed.first_values(hand, up), (up, hand)
+            assert restored.first_decision(hand, up) == computed.first_decision(hand, up)
+
+
+def brute_dealer(rules, up: int, removed: tuple[int, ...]) -> list[Fraction]:
+    """The dealer's outcomes by walking every ordered draw from the shoe (exact fractions)."""
+    shoe = shoe_of(rules)
+    left = [f - r - (1 if v == up else 0) for v, (f, r) in enumerate(zip(shoe.full, removed, strict=True), 1)]
+    out = [Fraction(0)] * 7
+
+    def walk(hard: int, ace: bool, n: int, p: Fraction) -> None:
+        total, soft = bj.hand_score(hard, ace, False)
+        if not bj.dealer_draws(total, soft, rules.dealer_hits_soft_17):
+            o = 6 if bj.is_natural(n, hard, ace) else 5 if total > 21 else total - 17
+            out[o] += p
+            return
+        size = sum(left)
+        for v in range(1, 11):
+            if left[v - 1]:
+                q = p * Fraction(left[v - 1], size)
+                left[v - 1] -= 1
+                walk(hard + v, ace or v == 1, n + 1, q)
+                left[v - 1] += 1
+
+    walk(up, up == 1, 1, Fraction(1))
+    if rules.hole_card:
+        out[6] = Fraction(0)
+    return out
+
+
+@pytest.mark.parametrize("up", [1, 2, 7, 10])
+def test_the_dealers_outcomes_are_those_of_every_ordered_draw(up, monkeypatch):
+    monkeypatch.delenv("CABINET_EXACT", raising=False)
+    rules = load_profile("casino-blackjack").rules  # one deck: removals change the odds most
+    table = UpTable(rules, up)
+    assert table.fast is not None
+    removals = [from_values(h) for h in ([10, 6], [1, 1], [7, 7, 7], [2, 3, 4, 5], [10, 10, 1], [5, 5, 5, 5, 1])]
+    got = table.fast.dealer(removals)
+    for removal, row in zip(removals, got, strict=True):
+        want = brute_dealer(rules, up, removal)
+        assert list(row) == pytest.approx([float(w) for w in want], abs=1e-14), removal
+
+
+def test_the_figures_are_the_same_bits_on_one_thread_or_several(monkeypatch):
+    monkeypatch.delenv("CABINET_EXACT", raising=False)
+    rules = load_profile("casino-blackjack", {"decks": 2}).rules
+    one, two = Analysis(rules), Analysis(rules)
+    assert one.compute_all(1) and two.compute_all(2)
+    assert not one.compute_all(1)  # nothing left to compute
+    for up in range(1, 11):
+        assert one.splits(up) == two.splits(up)
+    game.analysis.cache_clear()
+
+
+def test_without_numba_or_when_told_the_tables_are_pure_python(monkeypatch):
+    monkeypatch.setenv("CABINET_EXACT", "python")
+    rules = load_profile("casino-blackjack").rules
+    table = UpTable(rules, 6)
+    assert table.fast is None and isinstance(table.play(), Play)
+    monkeypatch.delenv("CABINET_EXACT")
+    table = UpTable(rules, 6)
+    assert isinstance(table.fast, exact_fast.FastTable) and isinstance(table.play(), exact_fast.FastPlay)
