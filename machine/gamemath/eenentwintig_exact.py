@@ -23,7 +23,9 @@ Theory of operation
   the seat's known cards. The multisets the bank can hold while it must draw form a tree (a
   merged multiset draws on the same way: the bank's rule reads only the multiset); one pass
   down that tree per shoe composition gives the probabilities of its final keys (bust, 17-21,
-  20.5, three sevens).
+  20.5, three sevens). ``prepare`` makes that pass for every shoe the values need at once:
+  vectorised (``eenentwintig_numpy``) where numpy is installed (the ``fast`` extra), in pure
+  Python otherwise (the same operations in the same order: the same figures).
 * **A hand**: pass = the hand's key against the bank's distribution; buy = the average over
   the next card; a hand at 21, at seven cards or bust has no choice. **Wash**: the average over
   two new cards, the 7 and 8 gone, of the best of the new hand's choices (it may split).
@@ -133,8 +135,8 @@ def bank_plan(tree: Tree) -> Plan:
 def bank_batch(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
     """The bank's outcome probabilities for each shoe composition of ``decks``, in one pass
     down ``bank_tree``; every step is a C-level ``map`` over the shoes (``infinite``: each draw
-    1/8, nothing depletes). With numba (the ``fast`` extra), the same sums compiled
-    (``eenentwintig_kernels``); this pure-Python pass otherwise.
+    1/8, nothing depletes). With numpy (the ``fast`` extra), the same operations on arrays
+    (``eenentwintig_numpy``); this pure-Python pass otherwise.
 
     The weight a node carries is the number of ordered ways to draw its cards from the shoe
     (the product of the cards left at each draw), not yet a probability: every path to a node
@@ -142,14 +144,14 @@ def bank_batch(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[floa
     shoe's size N (N^n on an infinite deck). So no division is needed on the way down, and an
     outcome's probability is a sum over ``bank_plan``'s groups of (the group's summed weight)
     x (its draws' cards left) / (the denominator of one card more)."""
-    kernel = _compiled()
-    if kernel is not None:
-        return kernel.bank_batch(tree, bank_plan(tree), decks, infinite, len(OUTCOME_KEYS))
+    vectorised = _vectorised()
+    if vectorised is not None:
+        return vectorised.bank_batch(tree, bank_plan(tree), decks, infinite, len(OUTCOME_KEYS))
     return bank_batch_python(tree, decks, infinite)
 
 
 def bank_batch_python(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
-    """``bank_batch`` in pure Python (the reference the compiled one is checked against)."""
+    """``bank_batch`` in pure Python (the reference the numpy one is checked against)."""
     groups, feeds = bank_plan(tree)
     k = len(decks)
     cols = list(zip(*decks))  # per value index, its count in each shoe
@@ -195,13 +197,13 @@ def bank_batch_python(tree: Tree, decks: list[Comp], infinite: bool) -> list[tup
     return list(zip(*out))
 
 
-def _compiled():
-    """The compiled bank pass (``eenentwintig_kernels``), or None without numba."""
+def _vectorised():
+    """The numpy bank pass (``eenentwintig_numpy``), or None without numpy."""
     try:
-        from machine.gamemath import eenentwintig_kernels
+        from machine.gamemath import eenentwintig_numpy
     except ImportError:
         return None
-    return eenentwintig_kernels
+    return eenentwintig_numpy
 
 
 class Exact:

@@ -5,10 +5,9 @@ installing the project with the ``fast`` extra) and ``compile_all``: each engine
 (blackjack's ``fastsim``, ``eenentwintig_fast``, ``ochko.fast``, ``eenendertigen_fast``) plays
 a couple of rounds of its engine's default rules and a few given shoes, which compiles every
 kernel ``cabinet simulate --fast`` and the round-for-round checks call, with the argument types
-they call them with (and eenentwintig's exact analysis, ``eenentwintig_kernels``: one bank
-pass). Every kernel is ``cache=True``, so numba writes what it compiled beside the source
-(``__pycache__``, or ``NUMBA_CACHE_DIR``, or numba's user cache folder when the source folder
-cannot be written), and a later process loads it in a fraction of a second instead of
+they call them with. Every kernel is ``cache=True``, so numba writes what it compiled beside the
+source (``__pycache__``, or ``NUMBA_CACHE_DIR``, or numba's user cache folder when the source
+folder cannot be written), and a later process loads it in a fraction of a second instead of
 compiling for 30-60 s. Numba keys that cache by the kernel's source file (its path and
 modification time) and the rule files compiled into it (``fastsim.cache_follows``): an edited
 or re-checked-out source compiles again on first use (and the next set-up). Keeps no figure and
@@ -26,7 +25,6 @@ from typing import Any
 FAST_MODULES = (
     "machine.gamemath.fastsim",
     "machine.gamemath.eenentwintig_fast",
-    "machine.gamemath.eenentwintig_kernels",
     "machine.gamemath.ochko.fast",
     "machine.gamemath.eenendertigen_fast",
 )
@@ -46,15 +44,6 @@ def _eenentwintig() -> None:
     rules = EenentwintigRules()
     fast.fast_simulate(rules, 2, 1, 1)
     fast.play_shoes(rules, fast.shuffled_shoes(rules, 1, 1))
-    _eenentwintig_exact(rules)
-
-
-def _eenentwintig_exact(rules) -> None:
-    from machine.gamemath import eenentwintig_exact as ex
-    from machine.gamemath import eenentwintig_kernels as kernels
-
-    tree = ex.bank_tree(rules.two_aces_twenty_and_a_half, rules.three_sevens_beat_21)
-    kernels.bank_batch(tree, ex.bank_plan(tree), [ex.ZERO], True, len(ex.OUTCOME_KEYS))  # the exact RTP's bank pass
 
 
 def _ochko() -> None:
