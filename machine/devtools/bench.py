@@ -713,7 +713,10 @@ def _times(label: str, times: list[float]) -> str:
 
 
 def _ratio(ours: float, theirs: float) -> str:
-    return f"{ours / theirs:.2f}x Farmer's time ({'faster' if ours < theirs else 'slower'})"
+    """Best against best, as a factor of the faster side."""
+    if ours < theirs:
+        return f"{theirs / ours:.2f}x faster than Farmer's"
+    return f"{ours / theirs:.2f}x slower than Farmer's"
 
 
 @bench("farmer")
