@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import add, mul, truediv
 
 from machine.gamemath.tablecache import Table
@@ -144,7 +144,7 @@ def bank_batch(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[floa
     shoe's size N (N^n on an infinite deck). So no division is needed on the way down, and an
     outcome's probability is a sum over ``bank_plan``'s groups of (the group's summed weight)
     x (its draws' cards left) / (the denominator of one card more)."""
-    vectorised = _vectorised()
+    vectorised = _vectorised() if len(decks) >= VECTOR_FROM else None
     if vectorised is not None:
         return vectorised.bank_batch(tree, bank_plan(tree), decks, infinite, len(OUTCOME_KEYS))
     return bank_batch_python(tree, decks, infinite)
@@ -197,6 +197,12 @@ def bank_batch_python(tree: Tree, decks: list[Comp], infinite: bool) -> list[tup
     return list(zip(*out))
 
 
+VECTOR_FROM = 32
+"""Shoes from which ``bank_batch`` takes the numpy pass: for a few, the pure-Python pass is
+quicker (a numpy pass costs some 8 ms whatever the number of shoes; pure Python 4 ms a shoe)."""
+
+
+@cache
 def _vectorised():
     """The numpy bank pass (``eenentwintig_numpy``), or None without numpy."""
     try:
