@@ -237,3 +237,34 @@ def test_the_fast_path_agrees_with_the_exact_return():
     pytest.importorskip("numba")
     t = een.fast_simulate(RULES, 1_000_000, seed=2, workers=1)
     assert abs(t.rtp - een.exact_rtp(RULES)) < t.half_width
+
+
+# -- the vectorised bank pass (numpy) against the pure-Python one ---------------------------------
+
+
+@pytest.mark.parametrize("rules", [RULES, ONE_DECK, replace(RULES, decks=0),
+                                   replace(ONE_DECK, two_aces_twenty_and_a_half=False, three_sevens_beat_21=False)])
+def test_the_numpy_bank_pass_gives_the_pure_python_figures(rules):
+    vectorised = pytest.importorskip("machine.gamemath.eenentwintig_numpy")
+    from machine.gamemath import eenentwintig_exact as ex
+
+    e = Exact(rules)
+    seen = [(), (10, 9), (7, 7, 1), (1, 1, 2, 3), (7, 8, 9, 10, 1), (4, 4, 4, 3, 3, 3, 2, 2)]
+    shoes = [e.deck(comp_of(s)) for s in seen]
+    tree = ex.bank_tree(rules.two_aces_twenty_and_a_half, rules.three_sevens_beat_21)
+    pure = ex.bank_batch_python(tree, shoes, e.infinite)
+    fast = vectorised.bank_batch(tree, ex.bank_plan(tree), shoes, e.infinite, len(OUTCOME_KEYS))
+    for p, c in zip(pure, fast, strict=True):
+        assert sum(p) == pytest.approx(1, abs=1e-12)
+        assert c == pytest.approx(p, abs=1e-12)
+
+
+def test_the_exact_return_is_the_same_on_the_pure_python_path(monkeypatch):
+    # the pinned returns above take the vectorised bank pass where numpy is installed: this one
+    # takes the pure-Python pass (the one used without numpy), to the same 1e-12
+    from machine.gamemath import eenentwintig_exact as ex
+
+    monkeypatch.setattr(ex, "_vectorised", lambda: None)
+    pure = Exact(ONE_DECK)
+    pure.prepare()
+    assert pure.net() == pytest.approx(0.9960094516228408 - 1, abs=1e-12)

@@ -612,3 +612,283 @@ def run(names: list[str], **options: Any) -> int:
                 else:
                     os.environ["CABINET_CACHE_DIR"] = before
     return 0
+
+
+# -- Eric Farmer's exact engine beside ours (cabinet bench farmer) ------------------------------
+
+ANCHOR_RULES: dict[str, Any] = {
+    "hole_card": True, "double_hard": "any", "double_soft": "any", "double_makes_aces_hard": False,
+    "max_splits_and_doubles": None, "resplit_aces": False, "three_sevens_bonus": 0}
+"""The anchor rule set (6 decks, S17, DOA, DAS, resplit to 4 hands, no resplit aces, peek, no
+surrender, 3:2) as overrides of Random Blackjack's profile (docs/house-edge-sources.md §1)."""
+
+FARMER_VARIABLE = "FARMER_BLACKJACK"  # the path of a checkout of github.com/possibly-wrong/blackjack
+# what strategy.cpp links against (its main, the engine, and the two it calls for the pdf of a round)
+FARMER_SOURCES = ("src/strategy.cpp", "src/blackjack.cpp", "src/indices.cpp", "src/pdf/blackjack_pdf.cpp")
+FARMER_FLAGS = ("-O2", "-Isrc", "-Isrc/pdf")
+# strategy's prompts, in order: decks; dealer hits soft 17; double on any total; double on soft
+# hands; double after a hit; double after a split; resplit; resplit aces; CDZ- post-split
+# strategy; late surrender; blackjack payoff; the output file; then "0 0" ends the hand prompt
+FARMER_ANSWERS = "6\nn\ny\ny\nn\ny\ny\nn\ny\nn\n1.5\nout.txt\n0 0\n"
+
+
+class FarmerUnavailable(Exception):
+    """Farmer's engine cannot be built or run here (one line for the report)."""
+
+
+def farmer_build(checkout: Path) -> Path:
+    """Farmer's ``strategy`` program built with ``g++ -O2`` from ``checkout``, in a folder of the
+    user's cache folder (outside the repository) named by a digest of the sources, the flags and
+    the compiler: built once, then found again while none of them changes."""
+    import contextlib
+    import hashlib
+    import os
+    import shutil
+    import subprocess
+
+    src = checkout / "src"
+    if not all((checkout / f).is_file() for f in FARMER_SOURCES):
+        raise FarmerUnavailable(f"{checkout} is not a checkout of possibly-wrong/blackjack (no {FARMER_SOURCES[0]})")
+    gxx = shutil.which("g++")
+    if gxx is None:
+        raise FarmerUnavailable("no g++ on the PATH to build Farmer's engine")
+    version = subprocess.run([gxx, "--version"], capture_output=True, text=True).stdout.splitlines()[:1]
+    h = hashlib.sha256(repr((FARMER_SOURCES, FARMER_FLAGS, version)).encode())
+    for f in sorted(p for p in src.rglob("*") if p.suffix in (".cpp", ".h", ".hpp")):
+        h.update(f.relative_to(checkout).as_posix().encode() + b"\0" + f.read_bytes())
+    home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "cabinet"
+    folder = home / f"farmer-strategy-{h.hexdigest()[:16]}"
+    binary = folder / "strategy"
+    if binary.is_file():
+        return binary
+    print(f"building Farmer's engine from {checkout} (g++ {' '.join(FARMER_FLAGS)}; about a minute, once) into {folder}",
+          flush=True)
+    home.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix="farmer-build-", dir=home))
+    try:
+        objects = [work / (Path(source).stem + ".o") for source in FARMER_SOURCES]
+        for source, obj in zip(FARMER_SOURCES, objects, strict=True):
+            _compile([gxx, *FARMER_FLAGS, "-c", source, "-o", str(obj)], checkout)
+        _compile([gxx, "-O2", *map(str, objects), "-o", str(work / "strategy")], checkout)
+        for obj in objects:
+            obj.unlink()
+        with contextlib.suppress(OSError):  # whole or not at all (another run may have won the race)
+            work.rename(folder)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    if not binary.is_file():
+        raise FarmerUnavailable(f"the build left no {binary}")
+    return binary
+
+
+def _compile(cmd: list[str], cwd: Path) -> None:
+    import subprocess
+
+    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        raise FarmerUnavailable(f"g++ failed ({' '.join(cmd[1:])}): {last}")
+
+
+def farmer_run(binary: Path) -> tuple[float, float]:
+    """One run of Farmer's ``strategy`` on the anchor rules: (seconds, overall EV in %), the EV
+    read from the ``Total |`` row of the file it writes."""
+    import re
+    import subprocess
+
+    with tempfile.TemporaryDirectory() as tmp:
+        t = time.perf_counter()
+        done = subprocess.run([str(binary)], input=FARMER_ANSWERS, cwd=tmp, capture_output=True, text=True, timeout=900)
+        seconds = time.perf_counter() - t
+        out = Path(tmp) / "out.txt"
+        text = out.read_text() if out.is_file() else ""
+    found = re.search(r"^\s*Total \|\s*(-?\d+\.\d+)\s*(?:\+/-.*)?$", text, re.MULTILINE)
+    if done.returncode != 0 or found is None:
+        raise FarmerUnavailable(f"Farmer's strategy ended with code {done.returncode} and no overall EV in its file")
+    return seconds, float(found.group(1))
+
+
+def _times(label: str, times: list[float]) -> str:
+    return f"{label}: best {min(times):.2f} s, median {statistics.median(times):.2f} s ({len(times)} runs)"
+
+
+def _ratio(ours: float, theirs: float) -> str:
+    """Best against best, as a factor of the faster side."""
+    if ours < theirs:
+        return f"{theirs / ours:.2f}x faster than Farmer's"
+    return f"{ours / theirs:.2f}x slower than Farmer's"
+
+
+@bench("farmer")
+def farmer_bench(repeats: int = 3) -> None:
+    """The anchor rule set's exact house edge, ours beside Eric Farmer's C++ engine
+    (``strategy``, CDZ-) in one run: both figures and their difference (they agree to 1e-9 %),
+    and each side's time (``repeats`` runs, best and median). Farmer's engine is built from the
+    checkout named by ``FARMER_BLACKJACK`` (never part of this repository); without it, ours
+    alone. Ours: ``game_rtp`` in this process with every cache cleared (after one call on other
+    rules, so compiled kernels are loaded), and ``cabinet rtp`` as a new process each time."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from machine.gamemath import game
+    from machine.gamemath.game import game_rtp
+    from machine.games.rules import load_profile
+
+    farmer: tuple[list[float], float] | None = None
+    checkout = os.environ.get(FARMER_VARIABLE)
+    if not checkout:
+        print(f"{FARMER_VARIABLE} is not set: export {FARMER_VARIABLE}=/path/to/a/checkout/of/github.com/possibly-wrong/"
+              "blackjack to time Eric Farmer's engine beside ours; ours alone")
+    else:
+        try:
+            binary = farmer_build(Path(checkout).expanduser())
+            runs = [farmer_run(binary) for _ in range(repeats)]
+            farmer = [s for s, _ in runs], runs[0][1]
+        except (FarmerUnavailable, OSError, subprocess.SubprocessError) as exc:
+            print(f"Farmer's engine not timed: {exc}; ours alone")
+
+    rules = load_profile("random-blackjack", ANCHOR_RULES).rules
+    game_rtp(load_profile("random-blackjack", {**ANCHOR_RULES, "dealer_hits_soft_17": True}).rules)  # warm-up
+    ours: list[float] = []
+    edge = 0.0
+    before = os.environ.get("CABINET_CACHE_DIR")
+    try:
+        for _ in range(repeats):
+            with tempfile.TemporaryDirectory() as folder:
+                os.environ["CABINET_CACHE_DIR"] = folder
+                game.analysis.cache_clear()
+                t = time.perf_counter()
+                edge = game_rtp(rules).house_edge
+                ours.append(time.perf_counter() - t)
+    finally:
+        if before is None:
+            os.environ.pop("CABINET_CACHE_DIR", None)
+        else:
+            os.environ["CABINET_CACHE_DIR"] = before
+    command: list[float] = []
+    script = "game: random-blackjack\nrules: " + json.dumps(ANCHOR_RULES) + "\n"
+    code = "import sys; from machine.cli import main; sys.exit(main(sys.argv[1:]))"
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as folder:
+            env = dict(_child_env(), CABINET_CACHE_DIR=folder)
+            t = time.perf_counter()
+            done = subprocess.run([sys.executable, "-c", code, "rtp", "-", "--json"], input=script, capture_output=True,
+                                  text=True, env=env)
+            command.append(time.perf_counter() - t)
+        if done.returncode != 0:
+            print(f"cabinet rtp failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}")
+            command = []
+            break
+        if abs(other := json.loads(done.stdout)["house_edge"] - edge) > 1e-12:
+            print(f"cabinet rtp's house edge differs from game_rtp's by {other * 100:+.1e} %")
+
+    line = f"ours {edge * 100:.9f} %"
+    if farmer:
+        gap = edge * 100 + farmer[1]  # Farmer prints the player's EV: minus the house edge
+        line += (f", Farmer's {-farmer[1]:.9f} % (CDZ-): difference {gap:+.1e} % "
+                 f"({'agree' if abs(gap) <= 1e-9 else 'DIFFER'} to 1e-9 %)")
+    print(f"anchor rules (6 decks, S17, DOA, DAS, resplit to 4 hands, no RSA, peek, no surrender, 3:2): house edge {line}")
+    if farmer:
+        print(_times("Farmer's strategy (g++ -O2, a new process; its output file included)", farmer[0]))
+    print(_times("ours, game_rtp in this process, every cache cleared", ours)
+          + (f": {_ratio(min(ours), min(farmer[0]))}" if farmer else ""))
+    if command:
+        print(_times("ours, cabinet rtp --json as a new process (imports included), an empty cache folder", command)
+              + (f": {_ratio(min(command), min(farmer[0]))}" if farmer else ""))
+
+
+# -- every 21-family profile's exact RTP from nothing (cabinet bench exact) ---------------------
+
+EXACT_GOAL = 2.0  # seconds: issue 15 wants every 21-family profile's exact RTP under two seconds
+WARM_UP = {"blackjack": {"decks": 1}, "eenentwintig": {"decks": 1}, "ochko": {"decks": 2}}
+"""Per engine, rules other than any profile's: one exact RTP of them first loads the imports and
+any compiled kernels, so a profile's time is its own computation."""
+
+
+def exact_figure(profile: Any) -> float:
+    """The exact RTP as ``cabinet rtp`` computes it: blackjack's ``game_rtp``, every other
+    engine's ``rtp_report`` (its bet rule and tables with it)."""
+    if profile.engine == "blackjack":
+        from machine.gamemath.game import game_rtp
+
+        return game_rtp(profile.rules).rtp
+    from machine.gamemath.engines import math_of
+
+    return float(math_of(profile.engine).rtp_report(profile)["rtp"])
+
+
+def forget_exact(engine: str) -> None:
+    """Clear what a process remembers of an engine's exact analysis (the tables on disk are
+    the caller's: an empty ``CABINET_CACHE_DIR``)."""
+    if engine == "blackjack":
+        from machine.gamemath import game
+
+        game.analysis.cache_clear()
+    elif engine == "eenentwintig":
+        from machine.gamemath import eenentwintig, eenentwintig_exact
+
+        for cached in (eenentwintig.analysis, eenentwintig_exact.exact, eenentwintig_exact.bank_tree,
+                       eenentwintig_exact.bank_plan, eenentwintig_exact.facts):
+            cached.cache_clear()
+    elif engine == "ochko":
+        from machine.gamemath.ochko import exact
+
+        exact.analysis.cache_clear()
+
+
+@bench("exact")
+def exact_bench() -> None:
+    """The exact RTP of every shipped 21-family profile (``config/games``; eenendertigen's
+    return is simulated: not here), each from nothing: an empty cache folder and the analysis
+    forgotten, after one exact RTP of other rules per engine (imports and compiled kernels
+    loaded). One line each with the RTP and whether it took under two seconds; beside it, the
+    whole ``cabinet rtp`` of the profile as a new process (imports included, an empty cache
+    folder), what a user waits."""
+    import os
+    import subprocess
+    import sys
+
+    from machine.games.rules import config_dir, load_profile
+
+    profiles = [load_profile(p.stem) for p in sorted((config_dir() / "games").glob("*.yaml"))]
+    profiles = [p for p in profiles if p.engine != "eenendertigen"]
+    code = "import sys; from machine.cli import main; sys.exit(main(sys.argv[1:]))"
+    before = os.environ.get("CABINET_CACHE_DIR")
+    try:
+        t = time.perf_counter()
+        for engine in dict.fromkeys(p.engine for p in profiles):
+            with tempfile.TemporaryDirectory() as folder:
+                os.environ["CABINET_CACHE_DIR"] = folder
+                first = next(p for p in profiles if p.engine == engine)
+                exact_figure(load_profile(first.game, WARM_UP.get(engine, {})))
+                forget_exact(engine)
+        print(f"warm-up (imports and compiled kernels, one exact RTP of other rules per engine): "
+              f"{time.perf_counter() - t:.1f} s")
+        over = []
+        for profile in profiles:
+            with tempfile.TemporaryDirectory() as folder:
+                os.environ["CABINET_CACHE_DIR"] = folder
+                forget_exact(profile.engine)
+                t = time.perf_counter()
+                rtp = exact_figure(profile)
+                seconds = time.perf_counter() - t
+            with tempfile.TemporaryDirectory() as folder:
+                t = time.perf_counter()
+                done = subprocess.run([sys.executable, "-c", code, "rtp", "-"], input=f"game: {profile.game}\n",
+                                      capture_output=True, text=True, env=dict(_child_env(), CABINET_CACHE_DIR=folder))
+                command = time.perf_counter() - t
+            if seconds >= EXACT_GOAL:
+                over.append(profile.game)
+            print(f"{profile.game} ({profile.engine}): exact RTP {rtp * 100:.5f} % in {seconds:.2f} s; "
+                  f"under {EXACT_GOAL:g} s: {'no' if seconds >= EXACT_GOAL else 'yes'} "
+                  + (f"(cabinet rtp as a new process: {command:.2f} s)" if done.returncode == 0 else
+                     f"(cabinet rtp failed: {(done.stderr.strip().splitlines() or ['?'])[-1]})"))
+    finally:
+        if before is None:
+            os.environ.pop("CABINET_CACHE_DIR", None)
+        else:
+            os.environ["CABINET_CACHE_DIR"] = before
+    print(f"every profile under {EXACT_GOAL:g} s: " + ("yes" if not over else f"no ({len(over)} of {len(profiles)} over: "
+                                                      f"{', '.join(over)})"))

@@ -42,8 +42,9 @@ __all__ = [
 
 @lru_cache(maxsize=8)
 def analysis(rules: EenentwintigRules) -> Exact:
-    """The analysis of a rule set with every value computed (about 2 s for two decks), or read
-    from the cache folder (``tablecache``), where what was computed is left for the next process."""
+    """The analysis of a rule set with every value computed (two decks: about 0.6 s with numpy,
+    2 s without), or read from the cache folder (``tablecache``), where what was computed is left
+    for the next process."""
     e = Exact(rules)
     key = tablecache.rules_key("eenentwintig", rules.to_dict())
     cached = tablecache.load(TABLES, key)

@@ -23,7 +23,9 @@ Theory of operation
   the seat's known cards. The multisets the bank can hold while it must draw form a tree (a
   merged multiset draws on the same way: the bank's rule reads only the multiset); one pass
   down that tree per shoe composition gives the probabilities of its final keys (bust, 17-21,
-  20.5, three sevens).
+  20.5, three sevens). ``prepare`` makes that pass for every shoe the values need at once:
+  vectorised (``eenentwintig_numpy``) where numpy is installed (the ``fast`` extra), in pure
+  Python otherwise (the same operations in the same order: the same figures).
 * **A hand**: pass = the hand's key against the bank's distribution; buy = the average over
   the next card; a hand at 21, at seven cards or bust has no choice. **Wash**: the average over
   two new cards, the 7 and 8 gone, of the best of the new hand's choices (it may split).
@@ -40,7 +42,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from operator import add, mul, truediv
 
 from machine.gamemath.tablecache import Table
@@ -78,6 +80,7 @@ def comp_of(values: Sequence[int]) -> Comp:
     return tuple(out)
 
 
+@lru_cache(maxsize=1 << 16)  # the hands of a rule set's analysis ask for a few thousand, many times each
 def facts(c: Comp) -> tuple[int, int, int, int]:
     """(best total, cards, aces, sevens) of a composition (the total as ``blackjack_rules``)."""
     hard = sum(map(mul, c, sc.VALUES))
@@ -112,14 +115,47 @@ def bank_tree(two_aces: bool, three_sevens: bool) -> Tree:
 
 BATCH = 2000  # shoes per bank_batch call: the work lists stay a few MB
 
+Plan = tuple[tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...], tuple[tuple[int, ...], ...]]
+"""``bank_plan``: the groups (outcome, level, draws) and per tree node the groups it feeds."""
+
+
+@lru_cache(maxsize=4)
+def bank_plan(tree: Tree) -> Plan:
+    """The tree's ends regrouped for ``bank_batch``: each distinct (outcome, level of the node,
+    its draws) is one group, and each node lists the groups it feeds. Nodes of one level that
+    stand on the same draws share the same shoe factors, so their weights are added first and
+    multiplied once per group."""
+    groups: dict[tuple[int, int, tuple[tuple[int, int], ...]], int] = {}
+    feeds = []
+    for n, _edges, ends in tree:
+        feeds.append(tuple(groups.setdefault((o, n, draws), len(groups)) for o, draws in ends))
+    return tuple(groups), tuple(feeds)
+
 
 def bank_batch(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
     """The bank's outcome probabilities for each shoe composition of ``decks``, in one pass
-    down ``bank_tree``: each node carries one probability per shoe, and every step is a
-    C-level ``map`` over the shoes (``infinite``: each draw 1/8, nothing depletes)."""
+    down ``bank_tree``; every step is a C-level ``map`` over the shoes (``infinite``: each draw
+    1/8, nothing depletes). With numpy (the ``fast`` extra), the same operations on arrays
+    (``eenentwintig_numpy``); this pure-Python pass otherwise.
+
+    The weight a node carries is the number of ordered ways to draw its cards from the shoe
+    (the product of the cards left at each draw), not yet a probability: every path to a node
+    of ``n`` cards has the same denominator, the falling factorial N (N-1) ... (N-n+1) of the
+    shoe's size N (N^n on an infinite deck). So no division is needed on the way down, and an
+    outcome's probability is a sum over ``bank_plan``'s groups of (the group's summed weight)
+    x (its draws' cards left) / (the denominator of one card more)."""
+    vectorised = _vectorised() if len(decks) >= VECTOR_FROM else None
+    if vectorised is not None:
+        return vectorised.bank_batch(tree, bank_plan(tree), decks, infinite, len(OUTCOME_KEYS))
+    return bank_batch_python(tree, decks, infinite)
+
+
+def bank_batch_python(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
+    """``bank_batch`` in pure Python (the reference the numpy one is checked against)."""
+    groups, feeds = bank_plan(tree)
     k = len(decks)
     cols = list(zip(*decks))  # per value index, its count in each shoe
-    totals = [sum(d) for d in decks]
+    totals = [float(sum(d)) for d in decks]
     avail: dict[tuple[int, int], list[int]] = {}  # (value index, held) -> cards of it left, per shoe
 
     def left(i: int, held: int) -> list[int]:
@@ -128,25 +164,52 @@ def bank_batch(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[floa
             got = avail[(i, held)] = list(cols[i]) if infinite else [c - held if c > held else 0 for c in cols[i]]
         return got
 
-    prob: list[list[float] | None] = [None] * len(tree)
-    prob[0] = [1.0] * k
-    out = [[0.0] * k for _ in OUTCOME_KEYS]
-    for node, (n, edges, ends) in enumerate(tree):
-        p = prob[node]
-        if p is None:
+    weight: list[list[float] | None] = [None] * len(tree)
+    weight[0] = [1.0] * k
+    acc: list[list[float] | None] = [None] * len(groups)
+    for node, (_n, edges, _ends) in enumerate(tree):
+        w = weight[node]
+        if w is None:
             continue
-        prob[node] = None
-        per = list(map(truediv, p, totals if infinite else [t - n for t in totals]))
+        weight[node] = None
         for i, child, held in edges:
-            q = map(mul, per, left(i, held))
-            have = prob[child]
-            prob[child] = list(q) if have is None else list(map(add, have, q))
-        for o, draws in ends:
-            acc = out[o]
-            for i, held in draws:
-                acc = list(map(add, acc, map(mul, per, left(i, held))))
-            out[o] = acc
+            q = map(mul, w, left(i, held))
+            have = weight[child]
+            weight[child] = list(q) if have is None else list(map(add, have, q))
+        for g in feeds[node]:  # no list is changed in place: sharing w is safe
+            have = acc[g]
+            acc[g] = w if have is None else list(map(add, have, w))
+    levels = 1 + max(n for _o, n, _d in groups) if groups else 0
+    denominators = [totals]  # per level n: N (N-1) ... (N-n), per shoe (1 where no card is left)
+    for n in range(1, levels):
+        step = totals if infinite else [t - n for t in totals]
+        denominators.append(list(map(mul, denominators[-1], step)))
+    denominators = [[x if x > 0 else 1.0 for x in den] for den in denominators]
+    sums: dict[tuple[tuple[int, int], ...], list[int]] = {}
+    out = [[0.0] * k for _ in OUTCOME_KEYS]
+    for (o, n, draws), a in zip(groups, acc, strict=True):
+        if a is None:
+            continue
+        s = sums.get(draws)
+        if s is None:
+            s = sums[draws] = [sum(x) for x in zip(*(left(i, held) for i, held in draws))]
+        out[o] = list(map(add, out[o], map(truediv, map(mul, a, s), denominators[n])))
     return list(zip(*out))
+
+
+VECTOR_FROM = 32
+"""Shoes from which ``bank_batch`` takes the numpy pass: for a few, the pure-Python pass is
+quicker (a numpy pass costs some 8 ms whatever the number of shoes; pure Python 4 ms a shoe)."""
+
+
+@cache
+def _vectorised():
+    """The numpy bank pass (``eenentwintig_numpy``), or None without numpy."""
+    try:
+        from machine.gamemath import eenentwintig_numpy
+    except ImportError:
+        return None
+    return eenentwintig_numpy
 
 
 class Exact:
@@ -162,6 +225,7 @@ class Exact:
         self._split: dict[tuple[int, Comp], float] = {}
         self._first: dict[tuple[Comp, Comp], dict[str, float]] = {}
         self._wanted: set[Comp] | None = None
+        self._draws: dict[Comp, list[tuple[int, float]]] = {}
 
     def hands(self) -> list[tuple[Comp, Comp, bool]]:
         """Every hand valued so far, the first decisions' two cards among them: (its
@@ -177,10 +241,14 @@ class Exact:
         return tuple(f - s for f, s in zip(self.full, seen))
 
     def draws(self, seen: Comp) -> list[tuple[int, float]]:
-        """(value index, probability) of the next card, ``seen`` out."""
-        d = self.deck(seen)
-        n = sum(d)
-        return [(i, c / n) for i, c in enumerate(d) if c > 0]
+        """(value index, probability) of the next card, ``seen`` out (remembered: a list the
+        caller must not change)."""
+        got = self._draws.get(seen)
+        if got is None:
+            d = self.deck(seen)
+            n = sum(d)
+            got = self._draws[seen] = [(i, c / n) for i, c in enumerate(d) if c > 0]
+        return got
 
     # -- the bank -----------------------------------------------------------------------------
 

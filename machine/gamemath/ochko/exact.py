@@ -96,16 +96,23 @@ class Analysis:
         self._stand: dict[tuple[int, int, Comp], float] = {}
         self._values: dict[tuple[int, tuple[int, ...], bool], dict[str, float]] = {}
         self._net = {t: _net_vs_banker(t) for t in range(2, 33)}
+        self._draws: dict[Comp, list[tuple[int, float]]] = {}
 
     # -- the deck ------------------------------------------------------------------------------
 
     def draws(self, removed: Comp) -> list[tuple[int, float]]:
-        """(value index, chance) of the next card, given the cards ``removed`` (seen or dealt)."""
-        if self.full is None:
-            return [(i, 1.0 / NV) for i in range(NV)]
-        left = [f - r for f, r in zip(self.full, removed)]
-        n = sum(left)
-        return [(i, k / n) for i, k in enumerate(left) if k > 0]
+        """(value index, chance) of the next card, given the cards ``removed`` (seen or dealt);
+        remembered per ``removed`` (a list the caller must not change)."""
+        got = self._draws.get(removed)
+        if got is None:
+            if self.full is None:
+                got = [(i, 1.0 / NV) for i in range(NV)]
+            else:
+                left = [f - r for f, r in zip(self.full, removed)]
+                n = sum(left)
+                got = [(i, k / n) for i, k in enumerate(left) if k > 0]
+            self._draws[removed] = got
+        return got
 
     def fits(self, c: Comp) -> bool:
         return self.full is None or all(a <= f for a, f in zip(c, self.full))
