@@ -823,9 +823,16 @@ def forget_exact(engine: str) -> None:
     """Clear what a process remembers of an engine's exact analysis (the tables on disk are
     the caller's: an empty ``CABINET_CACHE_DIR``)."""
     if engine == "blackjack":
-        from machine.gamemath import game
+        from machine.gamemath import dealer, game, shoe, table
 
-        game.analysis.cache_clear()
+        for cached in (game.analysis, dealer.terminals, dealer.trie, table.pay_rows, table.children, shoe.score):
+            cached.cache_clear()
+        try:
+            from machine.gamemath import exact_fast
+        except ImportError:
+            return
+        exact_fast._hand_arrays.cache_clear()
+        exact_fast._falls.cache_clear()
     elif engine == "eenentwintig":
         from machine.gamemath import eenentwintig, eenentwintig_exact
 

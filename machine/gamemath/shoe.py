@@ -25,6 +25,7 @@ Comp = tuple[int, ...]
 ZERO: Comp = (0,) * 10
 
 
+@lru_cache(maxsize=1024)
 def unit(v: int, n: int = 1) -> Comp:
     """A composition of ``n`` cards of value ``v``."""
     return tuple(n if i == v - 1 else 0 for i in range(10))

@@ -94,6 +94,7 @@ class _Hands:
         self.A = lru_cache(maxsize=None)(self._a)
         self.B = lru_cache(maxsize=None)(self._b)
         self._hands: dict[tuple[int, bool], dict[int, float]] = {}
+        self._means: dict[tuple[tuple[int, ...], int, bool], float] = {}
 
     # -- the shoe S_t ------------------------------------------------------------------------
 
@@ -205,6 +206,13 @@ class _Hands:
 
     def mean(self, cards: list[int], t: int, allow: bool) -> float:
         """The mean value of a split hand whose second card is one of ``cards``."""
+        key = (tuple(cards), t, allow)
+        found = self._means.get(key)
+        if found is None:
+            found = self._means[key] = self._mean(cards, t, allow)
+        return found
+
+    def _mean(self, cards: list[int], t: int, allow: bool) -> float:
         probs = self.t.probs(self.removed(t))
         weight = sum(probs[c - 1] for c in cards)
         if not weight:
