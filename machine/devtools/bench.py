@@ -825,7 +825,8 @@ def forget_exact(engine: str) -> None:
     if engine == "blackjack":
         from machine.gamemath import dealer, game, shoe, table
 
-        for cached in (game.analysis, dealer.terminals, dealer.trie, table.pay_rows, table.children, shoe.score):
+        caches: list[Any] = [game.analysis, dealer.terminals, dealer.trie, table.pay_rows, table.children, shoe.score]
+        for cached in caches:
             cached.cache_clear()
         try:
             from machine.gamemath import exact_fast
@@ -836,8 +837,9 @@ def forget_exact(engine: str) -> None:
     elif engine == "eenentwintig":
         from machine.gamemath import eenentwintig, eenentwintig_exact
 
-        for cached in (eenentwintig.analysis, eenentwintig_exact.exact, eenentwintig_exact.bank_tree,
-                       eenentwintig_exact.bank_plan, eenentwintig_exact.facts):
+        caches = [eenentwintig.analysis, eenentwintig_exact.exact, eenentwintig_exact.bank_tree,
+                  eenentwintig_exact.bank_plan, eenentwintig_exact.facts]
+        for cached in caches:
             cached.cache_clear()
     elif engine == "ochko":
         from machine.gamemath.ochko import exact
