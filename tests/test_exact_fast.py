@@ -147,3 +147,14 @@ def test_without_numba_or_when_told_the_tables_are_pure_python(monkeypatch):
     monkeypatch.delenv("CABINET_EXACT")
     table = UpTable(rules, 6)
     assert isinstance(table.fast, exact_fast.FastTable) and isinstance(table.play(), exact_fast.FastPlay)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_computing_every_up_card_reports_its_progress(workers, monkeypatch):
+    monkeypatch.delenv("CABINET_EXACT", raising=False)
+    seen: list[tuple[int, int]] = []
+    an = Analysis(load_profile("casino-blackjack").rules)
+    assert an.compute_all(workers, lambda done, of: seen.append((done, of)))
+    assert seen == [(k, 10) for k in range(11)]
+    seen.clear()
+    assert not an.compute_all(workers, lambda done, of: seen.append((done, of))) and seen == []

@@ -16,7 +16,7 @@ when splitting the pair beats its other choices, as the RTP in ``game`` assumes.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from machine.gamemath import tablecache
 from machine.gamemath.game import TABLES, Analysis, analysis, best_of, tables_key
@@ -27,11 +27,12 @@ from machine.games.round import Decision, Round
 from machine.games.rules import Rules
 
 
-def prepare(rules: Rules) -> Analysis:
+def prepare(rules: Rules, progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Compute every table of ``rules`` now (so that no later decision waits for one), or read
-    them from the cache folder; what was computed is left there for the next process."""
+    them from the cache folder; what was computed is left there for the next process.
+    ``progress(done, of)``: the up cards computed so far (not called when all were read)."""
     an = analysis(rules)
-    if an.compute_all():
+    if an.compute_all(progress=progress):
         tablecache.save(TABLES, tables_key(rules), an.tables())
     return an
 

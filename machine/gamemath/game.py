@@ -75,24 +75,28 @@ class Analysis:
             s = self._splits[up] = split_values(self.table(up), self.policy(up), "auto", other)
         return s
 
-    def compute_all(self, workers: int | None = None) -> bool:
+    def compute_all(self, workers: int | None = None, progress: Callable[[int, int], None] | None = None) -> bool:
         """Every up card's tables and split values not known yet (False: all were). When the
         tables are compiled (``table.UpTable.fast``) the up cards go to ``workers`` threads
         (default: one per core), as the kernels run without Python's lock; each up card is
-        computed alone, so the figures are the same bits whatever the number of threads."""
+        computed alone, so the figures are the same bits whatever the number of threads.
+        ``progress(done, of)`` is called before the first up card and after each one."""
         ups = [up for up in range(1, 11) if not self.has_splits(up) and self.shoe.holds(unit(up, 2))]
         if not ups:
             return False
+        report = progress or (lambda done, of: None)
+        report(0, len(ups))
         if workers is None:
             workers = os.cpu_count() or 1
         workers = min(workers, len(ups))
         if workers > 1 and self.table(ups[0]).fast is not None:
             with ThreadPoolExecutor(workers) as pool:
-                for _ in pool.map(self.splits, ups):
-                    pass
+                for done, _ in enumerate(pool.map(self.splits, ups), 1):
+                    report(done, len(ups))
         else:
-            for up in ups:
+            for done, up in enumerate(ups, 1):
                 self.splits(up)
+                report(done, len(ups))
         return True
 
     def split(self, up: int, p: int) -> float | None:
