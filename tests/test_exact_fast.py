@@ -158,3 +158,26 @@ def test_computing_every_up_card_reports_its_progress(workers, monkeypatch):
     assert seen == [(k, 10) for k in range(11)]
     seen.clear()
     assert not an.compute_all(workers, lambda done, of: seen.append((done, of))) and seen == []
+
+
+@pytest.mark.parametrize(("profile", "over"), [PROFILES[2]], ids=[PROFILES[2][0]])
+def test_a_charts_return_is_the_same_compiled_or_pure_python(profile, over, monkeypatch):
+    """A chart's policy is not Auto's: the compiled plays ask it once per hand and follow it."""
+    from machine.gamemath.chart import basic_strategy, chart_rtp
+
+    rules = load_profile(profile, over).rules
+    figures = {}
+    for mode in ("python", "compiled"):
+        if mode == "python":
+            monkeypatch.setenv("CABINET_EXACT", "python")
+        else:
+            monkeypatch.delenv("CABINET_EXACT", raising=False)
+        game.analysis.cache_clear()
+        chart = basic_strategy(rules)
+        figures[mode] = (chart, chart_rtp(rules, chart))
+    (c1, r1), (c2, r2) = figures["python"], figures["compiled"]
+    assert c1 == c2
+    assert r2.rtp == pytest.approx(r1.rtp, abs=1e-12)
+    for part, v in r1.breakdown.items():
+        assert r2.breakdown[part] == pytest.approx(v, abs=1e-12), part
+    game.analysis.cache_clear()

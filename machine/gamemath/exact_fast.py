@@ -46,7 +46,7 @@ from machine.gamemath.shoe import Comp, hands_up_to, plus, score, size
 from machine.gamemath.table import doubles_to_sevens_bonus, stands_on_sevens_bonus
 
 if TYPE_CHECKING:
-    from machine.gamemath.table import UpTable
+    from machine.gamemath.table import Policy, UpTable
 
 ACTIONS = ("stand", "hit", "double")  # table.ACTION_ORDER's play actions, in that order
 _BIT = {a: 1 << i for i, a in enumerate(ACTIONS)}
@@ -518,6 +518,7 @@ class FastTable:
         self.dist0 = dealer_dists(self.C, self.dl)
         self.have0 = np.ones(self.n, np.int8)
         self.pairs: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._policies: dict[int, tuple[Policy, np.ndarray]] = {}
 
     def dealer(self, comps: list[Comp]) -> np.ndarray:
         """The dealer's outcomes for each removal of ``comps`` (rows of 7)."""
@@ -539,17 +540,35 @@ class FastTable:
         """Forget the dealer's outcomes with pair cards out (the split plays')."""
         self.pairs = {}
 
+    def policy_hits(self, policy: Policy) -> np.ndarray:
+        """Whether ``policy`` hits each hand (of three cards or more, or a two-card hand it may
+        only stand or hit), as a split hand or not: asked once per policy."""
+        found = self._policies.get(id(policy))
+        if found is None or found[0] is not policy:
+            stand_hit = ("stand", "hit")
+            hits = np.array([[policy(h, split, stand_hit) == "hit" for split in (False, True)] for h in self.hands],
+                            np.bool_).reshape(self.n, 2)
+            found = self._policies[id(policy)] = (policy, hits)
+        return found[1]
+
 
 class FastPlay:
-    """``table.Play``'s values from the kernels: the optimal play (``policy`` None) or Auto's
-    policy, which takes on each hand the choice ``policy`` (the optimal ``FastPlay`` from the
-    hand's own cards, the same first hand or not) finds best."""
+    """``table.Play``'s values from the kernels: the optimal play (``policy`` None), Auto's
+    policy (an optimal ``FastPlay`` from the hand's own cards, the same first hand or not: each
+    hand takes the choice it finds best), or any other ``table.Policy`` (a chart), asked once
+    for every hand whether it hits (``FastTable.policy_hits``) and for each two-card decision."""
 
-    def __init__(self, ft: FastTable, extra: Comp, policy: FastPlay | None, first: bool):
+    def __init__(self, ft: FastTable, extra: Comp, policy: FastPlay | Policy | None, first: bool):
         self.ft = ft
         self.extra = extra
         self.first = first
         self.policy = policy
+        self.choose: Policy | None = None
+        if isinstance(policy, FastPlay):
+            best = policy.best
+            self.choose = lambda hand, split, options: best(hand, split, options)[0]
+        elif policy is not None:
+            self.choose = policy
         pairs = [i for i, c in enumerate(extra) if c]
         if len(pairs) > 1:
             raise ValueError(f"a compiled play removes cards of one value only, not {extra}")
@@ -561,7 +580,12 @@ class FastPlay:
         self.aft = np.full((n, 2), np.nan)
         self.hit_ = np.full((n, 2), np.nan)
         self.dbl = np.full((n, 2), np.nan)
-        self.polhit = np.zeros((n, 2), np.bool_) if policy is None else policy.hits()
+        if policy is None:
+            self.polhit = np.zeros((n, 2), np.bool_)
+        elif isinstance(policy, FastPlay):
+            self.polhit = policy.hits()
+        else:
+            self.polhit = ft.policy_hits(policy)
         self.stand0: np.ndarray | None = None
         self._hits: np.ndarray | None = None
         self._best: dict[tuple[Comp, bool, tuple[str, ...]], tuple[str, float]] = {}
@@ -651,15 +675,15 @@ class FastPlay:
         return found
 
     def two_card(self, hand: Comp, split: bool, options: tuple[str, ...]) -> float:
-        if self.policy is None:
+        if self.choose is None:
             return self.best(hand, split, options)[1]
-        return self.value(hand, split, self.policy.best(hand, split, options)[0])
+        return self.value(hand, split, self.choose(hand, split, options))
 
     def two_cards(self, hands: list[tuple[Comp, tuple[str, ...]]], split: bool) -> list[float]:
         """``two_card`` of each (hand, options), the kernel called once."""
-        if self.policy is None:
+        if self.choose is None:
             return [self.two_card(h, split, o) for h, o in hands]
-        actions = [ACTIONS.index(self.policy.best(h, split, o)[0]) for h, o in hands]
+        actions = [ACTIONS.index(self.choose(h, split, o)) for h, o in hands]
         xs = np.array([self.ft.index[h] for h, _ in hands], np.int64)
         out = self._run(xs, np.full(len(hands), int(split), np.int64), np.array(actions, np.int64))
         return [float(v) for v in out]

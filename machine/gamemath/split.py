@@ -55,7 +55,7 @@ from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
 from machine.gamemath.shoe import ZERO, Comp, plus, unit
-from machine.gamemath.table import BestOf, Play, Policy, UpTable
+from machine.gamemath.table import Play, Policy, UpTable
 
 if TYPE_CHECKING:
     from machine.gamemath.exact_fast import FastPlay
@@ -378,7 +378,7 @@ def split_values(
     ``policy`` plays the seat's first hand, ``other`` (default the same) the other split hands.
     """
     pairs = {p: _Pair(table, p, policy, key, other) for p in range(1, 11)}
-    if table.fast is None or not isinstance(policy, BestOf):  # compiled plays get their own
+    if table.fast is None:  # (compiled plays list what they need themselves)
         needed: set[Comp] = set()
         for pair in pairs.values():
             needed |= pair.needed()

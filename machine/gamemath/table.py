@@ -197,8 +197,8 @@ class UpTable:
         """The hand values with ``extra`` also out of the shoe; ``policy`` None plays optimally.
 
         ``first``: the seat's first hand (a hand not split, or the leftmost split hand), else
-        another split hand; only rules with ``first_apart`` tell them apart. The optimal play
-        and Auto's (``BestOf``) are compiled when the table is (``fast``).
+        another split hand; only rules with ``first_apart`` tell them apart. Every play is
+        compiled when the table is (``fast``).
         """
         if self.shoe.infinite:
             extra = ZERO
@@ -206,12 +206,15 @@ class UpTable:
         k = (extra, key if policy is not None else None, first)
         p = self._plays.get(k)
         if p is None:
-            if self.fast is not None and (policy is None or isinstance(policy, BestOf) and policy.table is self):
+            if self.fast is not None:
                 from machine.gamemath.exact_fast import FastPlay
 
-                optimal = None if policy is None else self.play(first=policy.first)
-                assert optimal is None or isinstance(optimal, FastPlay)
-                p = FastPlay(self.fast, extra, optimal, first)
+                rule: FastPlay | Policy | None = policy
+                if isinstance(policy, BestOf) and policy.table is self:
+                    optimal = self.play(first=policy.first)
+                    assert isinstance(optimal, FastPlay)
+                    rule = optimal
+                p = FastPlay(self.fast, extra, rule, first)
             else:
                 p = Play(self, extra, policy, first)
             self._plays[k] = p
