@@ -6,6 +6,7 @@ temporary folder and prints a few lines of results.
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 import tempfile
@@ -143,19 +144,46 @@ def crash_bench(kills: int = 10_000) -> None:
 
 @bench("rtp")
 def rtp_bench() -> None:
-    """Time to compute the exact RTP from nothing (every cache cleared)."""
+    """Time to compute the exact RTP from nothing (every in-process cache forgotten, an empty
+    cache folder: ``run`` gives each bench one): Random Blackjack with 6 decks, 1 and an
+    infinite deck, and the anchor rule set; with the compiled tables on one thread and on every
+    core, and the pure-Python tables (``CABINET_EXACT=python``), best of three."""
+    import os
+
     from machine.gamemath import game
     from machine.gamemath.game import game_rtp
     from machine.games.rules import load_profile
 
-    for name, over in (("Random Blackjack, 6 decks", {}), ("anchor: 6 decks S17 DOA DAS 4 hands peek", {
-        "hole_card": True, "double_hard": "any", "double_soft": "any", "double_makes_aces_hard": False,
-        "max_splits_and_doubles": None, "resplit_aces": False, "three_sevens_bonus": 0})):
-        rules = load_profile("random-blackjack", over).rules
-        game.analysis.cache_clear()
-        t = time.perf_counter()
-        res = game_rtp(rules)
-        print(f"exact RTP of {name}: {time.perf_counter() - t:.2f} s (house edge {res.house_edge * 100:.5f} %)")
+    try:
+        import machine.gamemath.exact_fast  # noqa: F401
+
+        modes = [("compiled, one thread", "", 1), (f"compiled, {os.cpu_count()} threads", "", None)]
+    except ImportError:
+        modes = []
+    modes.append(("pure Python", "python", 1))
+    cases = [("Random Blackjack, 6 decks", {}), ("Random Blackjack, 1 deck", {"decks": 1}),
+             ("Random Blackjack, infinite deck", {"decks": 0}), ("anchor rules", ANCHOR_RULES)]
+    before = os.environ.get("CABINET_EXACT")
+    try:
+        for name, over in cases:
+            rules = load_profile("random-blackjack", over).rules
+            line = []
+            for label, env, workers in modes:
+                os.environ["CABINET_EXACT"] = env
+                best = math.inf
+                for _ in range(1 if env == "python" else 3):
+                    forget_exact("blackjack")
+                    t = time.perf_counter()
+                    game.analysis(rules).compute_all(workers)
+                    res = game_rtp(rules)
+                    best = min(best, time.perf_counter() - t)
+                line.append(f"{label} {best:.2f} s")
+            print(f"exact RTP of {name}: {res.rtp * 100:.5f} % (house edge {res.house_edge * 100:.9f} %): " + "; ".join(line))
+    finally:
+        if before is None:
+            os.environ.pop("CABINET_EXACT", None)
+        else:
+            os.environ["CABINET_EXACT"] = before
 
 
 @bench("auto")
