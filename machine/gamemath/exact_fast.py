@@ -1,35 +1,41 @@
 """The exact analysis of the blackjack family, compiled (optional: numba, the ``fast`` extra).
 
 Owns: ``FastTable`` (one up card's dealer outcomes for every hand the player can hold, and
-the numbers the kernels read) and ``FastPlay`` (the values of ``table.Play``, for the optimal
-play and for Auto's policy, from any removal of pair cards), and the numba kernels behind
-them. ``table.UpTable`` uses them when numba is installed and falls back to its own pure-Python
-``Play`` otherwise; the split walk (``split``), the first decision and the whole game
-(``game``) are the same code on either.
+the numbers the kernels read) and ``FastPlay`` (the values of ``table.Play``: the optimal
+play, Auto's policy or a chart's, from the hand's own cards or with pair cards also out), and
+the numba kernels behind them. ``table.UpTable`` uses them when numba is installed and falls
+back to its own pure-Python ``Play`` otherwise (or with ``CABINET_EXACT=python``); the split
+walk (``split``), the first decision and the whole game (``game``) are the same code on either.
 
 Writes no rule: which hands exist, their totals, what a settled hand is paid, which removal
-leaves a blackjack to the dealer, what a hand may do and the dealer's drawing are read from
+leaves a blackjack to the dealer, what a policy does and the dealer's drawing are read from
 ``UpTable`` (itself reading ``blackjack_rules``) into arrays before anything is compiled.
 The kernels are the arithmetic of ``table.Play`` written on those arrays, in the same order
-of operations, so that from the same dealer outcomes both give the same bits (a test checks
-it for every shipped profile).
+of operations, so that from the same dealer outcomes both give the same bits: the cache folder
+keeps these tables' dealer outcomes, and a cabinet that reads them back and plays them with
+``Play`` decides exactly as the process that computed them (``tests/test_exact_fast.py``).
 
 Theory of operation
 -------------------
 * **Hands** are numbered: every composition of two or more cards of hard total 21 or less that
   fits the shoe with the up card (``shoe.hands_up_to``), with the number of the hand after
   drawing each value (-1: bust, or no such card left).
-* **The dealer** (``dealer_dists``): ``dealer.terminals`` lists every multiset D the dealer can
-  draw with its outcome and number of orderings; P(outcome | removal r) is the sum over D of
-  orderings x prod_v fall(S_v - r_v, d_v) / fall(|S| - |r|, |D|). The D are put in a trie
-  (values tens first, as ``dealer.probs_batch`` orders them), so a product shared by many D is
-  made once per removal: about a third of the multiplications of the plain sum, and no
-  allocation.
-* **Plays** (``FastPlay``): a value array per (hand, split hand or not) for hitting, doubling
-  and playing on, NaN until known. The optimal play of a hand from its own cards is computed
-  for every hand at once; a play under Auto's policy from a removal of pair cards (the split
-  walk's) is computed on demand, depth first with an explicit stack, so only the hands the
-  policy reaches get dealer outcomes, as ``Play.needs`` would ask for them.
+* **The dealer** (``dealer_dists``, ``_block``): ``dealer.terminals`` lists every multiset D
+  the dealer can draw with its outcome and number of orderings; P(outcome | removal r) is the
+  sum over D of orderings x prod_v fall(S_v - r_v, d_v) / fall(|S| - |r|, |D|). The D are put
+  in a trie (values tens first, as ``dealer.probs_batch`` orders them), so a product shared by
+  many D is made once per removal (about a third of the multiplications of the plain sum),
+  and ``BLOCK`` removals are evaluated side by side, which the processor's vector lanes do at
+  once.
+* **Plays** (``play_values``): a value array per (hand, split hand or not) for hitting,
+  doubling and playing on, NaN until known. The optimal play of a hand from its own cards is
+  computed for every hand at once. A play under a policy (Auto's, or a chart's asked once per
+  hand) with pair cards out (the split walk's) is computed on demand, depth first with an
+  explicit stack: a first walk lists the dealer outcomes the policy's hands will read (only
+  those, as ``Play.needs`` would ask for them), they are computed in blocks, and a second walk
+  does the arithmetic. A removal reached as different (hand, pair cards out) is computed once.
+* **Threads**: the kernels run without Python's lock, so ``game.Analysis.compute_all`` gives
+  the up cards to one thread per core; each up card is computed alone (the same bits).
 """
 
 from __future__ import annotations
@@ -49,18 +55,9 @@ if TYPE_CHECKING:
     from machine.gamemath.table import Policy, UpTable
 
 ACTIONS = ("stand", "hit", "double")  # table.ACTION_ORDER's play actions, in that order
-_BIT = {a: 1 << i for i, a in enumerate(ACTIONS)}
 
 # Columns of the hand array ``H``.
 _TOTAL, _CARDS, _TDOUBLE, _CHILD = 0, 1, 2, 3
-
-
-def mask_of(options: tuple[str, ...]) -> int:
-    """The bit mask of the play actions among ``options`` (stand 1, hit 2, double 4)."""
-    m = 0
-    for a in options:
-        m |= _BIT.get(a, 0)
-    return m
 
 
 # -- the kernels ------------------------------------------------------------------------------
