@@ -49,12 +49,12 @@ from numba import njit
 
 from machine.gamemath import dealer
 from machine.gamemath.shoe import Comp, hands_up_to, plus, score, size
-from machine.gamemath.table import doubles_to_sevens_bonus, stands_on_sevens_bonus
+from machine.gamemath.table import ACTION_ORDER, best_of_values, doubles_to_sevens_bonus, stands_on_sevens_bonus
 
 if TYPE_CHECKING:
     from machine.gamemath.table import Policy, UpTable
 
-ACTIONS = ("stand", "hit", "double")  # table.ACTION_ORDER's play actions, in that order
+ACTIONS = ACTION_ORDER[:3]  # the play actions: stand, hit, double
 
 # Columns of the hand array ``H``.
 _TOTAL, _CARDS, _TDOUBLE, _CHILD = 0, 1, 2, 3
@@ -187,6 +187,19 @@ def _fill(req, nreq, pair, C, dist0, have0, distp, havep, dl, scratch):  # pragm
                 have0[y] = 1
 
 
+@njit(cache=True, error_model="numpy", nogil=True, inline="always")
+def _mass_after(hole, bj, v, qbj, left_bj, n):  # pragma: no cover
+    """``UpTable.mass`` once a card of value index ``v`` more is out: 1, or P(no dealer
+    blackjack), ``left_bj`` cards of value index ``bj`` being left among ``n`` before that card
+    (``qbj`` >= 0: the infinite deck's chance of that value)."""
+    if not hole or bj < 0:
+        return 1.0
+    if qbj >= 0.0:
+        return 1.0 - qbj
+    nc = n - 1
+    return 1.0 - ((left_bj - (1 if v == bj else 0)) / nc if nc > 0 else 0.0)
+
+
 # The hot loops below read arrays directly rather than through helper functions: numba counts
 # references to every array a call passes, which would cost more than the arithmetic.
 
@@ -284,6 +297,7 @@ def play_values(xs, ss, what, H, C, F, pay, pay_dbl, pair, e, charlie, bonus, dl
     infinite = q[0] >= 0.0
     hole = flags[0] != 0
     bj = flags[1]
+    qbj = q[bj] if infinite and bj >= 0 else -1.0
     scratch = _scratch(dl)
     req = np.empty((max(16, 2 * H.shape[0]), 3), np.int64)
     if policy:  # (the optimal play is from the hands' own cards, whose outcomes are all known)
@@ -322,14 +336,7 @@ def play_values(xs, ss, what, H, C, F, pay, pay_dbl, pair, e, charlie, bonus, dl
                         pv = pr[v]
                         if pv:
                             c = H[x, _CHILD + v]
-                            # the child's mass: one card of value v more out
-                            mc = 1.0
-                            if hole and bj >= 0:
-                                if infinite:
-                                    mc = 1.0 - q[bj]
-                                else:
-                                    nc = n - 1
-                                    mc = 1.0 - ((left0[bj] - r[bj] - (1 if v == bj else 0)) / nc if nc > 0 else 0.0)
+                            mc = _mass_after(hole, bj, v, qbj, left0[bj] - r[bj] if bj >= 0 else 0, n)
                             if c < 0 or H[c, _TDOUBLE] > 21:
                                 wv = -2.0 * mc
                             else:
@@ -383,13 +390,7 @@ def play_values(xs, ss, what, H, C, F, pay, pay_dbl, pair, e, charlie, bonus, dl
                         if c >= 0:
                             acc += pv * aft[c, s]
                         else:
-                            mc = 1.0
-                            if hole and bj >= 0:
-                                if infinite:
-                                    mc = 1.0 - q[bj]
-                                else:
-                                    nc = n - 1
-                                    mc = 1.0 - ((left0[bj] - r[bj] - (1 if v == bj else 0)) / nc if nc > 0 else 0.0)
+                            mc = _mass_after(hole, bj, v, qbj, left0[bj] - r[bj] if bj >= 0 else 0, n)
                             acc += pv * -mc
                 hit[x, s] = acc
             sp -= 1
@@ -660,13 +661,7 @@ class FastPlay:
         key = (hand, split, options)
         found = self._best.get(key)
         if found is None:
-            best_a, best_v = "", float("-inf")
-            for a in ACTIONS:
-                if a in options:
-                    v = self.value(hand, split, a)
-                    if v > best_v:
-                        best_a, best_v = a, v
-            found = (best_a, best_v)
+            found = best_of_values(lambda a: self.value(hand, split, a), options)
             if self._known is not None:  # (a policy play's values may still be filled in)
                 self._best[key] = found
         return found

@@ -29,7 +29,7 @@ from machine.gamemath import tablecache
 from machine.gamemath.dealer import BLACKJACK
 from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, shoe_of, unit
 from machine.gamemath.split import split_values
-from machine.gamemath.table import ACTION_ORDER, BestOf, Play, Policy, UpTable, natural_pays
+from machine.gamemath.table import ACTION_ORDER, BestOf, Play, Policy, UpTable, best_of_values, natural_pays
 from machine.gamemath.tablecache import Table
 from machine.games import blackjack_rules as bj
 from machine.games.rules import Rules
@@ -205,11 +205,7 @@ class Analysis:
 
 def best_of(values: dict[str, float]) -> str:
     """The action with the highest value; ties go to the earlier of ACTION_ORDER."""
-    best, best_v = "", float("-inf")
-    for a in ACTION_ORDER:
-        if a in values and values[a] > best_v:
-            best, best_v = a, values[a]
-    return best
+    return best_of_values(values.__getitem__, tuple(values))[0]
 
 
 @lru_cache(maxsize=8)

@@ -257,6 +257,18 @@ class UpTable:
 _STAND_HIT = ("stand", "hit")
 
 
+def best_of_values(value: Callable[[str], float], options: tuple[str, ...]) -> tuple[str, float]:
+    """The action of ``options`` of highest ``value`` and that value; ties go to the earlier of
+    ``ACTION_ORDER``."""
+    best_a, best_v = "", float("-inf")
+    for a in ACTION_ORDER:
+        if a in options:
+            v = value(a)
+            if v > best_v:
+                best_a, best_v = a, v
+    return best_a, best_v
+
+
 def sevens_pending(hand: Comp, split: bool) -> bool:
     """Whether the three-sevens bonus could still tell ``hand`` apart: sevens only, at most
     three of them, not a split hand."""
@@ -442,13 +454,7 @@ class Play:
 
     def best(self, hand: Comp, split: bool, options: tuple[str, ...]) -> tuple[str, float]:
         """The best of ``options`` (stand/hit/double) and its value; ties go to the earlier action."""
-        best_a, best_v = "", float("-inf")
-        for a in ACTION_ORDER:
-            if a in options:
-                v = self.value(hand, split, a)
-                if v > best_v:
-                    best_a, best_v = a, v
-        return best_a, best_v
+        return best_of_values(lambda a: self.value(hand, split, a), options)
 
     def two_card(self, hand: Comp, split: bool, options: tuple[str, ...]) -> float:
         """A two-card hand (not a blackjack) played from ``options`` by this play's rule."""
