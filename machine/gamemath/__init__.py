@@ -12,7 +12,8 @@ Owns nothing itself; it names the public API of the package:
 
 Inside: ``shoe`` (compositions and the shoe), ``dealer`` (the dealer's outcomes for thousands
 of compositions in one batch), ``table`` (stand, hit and double values per up card), ``split``
-(splits, resplits and the joint limit).
+(splits, resplits and the joint limit), ``exact_fast`` (the same tables and plays compiled,
+when numba is installed: what ``table`` uses then).
 """
 
 from machine.gamemath.auto import action_values, auto_action, best_action, first_choice, insurance_value, prepare
