@@ -3,10 +3,11 @@
 Owns: ``Screens`` — the pygame display (one window with every seat's screen as a tile, or one
 window per seat, each where ``display.windows`` places it: ``window_places``, by default tiled
 side by side or in a grid on the first display), refusing with one line (``DisplayError``) when
-no display can be opened rather than drawing into SDL's invisible fallback; and each frame: the
-operator menu when one is given, else the table with the banner of the modes in force; an
-optional strip at the bottom for a development harness's help; ``banner_text``, the words for
-the modes; and which card a touch of the screen hit (``card_at``).
+no display can be opened rather than drawing into SDL's invisible fallback; the start-up screen
+while the cabinet starts (``starting``: the game's title and how far Auto's tables are, as
+reported to it); and each frame: the operator menu when one is given, else the table with the
+banner of the modes in force; an optional strip at the bottom for a development harness's help;
+``banner_text``, the words for the modes; and which card a touch of the screen hit (``card_at``).
 Knows the modes only as the names the loop gives it. Never changes the cabinet, never routes an
 input, never talks to a device.
 """
@@ -18,6 +19,7 @@ import dataclasses
 import math
 import os
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -150,6 +152,8 @@ class Screens:
         pygame.font.init()
         d = cfg.display
         self.help_height = help_height  # a strip at the bottom of the single window, for help
+        self.seats, self.language = cfg.seats, cfg.language
+        self._thread = threading.current_thread()  # the one that draws
         self.renderer = Renderer(key_hints, cfg.language)
         self.screen: Any = None
         self.windows: list[Any] = []
@@ -162,7 +166,7 @@ class Screens:
         else:
             flags = pygame.FULLSCREEN if d.fullscreen else 0
             self.screen = pygame.display.set_mode((d.width, d.height), flags)
-            pygame.display.set_caption(f"{title} - cabinet")
+            self.caption(title)
 
     def draw(self, view: TableView, now: float, *, attract: bool, banner: str, menu: Any = None, help_text: str = "") -> None:
         """One frame: ``menu`` (a MenuView) while the operator menu is open, else the table in the
@@ -190,6 +194,36 @@ class Screens:
                 r.text(self.screen, help_text, 17, (255, 230, 150), topleft=(10, bar.top + 4))
         self._flip()
 
+    def starting(self, title: str, done: int | None = None, total: int | None = None) -> None:
+        """Every seat's screen says the cabinet is starting: ``title`` (the game's) and, once
+        reported, ``done`` of ``total`` of Auto's tables, in the cabinet's player language;
+        drawn now, and the window's events pumped so the desktop sees it answer (a close or Esc
+        stays queued for the loop's first frame). Called from the thread that opened the
+        screens; from any other it draws nothing (SDL draws from one thread)."""
+        import pygame
+
+        if threading.current_thread() is not self._thread:
+            return
+        r = self.renderer
+        if self.windows:
+            for win in self.windows:
+                r.draw_starting(win.get_surface(), title, self.language, done, total)
+        else:
+            h = self.help_height
+            area = self.screen.subsurface((0, 0, self.screen.get_width(), self.screen.get_height() - h))
+            r.draw_starting_table(area, self.seats, title, self.language, done, total)
+            if h:
+                self.screen.fill((0, 0, 0), pygame.Rect(0, self.screen.get_height() - h, self.screen.get_width(), h))
+        self._flip()
+        pygame.event.pump()
+
+    def caption(self, title: str) -> None:
+        """The one window's caption names the game ``title`` (the windows layout: each names its seat)."""
+        import pygame
+
+        if not self.windows:
+            pygame.display.set_caption(f"{title} - cabinet")
+
     def memory_error(self, detail: str, until: Callable[[], bool]) -> None:
         """Every seat's screen says the cabinet cannot trust its memory, until the window is
         closed (Esc, or the window's close) or ``until()``; nothing else runs meanwhile."""
@@ -205,6 +239,15 @@ class Screens:
                         event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
                     return
             pygame.time.wait(100)
+
+    def close(self) -> None:
+        """The windows closed (a start that failed: its one line is all that stays)."""
+        import pygame
+
+        for win in self.windows:
+            win.destroy()
+        self.windows.clear()
+        pygame.display.quit()
 
     def card_at(self, pos: tuple[float, float], window: Any = None) -> tuple[int, str] | None:
         """The card drawn at ``pos`` (a point of ``window`` in the windows layout, else of the one

@@ -1,11 +1,12 @@
 """Building the running cabinet from its configuration: the core, the journal and the devices.
 
 Owns: ``Wiring`` — opening the cabinet core on its journal with the game profile, the shoes and
-Auto; the software identity check (journaled, and fatal when the configuration requires the
-release manifest); the panel host and the ccTalk bus devices on the links it is given, their
-counters compared with the journal's the moment the bus is open; the bus worker thread; and
-closing all of it in the right order. The links are URLs: a real serial port,
-or a simulator's pty that the development harness (``machine/devtools/harness.py``) started.
+Auto (its tables prepared for the game in force, how far they are told to a callback); the
+software identity check (journaled, and fatal when the configuration requires the release
+manifest); the panel host and the ccTalk bus devices on the links it is given, their counters
+compared with the journal's the moment the bus is open; the bus worker thread; and closing all
+of it in the right order. The links are URLs: a real serial port, or a simulator's pty that the
+development harness (``machine/devtools/harness.py``) started.
 Never runs a frame, routes an input or draws.
 """
 
@@ -38,14 +39,16 @@ def default_auto(engine: str = "blackjack") -> Callable[[Any], str]:
     return auto_for(engine)
 
 
-def prepare_auto(in_force: Any, others: list[Any]) -> None:
-    """Auto's tables (a few seconds a game): the game in force now, so no decision of it waits;
-    the other enabled games in a background thread a minute after start-up (the start and the
-    first rounds keep both cores), each ready long before a player is likely to choose it (a
-    game chosen sooner computes its own tables at its first Auto decision)."""
+def prepare_auto(in_force: Any, others: list[Any], progress: Callable[[int, int], None] | None = None) -> None:
+    """Auto's tables (a few seconds a game): the game in force now, so no decision of it waits,
+    ``progress(done, of)`` following it (a start-up screen's count; not called when the cache
+    folder has the tables); the other enabled games in a background thread a minute after
+    start-up (the start and the first rounds keep both cores), each ready long before a player
+    is likely to choose it (a game chosen sooner computes its own tables at its first Auto
+    decision)."""
     from machine.gamemath.engines import prepare
 
-    prepare(in_force)
+    prepare(in_force, progress)
 
     def the_others() -> None:
         for p in others:
@@ -79,7 +82,10 @@ class Wiring:
         clock: Callable[[], float],
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
     ) -> Wiring:
+        """``progress(title, done, of)``: how far Auto's tables of the game in force (``title``)
+        are, while they are computed at start-up (a window's start-up screen shows it)."""
         for name, url in (("panel", panel_url), ("bus", bus_url)):
             if url == "sim":
                 raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
@@ -105,7 +111,9 @@ class Wiring:
             )
             opened.callback(cab.journal.close)
             if auto is None:
-                prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game])
+                in_force = cab.profile
+                prepare_auto(in_force, [p for p in (profile, *others) if p.game != in_force.game],
+                             None if progress is None else lambda done, of: progress(in_force.title, done, of))
             lock = threading.Lock()
             ident = software_id()
             manifest = check_manifest()
