@@ -167,15 +167,16 @@ class Renderer:
         s = min(W / 960, H / 540)
         self.w = self.words(language)
         self._felt(surf, s)
-        self.text(surf, title.upper(), int(44 * s), GOLD, center=(W / 2, H * 0.30), width=W - 40 * s)
+        y = H * 0.52  # the words' line; the title above it, the bar below, together on a tall screen too
+        self.text(surf, title.upper(), int(44 * s), GOLD, center=(W / 2, y - 119 * s), width=W - 40 * s)
         if done is None or not total:
-            self.text(surf, self._(STARTING), int(26 * s), WHITE, center=(W / 2, H * 0.52), width=W - 40 * s)
+            self.text(surf, self._(STARTING), int(26 * s), WHITE, center=(W / 2, y), width=W - 40 * s)
             return
         done = max(0, min(done, total))
         line = self._(PREPARING) if total == 1 else self._(PREPARING_PART, done=self.num(done), total=self.num(total))
-        self.text(surf, line, int(26 * s), WHITE, center=(W / 2, H * 0.52), width=W - 40 * s)
+        self.text(surf, line, int(26 * s), WHITE, center=(W / 2, y), width=W - 40 * s)
         bar = pygame.Rect(0, 0, int(W * 0.6), max(6, int(22 * s)))
-        bar.center = (W // 2, int(H * 0.62))
+        bar.center = (W // 2, int(y + 54 * s))
         pygame.draw.rect(surf, (0, 0, 0), bar, border_radius=int(6 * s))
         if done:
             filled = bar.copy()

@@ -73,7 +73,7 @@ class CabinetApp:
         try:
             self.wiring = Wiring.build(
                 cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes,
-                progress=None if self.screens is None else self.screens.starting,
+                watch=self.screens,
             )
         except BaseException as exc:
             if self.screens is not None:
