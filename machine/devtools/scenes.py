@@ -4,7 +4,8 @@ Owns: ``cabinet screenshots DIR`` and the scenes the screenshot tests compare: a
 a split hand, the insurance offer, a dealer blackjack, tilt and handpay, and the other games'
 main moments (ochko, eenentwintig, eenendertigen's swap, knock, reveal and modern discard, whose
 computer players play the real Auto strategy; an eenendertigen tournament's name entry, a
-participant's round beside the waiting seats' ranking list, the final list with its seed).
+participant's round beside the waiting seats' ranking list, the final list with its seed) and
+the start-up screen while Auto's tables are prepared.
 Each scene plays real inputs into a cabinet core on a throw-away journal with stacked shoes, so
 a picture shows what the machine would really show.
 """
@@ -297,6 +298,11 @@ def scene_tournament_final(tmp: Path) -> Cabinet:
     return cab
 
 
+def scene_starting(tmp: Path) -> Cabinet:
+    """The cabinet whose start-up screen is drawn (its game's title; ``STARTING``: how far)."""
+    return _cabinet(tmp)
+
+
 SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "attract": scene_attract,
     "betting": scene_betting,
@@ -318,7 +324,9 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "tournament-entry": scene_tournament_entry,
     "tournament-playing": scene_tournament_playing,
     "tournament-final": scene_tournament_final,
+    "starting": scene_starting,
 }
+STARTING = {"starting": (3, 10)}  # a start-up screen's scene: Auto's tables, done of total (blackjack: up cards)
 
 
 MENU_WALL = 1796155200.0  # the journal's record times in the menu scenes: 2026-12-01 20:00 UTC, one second a record
@@ -395,6 +403,10 @@ def render_scene(name: str, size: tuple[int, int] = SIZE, language: str = "en"):
             cab.journal.close()
             return surf
         cab = SCENES[name](Path(tmp))
+        if name in STARTING:  # the start-up screen, while Auto's tables are prepared
+            cab.journal.close()
+            r.draw_starting_table(surf, len(cab.seats), cab.profile.title, language, *STARTING[name])
+            return surf
         view = build_view(cab, SCENE_TIME, languages=dict.fromkeys(cab.seats, language))
         cab.journal.close()
     r.draw_table(surf, view, now=SCENE_TIME - 10)  # cards first seen 10 s ago: no animation

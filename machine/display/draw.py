@@ -2,7 +2,8 @@
 
 Owns: the layout of one player screen (dealer at the top, the min/max card at the top right,
 the seat's hands in the middle, messages, the countdown, meters and lamps at the bottom, the
-other seats' state, the tilt and handpay screens, attract mode) and the short deal animation.
+other seats' state, the tilt and handpay screens, attract mode), the start-up screen (the game's
+title and how far Auto's tables are) and the short deal animation.
 Each seat's screen speaks that seat's language (``SeatView.language``; a ``Words`` per language,
 kept): its own messages through the catalogs (machine/locale/*/LC_MESSAGES/player.po), the
 games' English through machine/display/gamewords.py, money and numbers by locale from the
@@ -54,6 +55,9 @@ OUTCOMES = {"win": N_("Win {amount}"), "blackjack": N_("Blackjack: win {amount}"
             "lose": N_("Lost {amount}"), "surrender": N_("Surrendered: {amount} back")}
 BIG_MESSAGES = ("Blackjack!", "Bust", "Insurance?", "Your turn", "You win", "Discard a card")
 LOCK_TITLES = {"handpay": N_("HANDPAY"), "tilt": N_("TILT"), "memory_error": N_("MEMORY ERROR")}
+STARTING = N_("One moment: the cabinet is starting")  # the start-up screen before Auto's tables report
+PREPARING = N_("Preparing the game")  # a game whose tables come in one step
+PREPARING_PART = N_("Preparing the game: {done} of {total}")  # blackjack: per up card
 STATES = {"idle": N_("free"), "ready": N_("ready"), "betting": N_("betting"), "in_round": N_("playing"),
           "paying": N_("paying out"), "handpay": N_("handpay"), "tilt": N_("tilt"), "memory_error": N_("memory error")}
 
@@ -141,14 +145,44 @@ class Renderer:
 
     def draw_table(self, surf: pygame.Surface, view: TableView, now: float, tiles: tuple[int, int] | None = None) -> None:
         """Every seat's screen as tiles of one surface (columns, rows chosen for the count)."""
-        n = len(view.seats)
-        cols, rows = tiles or ((1, 1) if n == 1 else (2, 1) if n == 2 else (2, 2) if n <= 4 else (4, 2))
-        w, h = surf.get_width() // cols, surf.get_height() // rows
-        for i, seat in enumerate(view.seats):
-            r = pygame.Rect((i % cols) * w, (i // cols) * h, w, h)
+        for seat, r in zip(view.seats, tile_rects(surf, len(view.seats), tiles), strict=True):
             sub = surf.subsurface(r)
             self.draw_seat(sub, view, seat.number, now, offset=r.topleft)
             pygame.draw.rect(surf, (0, 0, 0), r, width=2)
+
+    def draw_starting_table(self, surf: pygame.Surface, seats: int, title: str, language: str,
+                            done: int | None = None, total: int | None = None) -> None:
+        """The start-up screen on every seat's tile of one surface (``draw_starting``)."""
+        for r in tile_rects(surf, seats):
+            self.draw_starting(surf.subsurface(r), title, language, done, total)
+            pygame.draw.rect(surf, (0, 0, 0), r, width=2)
+
+    def draw_starting(self, surf: pygame.Surface, title: str, language: str, done: int | None = None,
+                      total: int | None = None) -> None:
+        """The whole of a seat's screen while the cabinet starts: the game's title and how far
+        Auto's tables are, ``done`` of ``total`` in words and as a bar (None: nothing reported
+        yet, or the tables came from the cache; a total of 1, a game prepared in one step: the
+        bar without the count), in ``language``."""
+        W, H = surf.get_size()
+        s = min(W / 960, H / 540)
+        self.w = self.words(language)
+        self._felt(surf, s)
+        y = H * 0.52  # the words' line; the title above it, the bar below, together on a tall screen too
+        self.text(surf, title.upper(), int(44 * s), GOLD, center=(W / 2, y - 119 * s), width=W - 40 * s)
+        if done is None or not total:
+            self.text(surf, self._(STARTING), int(26 * s), WHITE, center=(W / 2, y), width=W - 40 * s)
+            return
+        done = max(0, min(done, total))
+        line = self._(PREPARING) if total == 1 else self._(PREPARING_PART, done=self.num(done), total=self.num(total))
+        self.text(surf, line, int(26 * s), WHITE, center=(W / 2, y), width=W - 40 * s)
+        bar = pygame.Rect(0, 0, int(W * 0.6), max(6, int(22 * s)))
+        bar.center = (W // 2, int(y + 54 * s))
+        pygame.draw.rect(surf, (0, 0, 0), bar, border_radius=int(6 * s))
+        if done:
+            filled = bar.copy()
+            filled.width = max(1, round(bar.width * done / total))
+            pygame.draw.rect(surf, GOLD, filled, border_radius=int(6 * s))
+        pygame.draw.rect(surf, GOLD, bar, width=max(1, int(2 * s)), border_radius=int(6 * s))
 
     def draw_seat(self, surf: pygame.Surface, view: TableView, number: int, now: float, offset=(0, 0)) -> None:
         """One player screen, in its seat's language."""
@@ -474,6 +508,14 @@ class Renderer:
         self.text(surf, self._("Language: {language}", language=lang), int(18 * s), WHITE,
                   topleft=(int(12 * s), int(10 * s)))
         self.text(surf, self._("Insurance: language"), int(15 * s), DIM, topleft=(int(12 * s), int(34 * s)))
+
+
+def tile_rects(surf: pygame.Surface, n: int, tiles: tuple[int, int] | None = None) -> list[pygame.Rect]:
+    """Where each of ``n`` seats' screens goes on one surface: (columns, rows) ``tiles``, or
+    chosen for the count (one, side by side, 2 x 2, 4 x 2)."""
+    cols, rows = tiles or ((1, 1) if n == 1 else (2, 1) if n == 2 else (2, 2) if n <= 4 else (4, 2))
+    w, h = surf.get_width() // cols, surf.get_height() // rows
+    return [pygame.Rect((i % cols) * w, (i // cols) * h, w, h) for i in range(n)]
 
 
 def _waits_for_round(seat: SeatView) -> bool:

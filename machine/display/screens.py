@@ -3,7 +3,9 @@
 Owns: ``Screens`` — the pygame display (one window with every seat's screen as a tile, or one
 window per seat, each where ``display.windows`` places it: ``window_places``, by default tiled
 side by side or in a grid on the first display), refusing with one line (``DisplayError``) when
-no display can be opened rather than drawing into SDL's invisible fallback; and each frame: the
+no display can be opened rather than drawing into SDL's invisible fallback; the start-up screen
+while the cabinet starts (``starting``: the game's title and how far Auto's tables are, as
+reported to it; ``while_starting`` keeps the window answering meanwhile); and each frame: the
 operator menu when one is given, else the table with the banner of the modes in force; an
 optional strip at the bottom for a development harness's help; ``banner_text``, the words for
 the modes; and which card a touch of the screen hit (``card_at``).
@@ -18,6 +20,7 @@ import dataclasses
 import math
 import os
 import tempfile
+import threading
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
 
 NO_DISPLAY = "no display: set DISPLAY or run with --headless"
 INVISIBLE_DRIVERS = frozenset({"offscreen", "dummy"})  # SDL's fallbacks: they draw nowhere a person sees
+START_PUMP_SECONDS = 0.1  # while Auto's tables are prepared: the window's events pumped this often
 WINDOWPOS_CENTERED_DISPLAY = 0x2FFF0000  # SDL: centred on the display whose index is or-ed in
 
 
@@ -150,6 +154,9 @@ class Screens:
         pygame.font.init()
         d = cfg.display
         self.help_height = help_height  # a strip at the bottom of the single window, for help
+        self.seats, self.language = cfg.seats, cfg.language
+        self._thread = threading.current_thread()  # the one that draws
+        self._start_report: tuple[str, int | None, int | None] = (title, None, None)  # starting's latest
         self.renderer = Renderer(key_hints, cfg.language)
         self.screen: Any = None
         self.windows: list[Any] = []
@@ -162,7 +169,7 @@ class Screens:
         else:
             flags = pygame.FULLSCREEN if d.fullscreen else 0
             self.screen = pygame.display.set_mode((d.width, d.height), flags)
-            pygame.display.set_caption(f"{title} - cabinet")
+            self.caption(title)
 
     def draw(self, view: TableView, now: float, *, attract: bool, banner: str, menu: Any = None, help_text: str = "") -> None:
         """One frame: ``menu`` (a MenuView) while the operator menu is open, else the table in the
@@ -190,6 +197,71 @@ class Screens:
                 r.text(self.screen, help_text, 17, (255, 230, 150), topleft=(10, bar.top + 4))
         self._flip()
 
+    def starting(self, title: str, done: int | None = None, total: int | None = None) -> None:
+        """Every seat's screen says the cabinet is starting: ``title`` (the game's) and, once
+        reported, ``done`` of ``total`` of Auto's tables, in the cabinet's player language.
+        From the thread that opened the screens: drawn now, and the window's events pumped so
+        the desktop sees it answer (a close or Esc stays queued for the loop's first frame);
+        from another (the work of ``while_starting``): kept, for that thread to draw."""
+        self._start_report = (title, done, total)
+        if threading.current_thread() is self._thread:
+            self._draw_starting()
+
+    def while_starting(self, work: Callable[[], None], every: float = START_PUMP_SECONDS) -> None:
+        """Run ``work`` (Auto's tables) in a thread of its own while this one keeps the window
+        alive: the events pumped and the latest report (``starting``) drawn every ``every``
+        seconds, however long the work goes between two reports; what it raises is raised here."""
+        failed: list[BaseException] = []
+
+        def run() -> None:
+            try:
+                work()
+            except BaseException as exc:  # handed to the thread that waits
+                failed.append(exc)
+
+        worker = threading.Thread(target=run, name="auto-tables-start", daemon=True)
+        worker.start()
+        drawn: tuple[str, int | None, int | None] | None = None  # the first tick draws the latest report
+        while drawn != self._start_report or worker.is_alive():  # the last report drawn too
+            worker.join(every)
+            if self._start_report != drawn:
+                drawn = self._start_report
+                self._draw_starting()
+            else:
+                self._pump()
+        if failed:
+            raise failed[0]
+
+    def _draw_starting(self) -> None:
+        import pygame
+
+        title, done, total = self._start_report
+        r = self.renderer
+        if self.windows:
+            for win in self.windows:
+                r.draw_starting(win.get_surface(), title, self.language, done, total)
+        else:
+            h = self.help_height
+            area = self.screen.subsurface((0, 0, self.screen.get_width(), self.screen.get_height() - h))
+            r.draw_starting_table(area, self.seats, title, self.language, done, total)
+            if h:
+                self.screen.fill((0, 0, 0), pygame.Rect(0, self.screen.get_height() - h, self.screen.get_width(), h))
+        self._flip()
+        self._pump()
+
+    @staticmethod
+    def _pump() -> None:
+        import pygame
+
+        pygame.event.pump()
+
+    def caption(self, title: str) -> None:
+        """The one window's caption names the game ``title`` (the windows layout: each names its seat)."""
+        import pygame
+
+        if not self.windows:
+            pygame.display.set_caption(f"{title} - cabinet")
+
     def memory_error(self, detail: str, until: Callable[[], bool]) -> None:
         """Every seat's screen says the cabinet cannot trust its memory, until the window is
         closed (Esc, or the window's close) or ``until()``; nothing else runs meanwhile."""
@@ -205,6 +277,15 @@ class Screens:
                         event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
                     return
             pygame.time.wait(100)
+
+    def close(self) -> None:
+        """The windows closed (a start that failed: its one line is all that stays)."""
+        import pygame
+
+        for win in self.windows:
+            win.destroy()
+        self.windows.clear()
+        pygame.display.quit()
 
     def card_at(self, pos: tuple[float, float], window: Any = None) -> tuple[int, str] | None:
         """The card drawn at ``pos`` (a point of ``window`` in the windows layout, else of the one

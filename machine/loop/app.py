@@ -23,6 +23,7 @@ from hardware.panel.buttons import Button
 
 from machine.core.cabinet import Cabinet, MemoryLocked
 from machine.display.screens import Screens, banner_text
+from machine.games.rules import load_profile
 from machine.loop.router import Router
 from machine.loop.wiring import Wiring
 from machine.operator.config import MachineConfig
@@ -35,12 +36,14 @@ def memory_error_seen() -> bool:
     return False
 
 
-def show_memory_error(cfg: MachineConfig, detail: str, until: Callable[[], bool]) -> None:
-    """The memory error on every seat's screen until closed (no display: nothing to show)."""
-    try:
-        screens = Screens(cfg, "")
-    except Exception:  # no display after all: the one line on stderr says it
-        return
+def show_memory_error(cfg: MachineConfig, detail: str, until: Callable[[], bool], screens: Screens | None = None) -> None:
+    """The memory error on every seat's screen until closed: on ``screens`` (the start-up
+    screen's), else on screens opened for it (no display: nothing to show)."""
+    if screens is None:
+        try:
+            screens = Screens(cfg, "")
+        except Exception:  # no display after all: the one line on stderr says it
+            return
     screens.memory_error(detail, until)
 
 
@@ -62,13 +65,21 @@ class CabinetApp:
         self.cfg = cfg
         self.clock = clock
         self.headless = headless
+        self.screens: Screens | None = None
+        if not headless:  # first, so the start is seen (Auto's tables: seconds on a cold start)
+            title = load_profile(cfg.game).title
+            self.screens = Screens(cfg, title, key_hints, help_height)  # no display: the one-line error, nothing opened
+            self.screens.starting(title)
         try:
             self.wiring = Wiring.build(
-                cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes
+                cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes,
+                watch=self.screens,
             )
-        except MemoryLocked as exc:
-            if not headless:  # the screens say so before it ends
-                show_memory_error(cfg, str(exc), until=memory_error_seen)
+        except BaseException as exc:
+            if self.screens is not None:
+                if isinstance(exc, MemoryLocked):  # the screens say so before it ends
+                    show_memory_error(cfg, str(exc), memory_error_seen, self.screens)
+                self.screens.close()  # no window left behind the one-line error
             raise
         w = self.wiring
         self.cab: Cabinet = w.cab
@@ -79,13 +90,8 @@ class CabinetApp:
         self.worker = w.worker
         self.router = Router(self.cab, self._open_menu, self.worker.requests, language=cfg.language)
         self.running = True
-        self.screens: Screens | None = None
-        if not headless:
-            try:
-                self.screens = Screens(cfg, self.cab.profile.title, key_hints, help_height)
-            except BaseException:  # no display: nothing left open behind the one-line error
-                self.wiring.close()
-                raise
+        if self.screens is not None:
+            self.screens.caption(self.cab.profile.title)  # the journal's game in force
         self.worker.start()
 
     @property

@@ -1,11 +1,12 @@
 """Building the running cabinet from its configuration: the core, the journal and the devices.
 
 Owns: ``Wiring`` — opening the cabinet core on its journal with the game profile, the shoes and
-Auto; the software identity check (journaled, and fatal when the configuration requires the
-release manifest); the panel host and the ccTalk bus devices on the links it is given, their
-counters compared with the journal's the moment the bus is open; the bus worker thread; and
-closing all of it in the right order. The links are URLs: a real serial port,
-or a simulator's pty that the development harness (``machine/devtools/harness.py``) started.
+Auto (its tables prepared for the game in force, how far they are told to a callback); the
+software identity check (journaled, and fatal when the configuration requires the release
+manifest); the panel host and the ccTalk bus devices on the links it is given, their counters
+compared with the journal's the moment the bus is open; the bus worker thread; and closing all
+of it in the right order. The links are URLs: a real serial port, or a simulator's pty that the
+development harness (``machine/devtools/harness.py``) started.
 Never runs a frame, routes an input or draws.
 """
 
@@ -18,7 +19,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from hardware.panel import PanelHost
 
@@ -38,14 +39,29 @@ def default_auto(engine: str = "blackjack") -> Callable[[Any], str]:
     return auto_for(engine)
 
 
-def prepare_auto(in_force: Any, others: list[Any]) -> None:
-    """Auto's tables (a few seconds a game): the game in force now, so no decision of it waits;
-    the other enabled games in a background thread a minute after start-up (the start and the
-    first rounds keep both cores), each ready long before a player is likely to choose it (a
-    game chosen sooner computes its own tables at its first Auto decision)."""
+class StartWatch(Protocol):
+    """What follows the start (a window's start-up screen, ``Screens``): how far Auto's tables
+    are, and the work that prepares them, run while the watcher keeps itself alive."""
+
+    def starting(self, title: str, done: int | None = None, total: int | None = None) -> None: ...
+
+    def while_starting(self, work: Callable[[], None]) -> None: ...
+
+
+def prepare_auto(in_force: Any, others: list[Any], watch: StartWatch | None = None) -> None:
+    """Auto's tables (a few seconds a game): the game in force now, so no decision of it waits,
+    through ``watch`` where given (each report of the engine, done of total, to its
+    ``starting``; none when the cache folder has the tables); the other enabled games in a
+    background thread a minute after start-up (the start and the first rounds keep both cores),
+    each ready long before a player is likely to choose it (a game chosen sooner computes its
+    own tables at its first Auto decision)."""
     from machine.gamemath.engines import prepare
 
-    prepare(in_force)
+    if watch is None:
+        prepare(in_force)
+    else:
+        w = watch
+        w.while_starting(lambda: prepare(in_force, lambda done, of: w.starting(in_force.title, done, of)))
 
     def the_others() -> None:
         for p in others:
@@ -79,7 +95,10 @@ class Wiring:
         clock: Callable[[], float],
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
+        watch: StartWatch | None = None,
     ) -> Wiring:
+        """``watch``: a window's start-up screen, told how far Auto's tables of the game in
+        force are while they are prepared (``prepare_auto``)."""
         for name, url in (("panel", panel_url), ("bus", bus_url)):
             if url == "sim":
                 raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
@@ -105,7 +124,7 @@ class Wiring:
             )
             opened.callback(cab.journal.close)
             if auto is None:
-                prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game])
+                prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game], watch)
             lock = threading.Lock()
             ident = software_id()
             manifest = check_manifest()
