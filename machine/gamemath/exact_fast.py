@@ -575,9 +575,8 @@ class FastPlay:
         self.pay = ft.pays[(False, first)]
         self.pay_doubled = ft.pays[(True, first)]
         n = ft.n
-        self.aft = np.full((n, 2), np.nan)
-        self.hit_ = np.full((n, 2), np.nan)
-        self.dbl = np.full((n, 2), np.nan)
+        memo = np.full((3, n, 2), np.nan)  # what is known of each hand, as a split hand or not
+        self.aft, self.hit_, self.dbl = memo[0], memo[1], memo[2]
         if policy is None:
             self.polhit = np.zeros((n, 2), np.bool_)
         elif isinstance(policy, FastPlay):
@@ -587,11 +586,11 @@ class FastPlay:
         self.stand0: np.ndarray | None = None
         self._hits: np.ndarray | None = None
         self._best: dict[tuple[Comp, bool, tuple[str, ...]], tuple[str, float]] = {}
-        self._known: tuple[list[float], list[list[float]], list[list[float]], list[list[float]]] | None = None
+        self._known: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         if policy is None:
             self._all()
             assert self.stand0 is not None
-            self._known = (self.stand0.tolist(), self.hit_.tolist(), self.dbl.tolist(), self.aft.tolist())
+            self._known = (self.stand0, self.hit_, self.dbl, self.aft)
 
     def _run(self, xs: np.ndarray, ss: np.ndarray, what: np.ndarray) -> np.ndarray:
         ft = self.ft
@@ -627,7 +626,7 @@ class FastPlay:
         x = self.ft.index[hand]
         known = self._known
         if known is not None:  # the optimal play: every value of every hand is known
-            v = known[0][x] if what == 0 else known[what][x][split]  # type: ignore[index]
+            v = known[0].item(x) if what == 0 else known[what].item(x, int(split))
             if v == v:  # not NaN
                 return float(v)
         return float(self._run(np.array([x], np.int64), np.array([int(split)], np.int64),
