@@ -468,7 +468,7 @@ def _pct(x: float) -> str:
 
 
 def _cmd_rtp(args: argparse.Namespace) -> int:
-    from machine.gamemath import game_rtp
+    from machine.gamemath import game_rtp, prepare
 
     profile = _priced_game(args.script)
     if profile.engine != "blackjack":
@@ -481,6 +481,7 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
         return 0
     r = profile.rules
     with working(f"cabinet rtp: pricing {profile.game}"):
+        prepare(r)  # Auto's tables computed and left in the cache folder, or read from it
         res = game_rtp(r)
     if args.json:
         print(json.dumps({"game": profile.game, "rules": r.to_dict(), "rtp": res.rtp, "house_edge": res.house_edge,

@@ -123,3 +123,22 @@ def test_rtp_takes_a_hole_card_with_peek_as_an_override(capsys, monkeypatch):
     code, out, err = run(["rtp", "-"], script, capsys, monkeypatch)
     assert code == 0, err
     assert "house edge 0.40287 %" in out  # Farmer's exact engine, CDZ-: 0.40287 %
+
+
+def test_rtp_leaves_autos_tables_in_the_cache_folder_and_a_second_run_reads_them(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("CABINET_CACHE_DIR", str(tmp_path))
+    script = "game: casino-blackjack\nrules: {decks: 1}\n"
+    gamemath_game.analysis.cache_clear()
+    code, first, err = run(["rtp", "-"], script, capsys, monkeypatch)
+    assert code == 0, err
+    assert len(list(tmp_path.glob("auto-blackjack-*"))) == 1
+    gamemath_game.analysis.cache_clear()  # a new process: only the folder remembers
+
+    def refuse(table, *args):
+        raise AssertionError(f"up card {table.up}'s split values were computed again")
+
+    monkeypatch.setattr(gamemath_game, "split_values", refuse)
+    code, again, err = run(["rtp", "-"], script, capsys, monkeypatch)
+    assert code == 0, err
+    assert again == first
+    gamemath_game.analysis.cache_clear()
