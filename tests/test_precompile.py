@@ -51,4 +51,4 @@ def test_the_set_up_compiles_the_kernels_right_after_installing_the_fast_extra(t
     calls = (project / "calls").read_text().splitlines()
     expected = ["-m pip install --upgrade pip", f"-m pip install -e .[{extras}]"]
     assert calls == expected + (["-m machine.gamemath.precompile"] if precompiles else [])  # once: not on the second call
-    assert ("Compiling the fast simulator's kernels" in done.stderr) == precompiles
+    assert ("Compiling the numba kernels" in done.stderr) == precompiles

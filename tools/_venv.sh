@@ -1,8 +1,9 @@
 # Sourced by the tools: create .venv once, and reinstall the project only when
 # pyproject.toml changed since the last install (a stamp file records its hash). After an
-# install with the fast extra, the fast paths' numba kernels are compiled into numba's on-disk
-# cache (python -m machine.gamemath.precompile, a minute or two, once), so the first
-# `cabinet simulate --fast` loads them instead of compiling them in front of the user.
+# install with the fast extra, the numba kernels (the exact analysis and the fast paths) are
+# compiled into numba's on-disk cache (python -m machine.gamemath.precompile, a minute or two,
+# once), so the first cabinet start or `cabinet simulate --fast` loads them instead of
+# compiling them in front of the user.
 ensure_venv() {
     local extras="$1"
     local py="${PYTHON:-python3}"
@@ -24,7 +25,7 @@ ensure_venv() {
         echo "$want" > .venv/.installed
         case ",$extras," in
             *,fast,*)
-                echo "Compiling the fast simulator's kernels (numba, once; log: .venv/precompile.log) ..." >&2
+                echo "Compiling the numba kernels (the exact analysis and the fast simulators; once; log: .venv/precompile.log) ..." >&2
                 if ! .venv/bin/python -m machine.gamemath.precompile > .venv/precompile.log 2>&1; then
                     cat .venv/precompile.log >&2
                     echo "tools: compiling the kernels failed (above): they compile on first use instead" >&2
