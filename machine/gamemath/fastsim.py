@@ -252,23 +252,11 @@ def _kind(P, fs, sa, first):
     return k
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
-def _draw(deck, pos, lazy):
-    """The card at ``pos``; lazily shuffled: first swap in a uniform pick of the cards left."""
-    if lazy:
-        j = np.random.randint(pos, deck.shape[0])
-        c = deck[j]
-        deck[j] = deck[pos]
-        deck[pos] = c
-        return c
-    return deck[pos]
-
-
 # The simulator's own generator: xoshiro256** (Blackman and Vigna), its four words of state in an
 # array ``rng`` the round passes along, seeded per chunk through splitmix64. Inlined, a card
 # costs a few nanoseconds; numba's np.random (the Mersenne twister behind a thread-local state
 # looked up on every call, and a rejection loop over bit masks) cost 33 ns a card here, the
-# larger part of a round. ``_draw`` above stays for the fast paths that still deal from it.
+# larger part of a round. Every fast path deals with it (``_deal``): ochko, eenentwintig, 31.
 _U64 = np.uint64
 _MASK32 = np.uint64(0xFFFFFFFF)
 
@@ -324,8 +312,8 @@ def _below(rng, k):
 
 @njit(cache=True, inline="always", **_NO_NRT)
 def _deal(deck, pos, lazy, rng):
-    """The card at ``pos``; lazily shuffled: first swap in a uniform pick of the cards left
-    (``rng``'s: this is ``_draw`` on the simulator's own generator)."""
+    """The card at ``pos``; lazily shuffled (``lazy``): first swap in a uniform pick, from the
+    generator ``rng``, of the cards left."""
     if lazy:
         j = pos + _below(rng, deck.shape[0] - pos)
         c = deck[j]
