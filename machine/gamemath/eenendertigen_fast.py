@@ -45,7 +45,7 @@ from numba import njit, prange
 
 from machine.gamemath import fastsim
 from machine.gamemath.eenendertigen import KNOCK_BONUS, PASS_AT, Q, _deck
-from machine.gamemath.fastsim import FastSimError, _deal, _rng_seeded, _shuffled, cache_follows, chunk_plan
+from machine.gamemath.fastsim import _NO_NRT, FastSimError, _deal, _rng_seeded, _shuffled, cache_follows, chunk_plan
 from machine.gamemath.simulate import Tally
 from machine.games.eenendertigen.round import MAX_SWAPS
 from machine.games.eenendertigen.rules import HAND, PLACES, THIRTY_ONE2, EenendertigenRules, score2
@@ -68,7 +68,13 @@ NO = 8
 # -- the tables ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+# The round, its choice and its loop are inlined and compiled without numba's reference counting
+# (as fastsim's: ``_NO_NRT``): they allocate nothing, and a call per round and per turn passing
+# a dozen arrays cost atomic reference counts on each.
+_inline = njit(cache=True, inline="always", **_NO_NRT)
+
+
+@_inline
 def _sum_add(acc, comp, x, neumaier):
     """One item of Python's ``sum`` of floats: (running sum, compensation)."""
     t = acc + x
@@ -80,7 +86,7 @@ def _sum_add(acc, comp, x, neumaier):
     return t, comp
 
 
-@njit(cache=True)
+@_inline
 def _sum_end(acc, comp, neumaier):
     if neumaier and comp != 0.0:
         return acc + comp
@@ -112,7 +118,7 @@ def _future_totals(S, hands):
     return out
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _best_discard(V, last, a, b, c, x):
     """``eenendertigen._best_discard``: the best value of three of the four cards."""
     best = V[last, b, c, x]
@@ -194,7 +200,7 @@ def rule_params(rules: EenendertigenRules) -> np.ndarray:
 # -- the round -----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@_inline
 def _choose(P, S, V, D, hands, i, table, tlen, last, stack, swaps, first, ma):
     """``eenendertigen.choose`` for place ``i`` (not after a draw): (move, x, y); a swap is
     (M_SWAP, hand position, table position), a take (M_TAKE, discarded position, 0). ``ma`` is
@@ -255,7 +261,7 @@ def _choose(P, S, V, D, hands, i, table, tlen, last, stack, swaps, first, ma):
     return _move_of(classic, best_k)
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _move_of(classic, k):
     if not classic:
         return M_TAKE, k, 0
@@ -264,7 +270,7 @@ def _move_of(classic, k):
     return M_SWAP, k // 3, k % 3
 
 
-@njit(cache=True)
+@_inline
 def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma):
     """Play one round (``EenendertigenRound`` with every place choosing as ``choose``).
 
@@ -410,7 +416,7 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
     return pos, mask, turns
 
 
-@njit(cache=True)
+@_inline
 def _winners(mask):
     w = 0
     for i in range(PLACES):
@@ -430,6 +436,12 @@ def _rounds(shoes, lazy, rng, count, P, S, V, D, rows, out):
     swaps = np.zeros(PLACES, np.int64)
     fin = np.zeros(PLACES + 2, np.int64)
     ma = np.zeros((10, HAND), np.int64)
+    _loop(shoes, lazy, rng, count, P, S, V, D, rows, out, hands, table, passed, knocked, swaps, fin, ma)
+
+
+@njit(cache=True, **_NO_NRT)
+def _loop(shoes, lazy, rng, count, P, S, V, D, rows, out, hands, table, passed, knocked, swaps, fin, ma):
+    """The loop of ``_rounds`` in its work arrays (allocating nothing: no reference counts)."""
     bet = P[P_BET]
     for r in range(count):
         deck = shoes[0] if lazy else shoes[r]
