@@ -710,8 +710,6 @@ def hhoppe_bench(rounds: int = 5_000_000, repeats: int = 3) -> None:
           f"(NUMBA_NUM_THREADS=1), {rounds:,} rounds a run, {repeats} runs a side alternating, compile and tables "
           "excluded (a warm-up run first)")
     try:
-        mine: list[tuple[int, float]] = []
-        yours: list[tuple[int, float]] = []
         warm_theirs = 0.0
         if theirs is not None:
             try:
@@ -720,43 +718,56 @@ def hhoppe_bench(rounds: int = 5_000_000, repeats: int = 3) -> None:
                 print(f"hhoppe/blackjack did not start: {exc}")
                 theirs.close()
                 theirs = None
-        warm_ours = 0.0
-        for k in range(repeats):
-            got = ours.ask(json.dumps({"game": "random-blackjack", "over": ANCHOR, "rounds": rounds, "seed": k + 1}))
-            warm_ours = max(warm_ours, got["warm_seconds"])
-            mine.append((got["rounds"], got["seconds"]))
-            if theirs is not None:
-                try:
-                    got = theirs.ask(str(rounds))
-                except (RuntimeError, ValueError) as exc:
-                    print(f"hhoppe/blackjack stopped: {exc}")
-                    theirs.close()
-                    theirs = None
-                    continue
-                yours.append((got["hands"], got["seconds"]))
+
+        def side_by_side(ask: dict[str, Any]) -> tuple[list[tuple[int, float]], list[tuple[int, float]], float]:
+            """``repeats`` runs of ours on ``ask``, each followed by one of theirs (the anchor,
+            ``rounds`` hands): (ours, theirs, our warm-up seconds)."""
+            nonlocal theirs
+            mine: list[tuple[int, float]] = []
+            yours: list[tuple[int, float]] = []
+            warm = 0.0
+            for k in range(repeats):
+                got = ours.ask(json.dumps({**ask, "seed": k + 1}))
+                warm = max(warm, got["warm_seconds"])
+                mine.append((got["rounds"], got["seconds"]))
+                if theirs is not None:
+                    try:
+                        got = theirs.ask(str(rounds))
+                    except (RuntimeError, ValueError) as exc:
+                        print(f"hhoppe/blackjack stopped: {exc}")
+                        theirs.close()
+                        theirs = None
+                        yours = []
+                        continue
+                    yours.append((got["hands"], got["seconds"]))
+            return mine, yours, warm
+
+        mine, yours, warm_ours = side_by_side({"game": "random-blackjack", "over": ANCHOR, "rounds": rounds})
         best, median = _rates(mine)
         print(f"ours, fastsim (Auto, composition-dependent; a fresh shoe every round): best {best / 1e6:.2f} M, "
               f"median {median / 1e6:.2f} M rounds/s (warm-up {warm_ours:.1f} s)")
-        if theirs is not None:
+        if yours:
             tbest, tmedian = _rates(yours)
             print(f"hhoppe/blackjack, monte_carlo_house_edge_cpu (total-dependent chart; 36 hands a shoe): best "
                   f"{tbest / 1e6:.2f} M, median {tmedian / 1e6:.2f} M hands/s (warm-up {warm_theirs:.1f} s)")
             print(f"ours / theirs: best x {best / tbest:.2f}, median x {median / tmedian:.2f}")
         profile_rounds = max(1, rounds // 2)
         print(f"our compiled path of each 21-family profile, one core, {profile_rounds:,} rounds a run, best and "
-              f"median of {repeats}:")
+              f"median of {repeats}" + (", each run followed by one of theirs on the anchor (their median "
+                                        "beside)" if theirs is not None else "") + ":")
         from machine.games.rules import config_dir, load_profile
 
         for path in sorted((config_dir() / "games").glob("*.yaml")):
             profile = load_profile(path.stem)
             if profile.engine == "eenendertigen":
                 continue  # 31, below, per variant
-            runs = []
-            for k in range(repeats):
-                got = ours.ask(json.dumps({"game": path.stem, "rounds": profile_rounds, "seed": k + 1}))
-                runs.append((got["rounds"], got["seconds"]))
-            best, median = _rates(runs)
-            print(f"  {path.stem}: best {best / 1e6:.2f} M, median {median / 1e6:.2f} M rounds/s")
+            mine, yours, _warm = side_by_side({"game": path.stem, "rounds": profile_rounds})
+            best, median = _rates(mine)
+            beside = ""
+            if yours:
+                tmedian = _rates(yours)[1]
+                beside = f"; theirs {tmedian / 1e6:.2f} M hands/s: x {median / tmedian:.2f}"
+            print(f"  {path.stem}: best {best / 1e6:.2f} M, median {median / 1e6:.2f} M rounds/s{beside}")
         thirty_one = max(1, rounds // 10)
         for variant in ("classic", "modern"):
             runs = []
