@@ -588,7 +588,7 @@ def _scratch(nseats):
 
 @njit(cache=True)
 def _run_chunk(seed, rounds, base, nseats, P, nxt, play, insure, early, out, misses):
-    """Play ``rounds`` lazily shuffled rounds, numba's generator seeded by ``seed``."""
+    """Play ``rounds`` lazily shuffled rounds, the kernels' generator seeded by ``seed`` (``_rng_seeded``)."""
     rng = _rng_seeded(seed)
     deck = np.empty((1, base.shape[0]), base.dtype)
     deck[0] = base
@@ -995,7 +995,7 @@ def fast_simulate(
 ) -> Tally:
     """``simulate.simulate`` on the compiled fast path: the same Tally, Auto's play, minimum bets.
 
-    ``workers`` threads (default: every core numba may use). The rounds come from numba's
+    ``workers`` threads (default: every core numba may use). The rounds come from the kernels'
     generator seeded per chunk of ``FAST_CHUNK`` rounds, so a seed gives the same figure on any
     number of workers (not the engine simulator's figure: its shoes come from ``random``), and
     the same on a ``cluster``'s workers.
