@@ -76,6 +76,14 @@ RULE_SETS = {
         1_000, 800, 2,
         {"double", "das", "split", "resplit", "surrender", "dealer_bj", "original_only"},
     ),
+    # the two profiles above as shipped (one deck, one split, one seat): every 21-family profile's
+    # own rules are checked round for round (eenentwintig's, ochko's and 31's in their test files)
+    "casino-blackjack": (
+        load_profile("casino-blackjack").rules, 300, 300, 1, {"double", "das", "split", "max_hands", "peek_bj"},
+    ),
+    "european-blackjack": (
+        load_profile("european-blackjack").rules, 300, 300, 1, {"double", "das", "split", "dealer_bj", "original_only"},
+    ),
     # the flagship last: its Auto analysis is then still cached for test_game_math_commands
     "random-blackjack": (
         load_profile("random-blackjack").rules, 3_000, 2_000, 1,
@@ -188,6 +196,60 @@ def test_the_lazy_deal_is_uniform():
     df = 81
     critical = df * (1 - 2 / (9 * df) + 2.326348 * math.sqrt(2 / (9 * df))) ** 3
     assert chi2 < critical
+
+
+M64 = (1 << 64) - 1
+
+
+def reference_deals(seed: int, sizes: list[int]) -> list[int]:
+    """The kernels' generator written plainly from its definitions: splitmix64 to seed
+    xoshiro256**, then for each size k a pick in [0, k) by Lemire's multiply and shift (the high
+    32 bits of an output times k, drawn again while the low word is under 2**32 mod k)."""
+    x, state = seed, []
+    for _ in range(4):
+        x = (x + 0x9E3779B97F4A7C15) & M64
+        z = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
+        state.append(z ^ (z >> 31))
+
+    def rotl(v: int, k: int) -> int:
+        return ((v << k) | (v >> (64 - k))) & M64
+
+    def next64() -> int:
+        s0, s1, s2, s3 = state
+        out = (rotl((s1 * 5) & M64, 7) * 9) & M64
+        t = (s1 << 17) & M64
+        s2 ^= s0
+        s3 ^= s1
+        s1 ^= s2
+        s0 ^= s3
+        s2 ^= t
+        state[:] = [s0, s1, s2, rotl(s3, 45)]
+        return out
+
+    picks = []
+    for k in sizes:
+        while True:
+            m = (next64() >> 32) * k
+            if m & 0xFFFFFFFF >= (1 << 32) % k:
+                break
+        picks.append(m >> 32)
+    return picks
+
+
+def test_the_kernels_generator_is_xoshiro256_starstar_with_an_exact_pick():
+    """Every uint64 step stays an integer in numba (mixed with int64 it would go through a
+    float): the lazy deal's swaps are the reference generator's picks, pick for pick."""
+    base = np.arange(52, dtype=np.int8)
+    for seed in (0, 1, 2**31 + 5):
+        deals = fastsim._lazy_deals(base, 52, 3, seed)
+        deck = list(range(52))
+        picks = iter(reference_deals(seed, [52 - pos for _ in range(3) for pos in range(52)]))
+        for row in deals:
+            for pos in range(52):
+                j = pos + next(picks)
+                deck[pos], deck[j] = deck[j], deck[pos]
+            assert row.tolist() == deck
 
 
 # The two tests below play a rule set of RULE_SETS (one deck, two seats): its Auto analysis and

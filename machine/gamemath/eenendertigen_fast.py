@@ -22,7 +22,7 @@ Theory of operation
   ``_draw_sum`` sums it. Python's ``sum`` of floats is added as this Python adds it (plain
   left to right before 3.12, Neumaier's compensated sum from 3.12), so a draw's value, the
   table's sum less the pile's, is the same float as the engine's.
-* **A round** is dealt lazily from the chunk's seeded generator (``fastsim._draw``: each card a
+* **A round** is dealt lazily from the chunk's seeded generator (``fastsim._deal``: each card a
   uniform pick among those left). The hands keep their cards' order and the table its order
   (modern: the pile, top last), because a tie goes to the first option in that order.
 * **Threads**: chunks of ``FAST_CHUNK`` rounds, each with its own seed, in a ``prange`` loop;
@@ -45,7 +45,7 @@ from numba import njit, prange
 
 from machine.gamemath import fastsim
 from machine.gamemath.eenendertigen import KNOCK_BONUS, PASS_AT, Q, _deck
-from machine.gamemath.fastsim import FastSimError, _draw, _shuffled, cache_follows, chunk_plan
+from machine.gamemath.fastsim import _NO_NRT, FastSimError, _deal, _rng_seeded, _shuffled, cache_follows, chunk_plan
 from machine.gamemath.simulate import Tally
 from machine.games.eenendertigen.round import MAX_SWAPS
 from machine.games.eenendertigen.rules import HAND, PLACES, THIRTY_ONE2, EenendertigenRules, score2
@@ -68,7 +68,13 @@ NO = 8
 # -- the tables ----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+# The round, its choice and its loop are inlined and compiled without numba's reference counting
+# (as fastsim's: ``_NO_NRT``): they allocate nothing, and a call per round and per turn passing
+# a dozen arrays cost atomic reference counts on each.
+_inline = njit(cache=True, inline="always", **_NO_NRT)
+
+
+@_inline
 def _sum_add(acc, comp, x, neumaier):
     """One item of Python's ``sum`` of floats: (running sum, compensation)."""
     t = acc + x
@@ -80,7 +86,7 @@ def _sum_add(acc, comp, x, neumaier):
     return t, comp
 
 
-@njit(cache=True)
+@_inline
 def _sum_end(acc, comp, neumaier):
     if neumaier and comp != 0.0:
         return acc + comp
@@ -112,7 +118,7 @@ def _future_totals(S, hands):
     return out
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _best_discard(V, last, a, b, c, x):
     """``eenendertigen._best_discard``: the best value of three of the four cards."""
     best = V[last, b, c, x]
@@ -194,7 +200,7 @@ def rule_params(rules: EenendertigenRules) -> np.ndarray:
 # -- the round -----------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@_inline
 def _choose(P, S, V, D, hands, i, table, tlen, last, stack, swaps, first, ma):
     """``eenendertigen.choose`` for place ``i`` (not after a draw): (move, x, y); a swap is
     (M_SWAP, hand position, table position), a take (M_TAKE, discarded position, 0). ``ma`` is
@@ -255,7 +261,7 @@ def _choose(P, S, V, D, hands, i, table, tlen, last, stack, swaps, first, ma):
     return _move_of(classic, best_k)
 
 
-@njit(cache=True, inline="always")
+@_inline
 def _move_of(classic, k):
     if not classic:
         return M_TAKE, k, 0
@@ -264,8 +270,8 @@ def _move_of(classic, k):
     return M_SWAP, k // 3, k % 3
 
 
-@njit(cache=True)
-def _play_round(deck, lazy, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma):
+@_inline
+def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma):
     """Play one round (``EenendertigenRound`` with every place choosing as ``choose``).
 
     Returns (cards used, winners as a bit mask of places, turns), or STUCK cards used."""
@@ -274,11 +280,11 @@ def _play_round(deck, lazy, P, S, V, D, hands, table, passed, knocked, swaps, fi
     pos = 0
     for k in range(HAND):
         for i in range(PLACES):
-            hands[i, k] = _draw(deck, pos, lazy)
+            hands[i, k] = _deal(deck, pos, lazy, rng)
             pos += 1
     tlen = HAND if classic else 1
     for t in range(tlen):
-        table[t] = _draw(deck, pos, lazy)
+        table[t] = _deal(deck, pos, lazy, rng)
         pos += 1
     for i in range(PLACES):
         passed[i] = False
@@ -341,7 +347,7 @@ def _play_round(deck, lazy, P, S, V, D, hands, table, passed, knocked, swaps, fi
             table[tlen - 1] = gone
             swaps[i] += 1
         else:  # M_DRAW, then the discard of best value (choose after a draw)
-            hands[i, 3] = _draw(deck, pos, lazy)
+            hands[i, 3] = _deal(deck, pos, lazy, rng)
             pos += 1
             first_taken = True
             lv = 1 if last else 0
@@ -410,7 +416,7 @@ def _play_round(deck, lazy, P, S, V, D, hands, table, passed, knocked, swaps, fi
     return pos, mask, turns
 
 
-@njit(cache=True)
+@_inline
 def _winners(mask):
     w = 0
     for i in range(PLACES):
@@ -419,7 +425,7 @@ def _winners(mask):
 
 
 @njit(cache=True)
-def _rounds(shoes, lazy, count, P, S, V, D, rows, out):
+def _rounds(shoes, lazy, rng, count, P, S, V, D, rows, out):
     """Play ``count`` rounds (lazily shuffled from shoes[0], or one on each row of ``shoes``).
     ``rows`` (given decks only) gets per round: cards used, winners mask, turns, Auto's
     return, then the four final hands. ``out``: see O_*."""
@@ -430,10 +436,16 @@ def _rounds(shoes, lazy, count, P, S, V, D, rows, out):
     swaps = np.zeros(PLACES, np.int64)
     fin = np.zeros(PLACES + 2, np.int64)
     ma = np.zeros((10, HAND), np.int64)
+    _loop(shoes, lazy, rng, count, P, S, V, D, rows, out, hands, table, passed, knocked, swaps, fin, ma)
+
+
+@njit(cache=True, **_NO_NRT)
+def _loop(shoes, lazy, rng, count, P, S, V, D, rows, out, hands, table, passed, knocked, swaps, fin, ma):
+    """The loop of ``_rounds`` in its work arrays (allocating nothing: no reference counts)."""
     bet = P[P_BET]
     for r in range(count):
         deck = shoes[0] if lazy else shoes[r]
-        used, mask, turns = _play_round(deck, lazy, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma)
+        used, mask, turns = _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma)
         if used < 0:
             out[O_STUCK] += 1
             continue
@@ -454,10 +466,10 @@ def _rounds(shoes, lazy, count, P, S, V, D, rows, out):
 
 @njit(cache=True)
 def _run_chunk(seed, rounds, base, P, S, V, D, out):
-    np.random.seed(seed)
+    rng = _rng_seeded(seed)
     deck = np.empty((1, base.shape[0]), base.dtype)
     deck[0] = base
-    _rounds(deck, True, rounds, P, S, V, D, np.zeros((1, 1), np.int64), out)
+    _rounds(deck, True, rng, rounds, P, S, V, D, np.zeros((1, 1), np.int64), out)
 
 
 @njit(cache=True, parallel=True)
@@ -486,7 +498,7 @@ def play_decks(rules: EenendertigenRules, decks: list[list[str]]) -> list[RoundO
     shoes = np.array([t.index(d) for d in decks], np.int64)
     rows = np.zeros((len(decks), 4 + PLACES * HAND), np.int64)
     out = np.zeros(NO, np.int64)
-    _rounds(shoes, False, len(decks), rule_params(rules), t.S, t.V, t.D, rows, out)
+    _rounds(shoes, False, np.zeros(4, np.uint64), len(decks), rule_params(rules), t.S, t.V, t.D, rows, out)
     if out[O_STUCK]:
         raise FastSimError(f"{out[O_STUCK]} round(s) did not end within {MAX_TURNS} turns (a bug)")
     return [RoundOut(int(r[0]), [i + 1 for i in range(PLACES) if int(r[1]) >> i & 1], int(r[2]), int(r[3]),

@@ -37,8 +37,9 @@ Theory of operation
   figure never depends on a missing entry. The answers of that walk are kept in the cache
   folder per rule set (``tablecache``, kind ``fast-blackjack``), so a new process reads them
   back instead of asking the analysis again.
-* **Shoes**: numba's own generator, seeded per chunk inside the compiled code (a chunk plays the
-  same rounds whatever the number of threads). Each round is a fresh shuffle, drawn lazily: the
+* **Shoes**: the kernel's own generator (xoshiro256**, ``_next64``; a uniform pick by Lemire's
+  exact multiply-and-shift, ``_below``), seeded per chunk inside the compiled code (a chunk plays
+  the same rounds whatever the number of threads). Each round is a fresh shuffle, drawn lazily: the
   k-th card is a uniform pick among the cards not yet dealt (Fisher-Yates run from the front only
   as far as the round needs), which is the same distribution as dealing from a full shuffle.
   ``play_shoes`` plays given, fully shuffled shoes instead (the check against the engine).
@@ -251,11 +252,70 @@ def _kind(P, fs, sa, first):
     return k
 
 
+# The simulator's own generator: xoshiro256** (Blackman and Vigna), its four words of state in an
+# array ``rng`` the round passes along, seeded per chunk through splitmix64. Inlined, a card
+# costs a few nanoseconds; numba's np.random (the Mersenne twister behind a thread-local state
+# looked up on every call, and a rejection loop over bit masks) cost 33 ns a card here, the
+# larger part of a round. Every fast path deals with it (``_deal``): ochko, eenentwintig, 31.
+_U64 = np.uint64
+_MASK32 = np.uint64(0xFFFFFFFF)
+
+
 @njit(cache=True, inline="always", **_NO_NRT)
-def _draw(deck, pos, lazy):
-    """The card at ``pos``; lazily shuffled: first swap in a uniform pick of the cards left."""
+def _rotl(x, k):
+    return (x << _U64(k)) | (x >> _U64(64 - k))
+
+
+@njit(cache=True, inline="always", **_NO_NRT)
+def _next64(rng):
+    """The next 64 random bits of the generator ``rng`` (xoshiro256**)."""
+    s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
+    result = _rotl(s1 * _U64(5), 7) * _U64(9)
+    t = s1 << _U64(17)
+    s2 ^= s0
+    s3 ^= s1
+    s1 ^= s2
+    s0 ^= s3
+    s2 ^= t
+    rng[0], rng[1], rng[2], rng[3] = s0, s1, s2, _rotl(s3, 45)
+    return result
+
+
+@njit(cache=True)
+def _rng_seeded(seed):
+    """A generator's state from a seed: four splitmix64 outputs (never all zero)."""
+    rng = np.empty(4, np.uint64)
+    x = _U64(seed)
+    for i in range(4):
+        x += _U64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> _U64(30))) * _U64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> _U64(27))) * _U64(0x94D049BB133111EB)
+        rng[i] = z ^ (z >> _U64(31))
+    return rng
+
+
+@njit(cache=True, inline="always", **_NO_NRT)
+def _below(rng, k):
+    """A uniform integer in [0, k), 1 <= k < 2**32, exactly: Lemire's multiply and shift, a
+    product whose low word falls under 2**32 mod k drawn again."""
+    kk = _U64(k)
+    m = (_next64(rng) >> _U64(32)) * kk
+    low = m & _MASK32
+    if low < kk:
+        floor = (_U64(0x100000000) - kk) % kk
+        while low < floor:
+            m = (_next64(rng) >> _U64(32)) * kk
+            low = m & _MASK32
+    return np.int64(m >> _U64(32))
+
+
+@njit(cache=True, inline="always", **_NO_NRT)
+def _deal(deck, pos, lazy, rng):
+    """The card at ``pos``; lazily shuffled (``lazy``): first swap in a uniform pick, from the
+    generator ``rng``, of the cards left."""
     if lazy:
-        j = np.random.randint(pos, deck.shape[0])
+        j = pos + _below(rng, deck.shape[0] - pos)
         c = deck[j]
         deck[j] = deck[pos]
         deck[pos] = c
@@ -264,9 +324,9 @@ def _draw(deck, pos, lazy):
 
 
 @njit(cache=True, inline="always", **_NO_NRT)
-def _dealer_takes(deck, pos, lazy, hard, ace):
+def _dealer_takes(deck, pos, lazy, rng, hard, ace):
     """The dealer's (hard total, holds an ace) once the card at ``pos`` is added."""
-    c = _draw(deck, pos, lazy)
+    c = _deal(deck, pos, lazy, rng)
     return hard + c, ace or c == 1
 
 
@@ -292,7 +352,7 @@ def _new_hand(hs, s, h, stake):
 
 
 @njit(cache=True, inline="always", **_NO_NRT)
-def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss):
+def _play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss):
     """Play one round from ``deck`` (position 0 on); returns the cards used, MISS or EXHAUSTED.
 
     ``net[s]`` gets each seat's returned minus staked; on MISS, ``miss`` holds the unknown key
@@ -311,11 +371,11 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
     for s in range(nseats):
         if pos >= n:
             return EXHAUSTED
-        _add(hs, s, 0, _draw(deck, pos, lazy), nxt)
+        _add(hs, s, 0, _deal(deck, pos, lazy, rng), nxt)
         pos += 1
     if pos >= n:
         return EXHAUSTED
-    up = _draw(deck, pos, lazy)
+    up = _deal(deck, pos, lazy, rng)
     pos += 1
     d_hard = up
     d_ace = up == 1
@@ -323,12 +383,12 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
     for s in range(nseats):
         if pos >= n:
             return EXHAUSTED
-        _add(hs, s, 0, _draw(deck, pos, lazy), nxt)
+        _add(hs, s, 0, _deal(deck, pos, lazy, rng), nxt)
         pos += 1
     if P[P_HOLE]:
         if pos >= n:
             return EXHAUSTED
-        d_hard, d_ace = _dealer_takes(deck, pos, lazy, d_hard, d_ace)
+        d_hard, d_ace = _dealer_takes(deck, pos, lazy, rng, d_hard, d_ace)
         pos += 1
         d_n = 2
     # -- insurance, in seat order
@@ -367,7 +427,7 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
                 if hs[s, h, F_N] == 1:  # a split hand gets its second card when it is reached
                     if pos >= n:
                         return EXHAUSTED
-                    _add(hs, s, h, _draw(deck, pos, lazy), nxt)
+                    _add(hs, s, h, _deal(deck, pos, lazy, rng), nxt)
                     pos += 1
                 hard = hs[s, h, F_HARD]
                 ace = hs[s, h, F_ACE]
@@ -392,7 +452,7 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
                 if a == A_HIT:
                     if pos >= n:
                         return EXHAUSTED
-                    _add(hs, s, h, _draw(deck, pos, lazy), nxt)
+                    _add(hs, s, h, _deal(deck, pos, lazy, rng), nxt)
                     pos += 1
                 elif a == A_STAND:
                     hs[s, h, F_DONE] = 1
@@ -405,7 +465,7 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
                     hs[s, h, F_AHARD] = P[P_DMAH]
                     if pos >= n:
                         return EXHAUSTED
-                    _add(hs, s, h, _draw(deck, pos, lazy), nxt)
+                    _add(hs, s, h, _deal(deck, pos, lazy, rng), nxt)
                     pos += 1
                     hs[s, h, F_DONE] = 1
                 else:  # split: the right hand takes the second card, the left draws at once
@@ -422,7 +482,7 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
                         hs[s, k, F_SA] = v == 1
                     if pos >= n:
                         return EXHAUSTED
-                    _add(hs, s, h, _draw(deck, pos, lazy), nxt)
+                    _add(hs, s, h, _deal(deck, pos, lazy, rng), nxt)
                     pos += 1
     # -- the dealer: draws only if some hand or insurance waits for it
     needed = False
@@ -442,7 +502,7 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
                 break
             if pos >= n:
                 return EXHAUSTED
-            d_hard, d_ace = _dealer_takes(deck, pos, lazy, d_hard, d_ace)
+            d_hard, d_ace = _dealer_takes(deck, pos, lazy, rng, d_hard, d_ace)
             pos += 1
             d_n += 1
     # -- settlement
@@ -474,7 +534,7 @@ def _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins
 
 
 @njit(cache=True, **_NO_NRT)
-def _rounds(shoes, lazy, count, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss,
+def _rounds(shoes, lazy, rng, count, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss,
             nets, used, misses, out):
     """Play ``count`` rounds: from shoes[0] shuffled lazily, or one on each row of ``shoes``.
 
@@ -491,7 +551,7 @@ def _rounds(shoes, lazy, count, nseats, P, nxt, play, insure, early, hs, nh, sd,
     exhausted = 0
     for i in range(count):
         deck = shoes[0] if lazy else shoes[i]
-        r = _play_round(deck, lazy, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss)
+        r = _play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss)
         if not lazy:
             used[i] = r
             for s in range(nseats):
@@ -528,14 +588,14 @@ def _scratch(nseats):
 
 @njit(cache=True)
 def _run_chunk(seed, rounds, base, nseats, P, nxt, play, insure, early, out, misses):
-    """Play ``rounds`` lazily shuffled rounds, numba's generator seeded by ``seed``."""
-    np.random.seed(seed)
+    """Play ``rounds`` lazily shuffled rounds, the kernels' generator seeded by ``seed`` (``_rng_seeded``)."""
+    rng = _rng_seeded(seed)
     deck = np.empty((1, base.shape[0]), base.dtype)
     deck[0] = base
     hs, nh, sd, ins, net, miss = _scratch(nseats)
     nets = np.zeros((1, nseats), np.int64)
     used = np.zeros(1, np.int64)
-    _rounds(deck, True, rounds, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss,
+    _rounds(deck, True, rng, rounds, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss,
             nets, used, misses, out)
 
 
@@ -550,7 +610,7 @@ def _play_shoes(shoes, nseats, P, nxt, play, insure, early, nets, used, misses):
     """Play one round on each row of ``shoes`` (fully shuffled values); used[i] < 0: MISS/EXHAUSTED."""
     hs, nh, sd, ins, net, miss = _scratch(nseats)
     out = np.zeros(5, np.int64)
-    _rounds(shoes, False, shoes.shape[0], nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss,
+    _rounds(shoes, False, np.zeros(4, np.uint64), shoes.shape[0], nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss,
             nets, used, misses, out)
 
 
@@ -572,13 +632,13 @@ def _shuffled(base, count, seed):
 
 @njit(cache=True)
 def _lazy_deals(base, cards, count, seed):
-    """The first ``cards`` cards of ``count`` rounds dealt as the simulator deals them (``_draw``)."""
-    np.random.seed(seed)
+    """The first ``cards`` cards of ``count`` rounds dealt as the simulator deals them (``_deal``)."""
+    rng = _rng_seeded(seed)
     out = np.empty((count, cards), base.dtype)
     deck = base.copy()
     for r in range(count):
         for pos in range(cards):
-            out[r, pos] = _draw(deck, pos, True)
+            out[r, pos] = _deal(deck, pos, True, rng)
     return out
 
 
@@ -935,7 +995,7 @@ def fast_simulate(
 ) -> Tally:
     """``simulate.simulate`` on the compiled fast path: the same Tally, Auto's play, minimum bets.
 
-    ``workers`` threads (default: every core numba may use). The rounds come from numba's
+    ``workers`` threads (default: every core numba may use). The rounds come from the kernels'
     generator seeded per chunk of ``FAST_CHUNK`` rounds, so a seed gives the same figure on any
     number of workers (not the engine simulator's figure: its shoes come from ``random``), and
     the same on a ``cluster``'s workers.

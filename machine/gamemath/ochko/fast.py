@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit, prange
 
 from machine.gamemath import fastsim
-from machine.gamemath.fastsim import _NO_NRT, FastSimError, _draw, _seed32, _shuffled, cache_follows, chunk_plan
+from machine.gamemath.fastsim import _NO_NRT, FastSimError, _deal, _rng_seeded, _seed32, _shuffled, cache_follows, chunk_plan
 from machine.gamemath.ochko.exact import ACE_I, NV, PER_DECK, VALUES, ZERO, Comp, best, comp_total, of, plus
 from machine.gamemath.simulate import Tally
 from machine.games import blackjack_rules as bj
@@ -64,7 +64,7 @@ _settle_hand = _rule(bj.settle_hand)
 
 
 @njit(cache=True, inline="always", **_NO_NRT)
-def _play_round(deck, lazy, nseats, P, vals, nxt, act, bank2, seats, res):
+def _play_round(deck, lazy, rng, nseats, P, vals, nxt, act, bank2, seats, res):
     """One round from ``deck``; ``bank2`` = [bank, closed] before and after it; ``res`` gets
     [net of every seat, staked, cards used]. Returns the cards used, EXHAUSTED or NO_ENTRY."""
     ncards = deck.shape[0]
@@ -77,7 +77,7 @@ def _play_round(deck, lazy, nseats, P, vals, nxt, act, bank2, seats, res):
     for k in range(nseats):
         if pos >= ncards:
             return EXHAUSTED
-        c = _draw(deck, pos, lazy)
+        c = _deal(deck, pos, lazy, rng)
         pos += 1
         seats[S_PTS, k] = vals[c]
         seats[S_N, k] = 1
@@ -87,7 +87,7 @@ def _play_round(deck, lazy, nseats, P, vals, nxt, act, bank2, seats, res):
         seats[S_WAIT, k] = 0
     if pos >= ncards:
         return EXHAUSTED
-    up = _draw(deck, pos, lazy)
+    up = _deal(deck, pos, lazy, rng)
     pos += 1
     waiting = 0
     net = 0
@@ -101,7 +101,7 @@ def _play_round(deck, lazy, nseats, P, vals, nxt, act, bank2, seats, res):
         while True:
             if pos >= ncards:
                 return EXHAUSTED
-            c = _draw(deck, pos, lazy)
+            c = _deal(deck, pos, lazy, rng)
             pos += 1
             st = seats[S_ST, k]
             seats[S_ST, k] = nxt[st, c] if st >= 0 else -1
@@ -121,7 +121,7 @@ def _play_round(deck, lazy, nseats, P, vals, nxt, act, bank2, seats, res):
             if a == 2:
                 if pos >= ncards:
                     return EXHAUSTED
-                c = _draw(deck, pos, lazy)
+                c = _deal(deck, pos, lazy, rng)
                 pos += 1
                 seats[S_PTS, k] += vals[c]
                 seats[S_N, k] += 1
@@ -135,7 +135,7 @@ def _play_round(deck, lazy, nseats, P, vals, nxt, act, bank2, seats, res):
         while _dealer_draws(_hand_total(bp, bn, ba, two), False, False):
             if pos >= ncards:
                 return EXHAUSTED
-            c = _draw(deck, pos, lazy)
+            c = _deal(deck, pos, lazy, rng)
             pos += 1
             bp += vals[c]
             bn += 1
@@ -159,10 +159,10 @@ def _play_round(deck, lazy, nseats, P, vals, nxt, act, bank2, seats, res):
 
 
 @njit(cache=True, **_NO_NRT)
-def _rounds(rounds, deck, nseats, P, vals, nxt, act, bank2, seats, res, out_i, out_f):
+def _rounds(rounds, deck, rng, nseats, P, vals, nxt, act, bank2, seats, res, out_i, out_f):
     """The loop of ``_run_chunk``, compiled without reference counting (it allocates nothing)."""
     for _ in range(rounds):
-        r = _play_round(deck, True, nseats, P, vals, nxt, act, bank2, seats, res)
+        r = _play_round(deck, True, rng, nseats, P, vals, nxt, act, bank2, seats, res)
         if r < 0:
             out_i[3] = r
             return
@@ -178,13 +178,13 @@ def _rounds(rounds, deck, nseats, P, vals, nxt, act, bank2, seats, res, out_i, o
 def _run_chunk(seed, rounds, base, nseats, P, vals, nxt, act, out_i, out_f):
     """``rounds`` lazily shuffled rounds from a fresh bank; out_i = [net, staked, cards, error],
     out_f = [sum of net / staked per round, sum of its square]."""
-    np.random.seed(seed)
+    rng = _rng_seeded(seed)
     deck = base.copy()
     seats = np.zeros((6, nseats), np.int64)
     bank2 = np.zeros(2, np.int64)
     bank2[0] = P[P_OPEN]
     res = np.zeros(3, np.int64)
-    _rounds(rounds, deck, nseats, P, vals, nxt, act, bank2, seats, res, out_i, out_f)
+    _rounds(rounds, deck, rng, nseats, P, vals, nxt, act, bank2, seats, res, out_i, out_f)
 
 
 @njit(cache=True, parallel=True)
@@ -199,10 +199,11 @@ def _play_shoes(shoes, nseats, P, vals, nxt, act, bank, nets, staked, used, bank
     seats = np.zeros((6, nseats), np.int64)
     bank2 = np.zeros(2, np.int64)
     res = np.zeros(3, np.int64)
+    rng = np.zeros(4, np.uint64)  # (given shoes: never drawn from)
     for i in range(shoes.shape[0]):
         bank2[0] = bank
         bank2[1] = 0
-        used[i] = _play_round(shoes[i], False, nseats, P, vals, nxt, act, bank2, seats, res)
+        used[i] = _play_round(shoes[i], False, rng, nseats, P, vals, nxt, act, bank2, seats, res)
         nets[i] = res[0]
         staked[i] = res[1]
         banks[i] = bank2[0]
@@ -311,7 +312,7 @@ def fast_simulate(
     rules: OchkoRules, rounds: int, seed: int = 1, workers: int | None = None, *, seats: int = 1,
     progress: Callable[[int, int], None] | None = None,
 ) -> Tally:
-    """``sim.simulate`` compiled: the same Tally (returned over staked), from numba's generator
+    """``sim.simulate`` compiled: the same Tally (returned over staked), from the kernels' generator
     seeded per chunk (not the engine simulator's shoes, which come from ``random``)."""
     if seats < 1:
         raise FastSimError(f"a round needs at least one seat, not {seats}")
