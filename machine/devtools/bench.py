@@ -619,11 +619,6 @@ def simulate_start_bench() -> None:
     script.parent.rmdir()
 
 
-ANCHOR = {"hole_card": True, "double_hard": "any", "double_soft": "any", "double_makes_aces_hard": False,
-          "max_splits_and_doubles": None, "resplit_aces": False, "three_sevens_bonus": 0}
-"""The anchor rule set, as overrides of Random Blackjack (``rtp``'s): 6 decks, S17,
-3:2, peek, double any two and after a split, 4 hands, aces split once to one card, no surrender."""
-
 ONE_CORE = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
 
 
@@ -770,7 +765,7 @@ def hhoppe_bench(rounds: int = 5_000_000, repeats: int = 3) -> None:
                     yours.append((got["hands"], got["seconds"]))
             return mine, yours, warm
 
-        mine, yours, warm_ours = side_by_side({"game": "random-blackjack", "over": ANCHOR, "rounds": rounds})
+        mine, yours, warm_ours = side_by_side({"game": "random-blackjack", "over": ANCHOR_RULES, "rounds": rounds})
         best, median = _rates(mine)
         print(f"ours, fastsim (Auto, composition-dependent; a fresh shoe every round): best {best / 1e6:.2f} M, "
               f"median {median / 1e6:.2f} M rounds/s (warm-up {warm_ours:.1f} s)")
