@@ -181,3 +181,33 @@ def test_a_charts_return_is_the_same_compiled_or_pure_python(profile, over, monk
     for part, v in r1.breakdown.items():
         assert r2.breakdown[part] == pytest.approx(v, abs=1e-12), part
     game.analysis.cache_clear()
+
+
+def test_two_threads_on_one_tables_split_values_get_the_values_of_one(monkeypatch):
+    """A thread preparing the tables and an Auto decision may work on the same up card: the
+    compiled plays' dealer outcomes pass through a "requested" state that the other thread
+    must never read as computed (it read zeros, and wrong split values went to the cache)."""
+    import threading
+
+    from machine.gamemath.split import split_values
+
+    monkeypatch.delenv("CABINET_EXACT", raising=False)
+    rules = load_profile("random-blackjack", {"decks": 1}).rules
+    ref = Analysis(rules)
+    want = {up: ref.splits(up) for up in (1, 10)}
+    for _ in range(4):
+        an = Analysis(rules)
+        got: dict[tuple[int, int], dict] = {}
+
+        def work(k: int, an: Analysis = an, got: dict = got) -> None:
+            for up in (1, 10):
+                other = (an.policy(up, first=False), "auto-other")
+                got[(k, up)] = split_values(an.table(up), an.policy(up), "auto", other)
+
+        threads = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for (_, up), values in got.items():
+            assert values == want[up], up

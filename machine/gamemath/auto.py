@@ -27,12 +27,15 @@ from machine.games.round import Decision, Round
 from machine.games.rules import Rules
 
 
-def prepare(rules: Rules, progress: Callable[[int, int], None] | None = None) -> Analysis:
+def prepare(
+    rules: Rules, progress: Callable[[int, int], None] | None = None, workers: int | None = None
+) -> Analysis:
     """Compute every table of ``rules`` now (so that no later decision waits for one), or read
     them from the cache folder; what was computed is left there for the next process.
-    ``progress(done, of)``: the up cards computed so far (not called when all were read)."""
+    ``progress(done, of)``: the up cards computed so far (not called when all were read);
+    ``workers``: threads (default one per core)."""
     an = analysis(rules)
-    if an.compute_all(progress=progress):
+    if an.compute_all(workers, progress):
         tablecache.save(TABLES, tables_key(rules), an.tables())
     return an
 

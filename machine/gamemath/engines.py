@@ -54,14 +54,15 @@ def auto_for(engine: str) -> Callable[[Any], str]:
     return math_of(engine).auto_action
 
 
-def prepare(profile: Any, progress: Callable[[int, int], None] | None = None) -> None:
+def prepare(profile: Any, progress: Callable[[int, int], None] | None = None, workers: int | None = None) -> None:
     """Compute Auto's tables for a profile now (a second or two a game; a moment when the cache
     folder has them). ``progress(done, of)`` follows a long computation where the engine can
-    tell (blackjack: per up card); an engine that cannot reports (0, 1) and (1, 1)."""
+    tell (blackjack: per up card); an engine that cannot reports (0, 1) and (1, 1).
+    ``workers``: the threads it may use (blackjack; default one per core)."""
     if profile.engine == "blackjack":
         from machine.gamemath.auto import prepare as prepare_blackjack
 
-        prepare_blackjack(profile.rules, progress)
+        prepare_blackjack(profile.rules, progress, workers)
     else:
         if progress:
             progress(0, 1)

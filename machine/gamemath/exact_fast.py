@@ -59,6 +59,10 @@ ACTIONS = ACTION_ORDER[:3]  # the play actions: stand, hit, double
 # Columns of the hand array ``H``.
 _TOTAL, _CARDS, _TDOUBLE, _CHILD = 0, 1, 2, 3
 
+# The walks' stacks: a hand and its children at each card drawn, from 2 cards to 21 aces, and
+# numba does not check bounds.
+_STACK = 1 + 10 * 21
+
 
 # -- the kernels ------------------------------------------------------------------------------
 #
@@ -80,8 +84,9 @@ BLOCK = 8  # removals evaluated side by side (the machine's vector lanes do seve
 
 @njit(cache=True, error_model="numpy", nogil=True)
 def _block(rs, m, dl, prod, fl, inverse, acc, res):  # pragma: no cover
-    """The dealer's outcomes for the removals ``rs[:m]`` (m <= BLOCK) into ``res[:m]``: the
-    sum of ``_dist_into``, in the same order of operations, for BLOCK removals at once."""
+    """The dealer's outcomes for the removals ``rs[:m]`` (m <= BLOCK) into ``res[:m]`` (all 0
+    for a removal the shoe cannot give), BLOCK removals side by side: the trie's products node
+    by node, then the multisets' sums per (outcome, number of cards), each over fall(|S|, |D|)."""
     left0, n0, q, trie, tnode, tmult, groups, falls, inf, flags = dl
     for b in range(m):
         for o in range(7):
@@ -235,7 +240,7 @@ def _collect(xs, ss, what, H, C, pair, e, charlie, dl, have0, havep, aft, hit, d
     infinite = q[0] >= 0.0
     nreq = 0
     seen = np.zeros(aft.shape, np.bool_)
-    stack = np.empty(64 * 11, np.int64)
+    stack = np.empty(_STACK, np.int64)
     for i in range(xs.shape[0]):
         x0 = xs[i]
         s = ss[i]
@@ -260,7 +265,8 @@ def _collect(xs, ss, what, H, C, pair, e, charlie, dl, have0, havep, aft, hit, d
             hit_only = w == 1 and sp == 0 and x == x0
             if not hit_only and (seen[x, s] or not math.isnan(aft[x, s])):
                 continue
-            seen[x, s] = True
+            if not hit_only:  # (its stand may still be asked for by a later item)
+                seen[x, s] = True
             if not hit_only and charlie and H[x, _CARDS] >= charlie:
                 continue
             total = H[x, _TOTAL]
@@ -289,8 +295,8 @@ def play_values(xs, ss, what, H, C, F, pay, pay_dbl, pair, e, charlie, bonus, dl
     outcomes (``dist0``/``have0`` from the hands' own cards, ``distp``/``havep`` with pair
     cards out; see ``_request``) are filled as a side effect: first every
     dealer outcome the walk needs is listed (``_collect``) and computed in blocks, then the walk
-    is done. ``policy``: the play follows ``polhit`` (hit a hand of three or more cards or not)
-    instead of maximising.
+    is done. ``policy``: the play follows ``polhit`` (whether to hit a hand it plays on, rather
+    than stand) instead of maximising.
     """
     left0, n0a, q, flags = dl[0], dl[1], dl[2], dl[9]
     n0 = n0a[0]
@@ -299,14 +305,14 @@ def play_values(xs, ss, what, H, C, F, pay, pay_dbl, pair, e, charlie, bonus, dl
     bj = flags[1]
     qbj = q[bj] if infinite and bj >= 0 else -1.0
     scratch = _scratch(dl)
-    req = np.empty((max(16, 2 * H.shape[0]), 3), np.int64)
-    if policy:  # (the optimal play is from the hands' own cards, whose outcomes are all known)
+    req = np.empty((max(16, 2 * H.shape[0]), 2), np.int64)  # (a removal per hand at most)
+    if policy or e:  # (the hands' own outcomes are all known: an optimal play without pair cards needs none)
         nreq = _collect(xs, ss, what, H, C, pair, e, charlie, dl, have0, havep, aft, hit, dbl, polhit, policy, req)
         _fill(req, nreq, pair, C, dist0, have0, distp, havep, dl, scratch)
     out = np.empty(xs.shape[0])
     r = np.empty(10, np.int64)
     pr = np.empty(10)
-    stack = np.empty(64 * 11, np.int64)
+    stack = np.empty(_STACK, np.int64)
     for i in range(xs.shape[0]):
         x0 = xs[i]
         s = ss[i]
@@ -594,12 +600,13 @@ class FastPlay:
 
     def _run(self, xs: np.ndarray, ss: np.ndarray, what: np.ndarray) -> np.ndarray:
         ft = self.ft
-        distp, havep = ft.with_pairs(self.pair, self.e)
-        return play_values(
-            xs, ss, what, ft.H, ft.C, ft.F, self.pay, self.pay_doubled, self.pair, self.e, ft.charlie, ft.bonus,
-            ft.dl, ft.dist0, ft.have0, distp, havep, self.aft, self.hit_, self.dbl, self.polhit,
-            self.policy is not None,
-        )
+        with ft.t.lock:  # one thread at a time fills a table's arrays (see UpTable.lock)
+            distp, havep = ft.with_pairs(self.pair, self.e)
+            return play_values(
+                xs, ss, what, ft.H, ft.C, ft.F, self.pay, self.pay_doubled, self.pair, self.e, ft.charlie, ft.bonus,
+                ft.dl, ft.dist0, ft.have0, distp, havep, self.aft, self.hit_, self.dbl, self.polhit,
+                self.policy is not None,
+            )
 
     def _all(self) -> None:
         """Every hand's values at once (the optimal play from the hands' own cards)."""
@@ -633,7 +640,7 @@ class FastPlay:
                                np.array([what], np.int64))[0])
 
     def stand(self, hand: Comp) -> float:
-        if hand not in self.ft.index:  # bust
+        if hand not in self.ft.index:  # bust (a hand the shoe cannot hold has no value here)
             return -self.ft.t.mass(self.removed(hand))
         return self._one(hand, False, 0)
 

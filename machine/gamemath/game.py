@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -48,11 +49,17 @@ class Analysis:
         self._tables: dict[int, UpTable] = {}
         self._splits: dict[int, dict[int, float | None]] = {}
         self._policies: dict[tuple[int, bool], Policy] = {}
+        # One up card's tables are made by one thread at a time: a thread preparing them (at
+        # start-up, or the other games' in the background) and an Auto decision may both ask.
+        self._locks = {up: threading.RLock() for up in range(1, 11)}
 
     def table(self, up: int) -> UpTable:
         t = self._tables.get(up)
         if t is None:
-            t = self._tables[up] = UpTable(self.rules, up)
+            with self._locks[up]:
+                t = self._tables.get(up)
+                if t is None:
+                    t = self._tables[up] = UpTable(self.rules, up)
         return t
 
     def play(self, up: int, first: bool = True) -> Play | FastPlay:
@@ -64,15 +71,21 @@ class Analysis:
         """Auto's choice for a hand from its own cards: the best of the allowed options."""
         pol = self._policies.get((up, first))
         if pol is None:
-            pol = self._policies[(up, first)] = BestOf(self.table(up), first)
+            with self._locks[up]:
+                pol = self._policies.get((up, first))
+                if pol is None:
+                    pol = self._policies[(up, first)] = BestOf(self.table(up), first)
         return pol
 
     def splits(self, up: int) -> dict[int, float | None]:
         """W-value of splitting each pair card against ``up`` (None: not allowed)."""
         s = self._splits.get(up)
         if s is None:
-            other = (self.policy(up, first=False), "auto-other")
-            s = self._splits[up] = split_values(self.table(up), self.policy(up), "auto", other)
+            with self._locks[up]:
+                s = self._splits.get(up)
+                if s is None:
+                    other = (self.policy(up, first=False), "auto-other")
+                    s = self._splits[up] = split_values(self.table(up), self.policy(up), "auto", other)
         return s
 
     def compute_all(self, workers: int | None = None, progress: Callable[[int, int], None] | None = None) -> bool:

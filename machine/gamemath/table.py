@@ -32,9 +32,9 @@ Conventions
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from operator import mul
 from typing import TYPE_CHECKING
 
 from machine.gamemath import dealer
@@ -47,7 +47,10 @@ if TYPE_CHECKING:
     from machine.gamemath.exact_fast import FastPlay, FastTable
 
 Policy = Callable[[Comp, bool, tuple[str, ...]], str]
-"""A playing policy: (hand, is a split hand, allowed actions among stand/hit/double) -> action."""
+"""A playing policy: (hand, is a split hand, allowed actions among stand/hit/double) -> action.
+
+It may tell a split hand apart only where the three-sevens bonus does (``sevens_pending``):
+``Play`` keeps one value per hand for both otherwise, where the compiled plays keep two."""
 
 ACTION_ORDER = ("stand", "hit", "double", "split", "surrender")
 
@@ -124,6 +127,10 @@ class UpTable:
         self._dist: dict[Comp, Dist] = dict(known or {})
         self._probs: dict[Comp, tuple[float, ...]] = {}
         self._plays: dict[tuple[Comp, object, bool], Play | FastPlay] = {}
+        # Held while a compiled play fills this table's arrays: its dealer outcomes pass through
+        # a "requested" state that another thread must not read (a thread preparing the tables
+        # and an Auto decision of the same game may meet here).
+        self.lock = threading.RLock()
         self.fast: FastTable | None = None
         if known is None:
             self.fast = _fast_table(self)
@@ -186,8 +193,14 @@ class UpTable:
         return d
 
     def stand_value(self, removed: Comp, pay: Row) -> float:
-        """A hand (no blackjack) standing with the payoffs ``pay`` (a row of ``pay_rows``)."""
-        return sum(map(mul, self.dist(removed), pay))
+        """A hand (no blackjack) standing with the payoffs ``pay`` (a row of ``pay_rows``).
+
+        Added term by term, left to right, as the compiled plays add (``exact_fast``): Python's
+        ``sum`` of floats compensates its rounding from 3.12 on, which would part the two."""
+        v = 0.0
+        for d, p in zip(self.dist(removed), pay, strict=True):
+            v += d * p
+        return v
 
     # -- plays ------------------------------------------------------------------------------------
 

@@ -65,7 +65,7 @@ def prepare_auto(in_force: Any, others: list[Any], watch: StartWatch | None = No
 
     def the_others() -> None:
         for p in others:
-            prepare(p)
+            prepare(p, workers=1)  # one core: the other keeps the rounds going
 
     if others:
         later = threading.Timer(60.0, the_others)
