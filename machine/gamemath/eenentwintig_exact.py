@@ -44,6 +44,7 @@ import math
 from collections.abc import Sequence
 from functools import cache, lru_cache
 from operator import add, mul, truediv
+from typing import Any
 
 from machine.gamemath.tablecache import Table
 from machine.games.blackjack_rules import hand_score
@@ -134,67 +135,113 @@ def bank_plan(tree: Tree) -> Plan:
 
 def bank_batch(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
     """The bank's outcome probabilities for each shoe composition of ``decks``, in one pass
-    down ``bank_tree``; every step is a C-level ``map`` over the shoes (``infinite``: each draw
-    1/8, nothing depletes). With numpy (the ``fast`` extra), the same operations on arrays
-    (``eenentwintig_numpy``); this pure-Python pass otherwise.
+    down ``bank_tree`` with a vector over the shoes at each node: numpy arrays where numpy is
+    installed (the ``fast`` extra, ``eenentwintig_numpy``) and there are enough shoes, Python
+    lists stepped by C-level ``map`` otherwise; the same operations in the same order either way
+    (``bank_pass``), so the same figures to the last bit."""
+    vectorised = _vectorised() if len(decks) >= VECTOR_FROM else None
+    return bank_pass(tree, decks, infinite, vectorised.ARRAYS if vectorised is not None else LISTS)
+
+
+def bank_batch_python(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
+    """``bank_batch`` on Python lists (what is used without numpy)."""
+    return bank_pass(tree, decks, infinite, LISTS)
+
+
+class Vectors:
+    """The operations ``bank_pass`` does on a vector over the shoes, element by element."""
+
+    def columns(self, decks: list[Comp]) -> list[Any]:
+        """Per value index, its count in each shoe."""
+        return [list(c) for c in zip(*decks)]
+
+    def ones(self, k: int) -> Any:
+        return [1.0] * k
+
+    def mul(self, a: Any, b: Any) -> Any:
+        return list(map(mul, a, b))
+
+    def add(self, a: Any, b: Any) -> Any:
+        return list(map(add, a, b))
+
+    def div(self, a: Any, b: Any) -> Any:
+        return list(map(truediv, a, b))
+
+    def minus(self, a: Any, n: float) -> Any:
+        """``a - n``, and 0 where that is below 0."""
+        return [x - n if x > n else 0 for x in a]
+
+    def shift(self, a: Any, n: float) -> Any:
+        """``a - n``."""
+        return [x - n for x in a]
+
+    def zeros(self, k: int) -> Any:
+        return [0.0] * k
+
+    def positive_or_one(self, a: Any) -> Any:
+        return [x if x > 0 else 1.0 for x in a]
+
+    def total(self, vectors: list[Any]) -> Any:
+        return [sum(x) for x in zip(*vectors)]
+
+    def rows(self, out: list[Any]) -> list[tuple[float, ...]]:
+        return list(zip(*out))
+
+
+LISTS = Vectors()
+
+
+def bank_pass(tree: Tree, decks: list[Comp], infinite: bool, v: Vectors) -> list[tuple[float, ...]]:
+    """The pass of ``bank_batch`` with the vector operations ``v``.
 
     The weight a node carries is the number of ordered ways to draw its cards from the shoe
     (the product of the cards left at each draw), not yet a probability: every path to a node
     of ``n`` cards has the same denominator, the falling factorial N (N-1) ... (N-n+1) of the
-    shoe's size N (N^n on an infinite deck). So no division is needed on the way down, and an
-    outcome's probability is a sum over ``bank_plan``'s groups of (the group's summed weight)
-    x (its draws' cards left) / (the denominator of one card more)."""
-    vectorised = _vectorised() if len(decks) >= VECTOR_FROM else None
-    if vectorised is not None:
-        return vectorised.bank_batch(tree, bank_plan(tree), decks, infinite, len(OUTCOME_KEYS))
-    return bank_batch_python(tree, decks, infinite)
-
-
-def bank_batch_python(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
-    """``bank_batch`` in pure Python (the reference the numpy one is checked against)."""
+    shoe's size N (N^n on an infinite deck: each draw 1/8, nothing depletes). So no division is
+    needed on the way down, and an outcome's probability is a sum over ``bank_plan``'s groups of
+    (the group's summed weight) x (its draws' cards left) / (the denominator of one card more)."""
     groups, feeds = bank_plan(tree)
     k = len(decks)
-    cols = list(zip(*decks))  # per value index, its count in each shoe
-    totals = [float(sum(d)) for d in decks]
-    avail: dict[tuple[int, int], list[int]] = {}  # (value index, held) -> cards of it left, per shoe
+    cols = v.columns(decks)
+    totals = v.shift(v.total(cols), 0.0)  # (as floats)
+    avail: dict[tuple[int, int], Any] = {}  # (value index, held) -> cards of it left, per shoe
 
-    def left(i: int, held: int) -> list[int]:
+    def left(i: int, held: int) -> Any:
         got = avail.get((i, held))
         if got is None:
-            got = avail[(i, held)] = list(cols[i]) if infinite else [c - held if c > held else 0 for c in cols[i]]
+            got = avail[(i, held)] = cols[i] if infinite else v.minus(cols[i], held)
         return got
 
-    weight: list[list[float] | None] = [None] * len(tree)
-    weight[0] = [1.0] * k
-    acc: list[list[float] | None] = [None] * len(groups)
+    weight: list[Any] = [None] * len(tree)
+    weight[0] = v.ones(k)
+    acc: list[Any] = [None] * len(groups)
     for node, (_n, edges, _ends) in enumerate(tree):
         w = weight[node]
         if w is None:
             continue
         weight[node] = None
         for i, child, held in edges:
-            q = map(mul, w, left(i, held))
+            q = v.mul(w, left(i, held))
             have = weight[child]
-            weight[child] = list(q) if have is None else list(map(add, have, q))
-        for g in feeds[node]:  # no list is changed in place: sharing w is safe
+            weight[child] = q if have is None else v.add(have, q)
+        for g in feeds[node]:  # no vector is changed in place: sharing w is safe
             have = acc[g]
-            acc[g] = w if have is None else list(map(add, have, w))
+            acc[g] = w if have is None else v.add(have, w)
     levels = 1 + max(n for _o, n, _d in groups) if groups else 0
     denominators = [totals]  # per level n: N (N-1) ... (N-n), per shoe (1 where no card is left)
     for n in range(1, levels):
-        step = totals if infinite else [t - n for t in totals]
-        denominators.append(list(map(mul, denominators[-1], step)))
-    denominators = [[x if x > 0 else 1.0 for x in den] for den in denominators]
-    sums: dict[tuple[tuple[int, int], ...], list[int]] = {}
-    out = [[0.0] * k for _ in OUTCOME_KEYS]
+        denominators.append(v.mul(denominators[-1], totals if infinite else v.shift(totals, n)))
+    denominators = [v.positive_or_one(d) for d in denominators]
+    sums: dict[tuple[tuple[int, int], ...], Any] = {}
+    out: list[Any] = [v.zeros(k) for _ in OUTCOME_KEYS]
     for (o, n, draws), a in zip(groups, acc, strict=True):
         if a is None:
             continue
         s = sums.get(draws)
         if s is None:
-            s = sums[draws] = [sum(x) for x in zip(*(left(i, held) for i, held in draws))]
-        out[o] = list(map(add, out[o], map(truediv, map(mul, a, s), denominators[n])))
-    return list(zip(*out))
+            s = sums[draws] = v.total([left(i, held) for i, held in draws])
+        out[o] = v.add(out[o], v.div(v.mul(a, s), denominators[n]))
+    return v.rows(out)
 
 
 VECTOR_FROM = 32
