@@ -200,8 +200,7 @@ def basic_strategy(rules: Rules) -> Chart:
             for a, v in values.items():
                 acc[a] = acc.get(a, 0.0) + w * v
         multi: dict[tuple[int, bool], dict[str, float]] = {}
-        limit = None if an.shoe.infinite else tuple(f - u for f, u in zip(an.shoe.full, unit(up)))
-        for hand in hands_up_to(limit, min_cards=3):
+        for hand in hands_up_to(an.table(up).left_after_up(), min_cards=3):
             total, is_soft = score(hand)
             if total >= 21:
                 continue

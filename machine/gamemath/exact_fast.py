@@ -48,7 +48,7 @@ import numpy as np
 from numba import njit
 
 from machine.gamemath import dealer
-from machine.gamemath.shoe import Comp, hands_up_to, plus, score, size
+from machine.gamemath.shoe import Comp, hands_up_to, merge, plus, score, size
 from machine.gamemath.table import ACTION_ORDER, best_of_values, doubles_to_sevens_bonus, stands_on_sevens_bonus
 
 if TYPE_CHECKING:
@@ -478,7 +478,7 @@ class FastTable:
         self.t = table
         shoe = table.shoe
         rules = table.rules
-        limit = None if shoe.infinite else tuple(f - u for f, u in zip(shoe.full, table.upc))
+        limit = table.left_after_up()
         # No hand of hard total 21 or less holds more than 21 // v cards of value v: a limit
         # above that binds nothing (so six decks share one set of arrays for every up card).
         binding = None if limit is None else tuple(min(m, 21 // v) for v, m in enumerate(limit, 1))
@@ -645,7 +645,7 @@ class FastPlay:
         return self._one(hand, False, 0)
 
     def removed(self, hand: Comp) -> Comp:
-        return tuple(a + b for a, b in zip(hand, self.extra))
+        return merge(hand, self.extra)
 
     def hit(self, hand: Comp, split: bool) -> float:
         return self._one(hand, split, 1)

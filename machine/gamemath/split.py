@@ -125,18 +125,14 @@ class _Hands:
     def options(self, hand: Comp, allow_double: bool) -> tuple[str, ...]:
         return self.t.options(hand, True, allow_double, self.one_card)
 
-    def hand(self, c: int, t: int, allow_double: bool = True) -> float:
-        """A split hand pair card + ``c`` (c != p), t pair cards out before its second card."""
-        hand = plus(unit(self.p), c)
-        return self.play(t - 1).two_card(hand, True, self.options(hand, allow_double))
-
     def _r(self, t: int, allow_double: bool = True) -> float:
         """The pair played as a hand (not split again), t pair cards out including its two."""
         hand = unit(self.p, 2)
         return self.play(t - 2).two_card(hand, True, self.options(hand, allow_double))
 
     def hands(self, t: int, allow_double: bool = True) -> dict[int, float]:
-        """``hand(c, t, allow_double)`` for every second card c (not a pair card) the shoe holds."""
+        """The value of a split hand pair card + c, t pair cards out before its second card c,
+        for every c (not a pair card) the shoe holds."""
         key = (t, allow_double)
         found = self._hands.get(key)
         if found is None:
@@ -150,12 +146,7 @@ class _Hands:
             if q and i + 1 != self.p:
                 hand = plus(unit(self.p), i + 1)
                 starts[i + 1] = (hand, self.options(hand, allow_double))
-        play = self.play(t - 1)
-        if isinstance(play, Play):
-            values = [play.two_card(hand, True, opts) for hand, opts in starts.values()]
-        else:
-            values = play.two_cards(list(starts.values()), True)
-        return dict(zip(starts, values))
+        return dict(zip(starts, self.play(t - 1).two_cards(list(starts.values()), True), strict=True))
 
     def _x(self, t: int) -> float:
         probs = self.t.probs(self.removed(t))

@@ -135,10 +135,13 @@ class UpTable:
         if known is None:
             self.fast = _fast_table(self)
             if self.fast is None:
-                limit = None if self.shoe.infinite else tuple(f - u for f, u in zip(self.shoe.full, self.upc))
-                self.compute(hands_up_to(limit))
+                self.compute(hands_up_to(self.left_after_up()))
 
     # -- the shoe and the dealer ---------------------------------------------------------------
+
+    def left_after_up(self) -> Comp | None:
+        """The cards of each value left once the up card is out (None: an infinite deck)."""
+        return None if self.shoe.infinite else self.shoe.left(self.upc)
 
     def fits(self, removed: Comp) -> bool:
         return self.shoe.holds(merge(removed, self.upc))
@@ -474,3 +477,7 @@ class Play:
         if self.policy is None:
             return self.best(hand, split, options)[1]
         return self.value(hand, split, self.policy(hand, split, options))
+
+    def two_cards(self, hands: list[tuple[Comp, tuple[str, ...]]], split: bool) -> list[float]:
+        """``two_card`` of each (hand, options)."""
+        return [self.two_card(hand, split, options) for hand, options in hands]
