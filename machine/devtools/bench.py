@@ -6,12 +6,15 @@ temporary folder and prints a few lines of results.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import random
 import statistics
+import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -148,7 +151,6 @@ def rtp_bench() -> None:
     cache folder: ``run`` gives each bench one): Random Blackjack with 6 decks, 1 and an
     infinite deck, and the anchor rule set; with the compiled tables on one thread and on every
     core, and the pure-Python tables (``CABINET_EXACT=python``), best of three."""
-    import os
 
     from machine.gamemath import game
     from machine.gamemath.game import game_rtp
@@ -163,27 +165,20 @@ def rtp_bench() -> None:
     modes.append(("pure Python", "python", 1))
     cases = [("Random Blackjack, 6 decks", {}), ("Random Blackjack, 1 deck", {"decks": 1}),
              ("Random Blackjack, infinite deck", {"decks": 0}), ("anchor rules", ANCHOR_RULES)]
-    before = os.environ.get("CABINET_EXACT")
-    try:
-        for name, over in cases:
-            rules = load_profile("random-blackjack", over).rules
-            line = []
-            for label, env, workers in modes:
-                os.environ["CABINET_EXACT"] = env
-                best = math.inf
+    for name, over in cases:
+        rules = load_profile("random-blackjack", over).rules
+        line = []
+        for label, env, workers in modes:
+            best = math.inf
+            with _env("CABINET_EXACT", env):
                 for _ in range(1 if env == "python" else 3):
                     forget_exact("blackjack")
                     t = time.perf_counter()
                     game.analysis(rules).compute_all(workers)
                     res = game_rtp(rules)
                     best = min(best, time.perf_counter() - t)
-                line.append(f"{label} {best:.2f} s")
-            print(f"exact RTP of {name}: {res.rtp * 100:.5f} % (house edge {res.house_edge * 100:.9f} %): " + "; ".join(line))
-    finally:
-        if before is None:
-            os.environ.pop("CABINET_EXACT", None)
-        else:
-            os.environ["CABINET_EXACT"] = before
+            line.append(f"{label} {best:.2f} s")
+        print(f"exact RTP of {name}: {res.rtp * 100:.5f} % (house edge {res.house_edge * 100:.9f} %): " + "; ".join(line))
 
 
 @bench("auto")
@@ -214,7 +209,6 @@ def auto_bench(rounds: int = 3000) -> None:
 @bench("simulate")
 def simulate_bench(rounds: int = 40_000) -> None:
     """Rounds per second of the simulator (real engine, Auto decisions), one core and all cores."""
-    import os
 
     from machine.gamemath.auto import prepare
     from machine.gamemath.simulate import play_chunk, simulate
@@ -333,15 +327,12 @@ def variants_bench(engine_rounds: int = 100_000, fast_rounds: int = 10_000_000) 
     from machine.gamemath import game_rtp
     from machine.gamemath.chart import chart_rtp
     from machine.gamemath.simulate import simulate
-    from machine.games.rules import config_dir, load_profile
-
     try:
         from machine.gamemath.fastsim import fast_run
     except ImportError as exc:
         fast_run = None  # type: ignore[assignment]
         print(f"fast path not installed: {exc}")
-    for path in sorted((config_dir() / "games").glob("*.yaml")):
-        profile = load_profile(path.stem)
+    for profile in shipped_profiles():
         if profile.engine != "blackjack":
             continue
         rules = profile.rules
@@ -362,7 +353,6 @@ def variants_bench(engine_rounds: int = 100_000, fast_rounds: int = 10_000_000) 
 @bench("frames")
 def frames_bench(frames: int = 300) -> None:
     """Frame time of the four player screens at 1920x1080 (headless), mid-round."""
-    import os
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -401,7 +391,6 @@ def payout_bench(coins: int = 50) -> None:
 @bench("press")
 def press_bench(presses: int = 200) -> None:
     """Latency from a button press on the simulated panel to the frame that shows it."""
-    import os
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -564,7 +553,6 @@ def startup_bench() -> None:
     """Auto's tables at start-up, each enabled game of the shipped configuration in a new
     process: cold (an empty cache folder: computed and written) and warm (read back)."""
     import subprocess
-    import sys
 
     from machine.operator.config import load_config
 
@@ -584,7 +572,6 @@ def startup_bench() -> None:
 
 def _child_env() -> dict[str, str]:
     """The environment of a benchmark's child process: this checkout first on its path."""
-    import os
 
     here = str(Path(__file__).resolve().parents[2])
     return dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
@@ -598,21 +585,19 @@ def simulate_start_bench() -> None:
     (read back); and ``--fast`` twice (its table of Auto's answers computed, then read back), the
     kernels loaded from numba's cache (as after the set-up's ``python -m machine.gamemath.precompile``)."""
     import subprocess
-    import sys
 
     from machine.gamemath.precompile import compile_all
 
     compile_all()  # numba's cache filled (a no-op after the set-up)
     script = Path(tempfile.mkdtemp()) / "rb.yaml"
     script.write_text("game: random-blackjack\n")
-    code = "import sys; from machine.cli import main; sys.exit(main(sys.argv[1:]))"
     env = _child_env()
     runs = [("engine, cold", []), ("engine, warm", []), ("engine --exact, first", ["--exact"]),
             ("engine --exact, again", ["--exact"]), ("--fast, first (its answers computed)", ["--fast"]),
             ("--fast, again (read back)", ["--fast"])]
     for label, extra in runs:
         t = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code, "simulate", str(script), "--rounds", "100", "--workers", "1", *extra],
+        subprocess.run([*CABINET, "simulate", str(script), "--rounds", "100", "--workers", "1", *extra],
                        capture_output=True, text=True, env=env, check=True)
         print(f"cabinet simulate --rounds 100, {label}: {time.perf_counter() - t:.2f} s")
     script.unlink()
@@ -628,7 +613,6 @@ def one_core_child() -> None:
     untimed run (numba's compile or cache load, Auto's tables) the first time a rule set comes,
     then the timed run, its wall time around the whole call. Runs under ``ONE_CORE``."""
     import json
-    import sys
 
     from machine.games.rules import load_profile
 
@@ -639,12 +623,10 @@ def one_core_child() -> None:
         rules, n, seed = profile.rules, int(ask["rounds"]), int(ask.get("seed", 1))
         if profile.engine == "blackjack":
             from machine.gamemath.fastsim import fast_simulate as play
-        elif profile.engine == "eenentwintig":
-            from machine.gamemath.eenentwintig_fast import fast_simulate as play  # type: ignore[assignment]
-        elif profile.engine == "ochko":
-            from machine.gamemath.ochko.fast import fast_simulate as play  # type: ignore[assignment]
         else:
-            from machine.gamemath.eenendertigen_fast import fast_simulate as play  # type: ignore[assignment]
+            from machine.gamemath.engines import math_of
+
+            play = math_of(profile.engine).fast_simulate
         key = json.dumps([ask["game"], ask.get("over")], sort_keys=True)
         warm = 0.0
         if key not in warmed:
@@ -713,8 +695,6 @@ def hhoppe_bench(rounds: int = 5_000_000, repeats: int = 3) -> None:
     on one process (their total-dependent basic strategy, 36 hands a shuffled shoe). Without
     ``$HHOPPE_BLACKJACK``: one line saying how to set it, and ours alone."""
     import json
-    import os
-    import sys
 
     env = {**os.environ, **ONE_CORE}
     here = _child_env()
@@ -742,9 +722,11 @@ def hhoppe_bench(rounds: int = 5_000_000, repeats: int = 3) -> None:
                 theirs.close()
                 theirs = None
 
-        def side_by_side(ask: dict[str, Any]) -> tuple[list[tuple[int, float]], list[tuple[int, float]], float]:
-            """``repeats`` runs of ours on ``ask``, each followed by one of theirs (the anchor,
-            ``rounds`` hands): (ours, theirs, our warm-up seconds)."""
+        def side_by_side(
+            ask: dict[str, Any], alongside: bool = True
+        ) -> tuple[list[tuple[int, float]], list[tuple[int, float]], float]:
+            """``repeats`` runs of ours on ``ask``, each followed (``alongside``) by one of theirs
+            (the anchor, ``rounds`` hands): (ours, theirs, our warm-up seconds)."""
             nonlocal theirs
             mine: list[tuple[int, float]] = []
             yours: list[tuple[int, float]] = []
@@ -753,7 +735,7 @@ def hhoppe_bench(rounds: int = 5_000_000, repeats: int = 3) -> None:
                 got = ours.ask(json.dumps({**ask, "seed": k + 1}))
                 warm = max(warm, got["warm_seconds"])
                 mine.append((got["rounds"], got["seconds"]))
-                if theirs is not None:
+                if theirs is not None and alongside:
                     try:
                         got = theirs.ask(str(rounds))
                     except (RuntimeError, ValueError) as exc:
@@ -778,26 +760,20 @@ def hhoppe_bench(rounds: int = 5_000_000, repeats: int = 3) -> None:
         print(f"our compiled path of each 21-family profile, one core, {profile_rounds:,} rounds a run, best and "
               f"median of {repeats}" + (", each run followed by one of theirs on the anchor (their median "
                                         "beside)" if theirs is not None else "") + ":")
-        from machine.games.rules import config_dir, load_profile
-
-        for path in sorted((config_dir() / "games").glob("*.yaml")):
-            profile = load_profile(path.stem)
+        for profile in shipped_profiles():
             if profile.engine == "eenendertigen":
                 continue  # 31, below, per variant
-            mine, yours, _warm = side_by_side({"game": path.stem, "rounds": profile_rounds})
+            mine, yours, _warm = side_by_side({"game": profile.game, "rounds": profile_rounds})
             best, median = _rates(mine)
             beside = ""
             if yours:
                 tmedian = _rates(yours)[1]
                 beside = f"; theirs {tmedian / 1e6:.2f} M hands/s: x {median / tmedian:.2f}"
-            print(f"  {path.stem}: best {best / 1e6:.2f} M, median {median / 1e6:.2f} M rounds/s{beside}")
+            print(f"  {profile.game}: best {best / 1e6:.2f} M, median {median / 1e6:.2f} M rounds/s{beside}")
         thirty_one = max(1, rounds // 10)
         for variant in ("classic", "modern"):
-            runs = []
-            for k in range(repeats):
-                got = ours.ask(json.dumps({"game": "eenendertigen", "over": {"variant": variant},
-                                           "rounds": thirty_one, "seed": k + 1}))
-                runs.append((got["rounds"], got["seconds"]))
+            runs = side_by_side({"game": "eenendertigen", "over": {"variant": variant}, "rounds": thirty_one},
+                                alongside=False)[0]
             best, median = _rates(runs)
             print(f"31 (eenendertigen), {variant}, Auto against three computer players, one core, {thirty_one:,} rounds "
                   f"a run: best {best:,.0f}, median {median:,.0f} rounds/s (the goal: 100 000)")
@@ -812,22 +788,43 @@ def run(names: list[str], **options: Any) -> int:
     from an earlier run's tables; ``startup`` times both). An option given (not None) goes to
     the benchmarks that take a parameter of its name (``rounds``, ``coins``, ``cluster``)."""
     import inspect
-    import os
 
     for name in names or list(BENCHES):
         print(f"== {name}")
-        before = os.environ.get("CABINET_CACHE_DIR")
-        with tempfile.TemporaryDirectory() as folder:
-            os.environ["CABINET_CACHE_DIR"] = folder
-            try:
-                takes = inspect.signature(BENCHES[name]).parameters
-                BENCHES[name](**{k: v for k, v in options.items() if v is not None and k in takes})
-            finally:
-                if before is None:
-                    del os.environ["CABINET_CACHE_DIR"]
-                else:
-                    os.environ["CABINET_CACHE_DIR"] = before
+        with tempfile.TemporaryDirectory() as folder, _env("CABINET_CACHE_DIR", folder):
+            takes = inspect.signature(BENCHES[name]).parameters
+            BENCHES[name](**{k: v for k, v in options.items() if v is not None and k in takes})
     return 0
+
+
+@contextlib.contextmanager
+def _env(name: str, value: str) -> Iterator[None]:
+    """The environment variable ``name`` set to ``value`` for a while, then as it was."""
+    before = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
+CABINET = [sys.executable, "-m", "machine"]
+"""The ``cabinet`` command as a new process of this interpreter (``machine/__main__.py``)."""
+
+
+def last_line(text: str, default: str = "?") -> str:
+    """The last line of a child's output (its one-line error), or ``default``."""
+    return (text.strip().splitlines() or [default])[-1]
+
+
+def shipped_profiles() -> list[Any]:
+    """Every game profile in ``config/games``, by name."""
+    from machine.games.rules import config_dir, load_profile
+
+    return [load_profile(p.stem) for p in sorted((config_dir() / "games").glob("*.yaml"))]
 
 
 # -- Eric Farmer's exact engine beside ours (cabinet bench farmer) ------------------------------
@@ -858,7 +855,6 @@ def farmer_build(checkout: Path) -> Path:
     the compiler: built once, then found again while none of them changes."""
     import contextlib
     import hashlib
-    import os
     import shutil
     import subprocess
 
@@ -902,7 +898,7 @@ def _compile(cmd: list[str], cwd: Path) -> None:
 
     done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
     if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        last = last_line(done.stderr, "(no message)")
         raise FarmerUnavailable(f"g++ failed ({' '.join(cmd[1:])}): {last}")
 
 
@@ -944,11 +940,8 @@ def farmer_bench(repeats: int = 3) -> None:
     alone. Ours: ``game_rtp`` in this process with every cache cleared (after one call on other
     rules, so compiled kernels are loaded), and ``cabinet rtp`` as a new process each time."""
     import json
-    import os
     import subprocess
-    import sys
 
-    from machine.gamemath import game
     from machine.gamemath.game import game_rtp
     from machine.games.rules import load_profile
 
@@ -966,35 +959,25 @@ def farmer_bench(repeats: int = 3) -> None:
             print(f"Farmer's engine not timed: {exc}; ours alone")
 
     rules = load_profile("random-blackjack", ANCHOR_RULES).rules
-    game_rtp(load_profile("random-blackjack", {**ANCHOR_RULES, "dealer_hits_soft_17": True}).rules)  # warm-up
+    game_rtp(load_profile("random-blackjack", WARM_UP["blackjack"]).rules)  # warm-up: imports and kernels loaded
     ours: list[float] = []
     edge = 0.0
-    before = os.environ.get("CABINET_CACHE_DIR")
-    try:
-        for _ in range(repeats):
-            with tempfile.TemporaryDirectory() as folder:
-                os.environ["CABINET_CACHE_DIR"] = folder
-                game.analysis.cache_clear()
-                t = time.perf_counter()
-                edge = game_rtp(rules).house_edge
-                ours.append(time.perf_counter() - t)
-    finally:
-        if before is None:
-            os.environ.pop("CABINET_CACHE_DIR", None)
-        else:
-            os.environ["CABINET_CACHE_DIR"] = before
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as folder, _env("CABINET_CACHE_DIR", folder):
+            forget_exact("blackjack")
+            t = time.perf_counter()
+            edge = game_rtp(rules).house_edge
+            ours.append(time.perf_counter() - t)
     command: list[float] = []
     script = "game: random-blackjack\nrules: " + json.dumps(ANCHOR_RULES) + "\n"
-    code = "import sys; from machine.cli import main; sys.exit(main(sys.argv[1:]))"
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as folder:
             env = dict(_child_env(), CABINET_CACHE_DIR=folder)
             t = time.perf_counter()
-            done = subprocess.run([sys.executable, "-c", code, "rtp", "-", "--json"], input=script, capture_output=True,
-                                  text=True, env=env)
+            done = subprocess.run([*CABINET, "rtp", "-", "--json"], input=script, capture_output=True, text=True, env=env)
             command.append(time.perf_counter() - t)
         if done.returncode != 0:
-            print(f"cabinet rtp failed: {(done.stderr.strip().splitlines() or ['?'])[-1]}")
+            print(f"cabinet rtp failed: {last_line(done.stderr)}")
             command = []
             break
         if abs(other := json.loads(done.stdout)["house_edge"] - edge) > 1e-12:
@@ -1023,18 +1006,6 @@ WARM_UP = {"blackjack": {"decks": 1}, "eenentwintig": {"decks": 1}, "ochko": {"d
 any compiled kernels, so a profile's time is its own computation."""
 
 
-def exact_figure(profile: Any) -> float:
-    """The exact RTP as ``cabinet rtp`` computes it: blackjack's ``game_rtp``, every other
-    engine's ``rtp_report`` (its bet rule and tables with it)."""
-    if profile.engine == "blackjack":
-        from machine.gamemath.game import game_rtp
-
-        return game_rtp(profile.rules).rtp
-    from machine.gamemath.engines import math_of
-
-    return float(math_of(profile.engine).rtp_report(profile)["rtp"])
-
-
 def forget_exact(engine: str) -> None:
     """Clear what a process remembers of an engine's exact analysis (the tables on disk are
     the caller's: an empty ``CABINET_CACHE_DIR``)."""
@@ -1048,8 +1019,7 @@ def forget_exact(engine: str) -> None:
             from machine.gamemath import exact_fast
         except ImportError:
             return
-        exact_fast._hand_arrays.cache_clear()
-        exact_fast._falls.cache_clear()
+        exact_fast.forget()
     elif engine == "eenentwintig":
         from machine.gamemath import eenentwintig, eenentwintig_exact
 
@@ -1071,49 +1041,36 @@ def exact_bench() -> None:
     loaded). One line each with the RTP and whether it took under two seconds; beside it, the
     whole ``cabinet rtp`` of the profile as a new process (imports included, an empty cache
     folder), what a user waits."""
-    import os
     import subprocess
-    import sys
 
-    from machine.games.rules import config_dir, load_profile
+    from machine.gamemath.engines import exact_returns
+    from machine.games.rules import load_profile
 
-    profiles = [load_profile(p.stem) for p in sorted((config_dir() / "games").glob("*.yaml"))]
-    profiles = [p for p in profiles if p.engine != "eenendertigen"]
-    code = "import sys; from machine.cli import main; sys.exit(main(sys.argv[1:]))"
-    before = os.environ.get("CABINET_CACHE_DIR")
-    try:
-        t = time.perf_counter()
-        for engine in dict.fromkeys(p.engine for p in profiles):
-            with tempfile.TemporaryDirectory() as folder:
-                os.environ["CABINET_CACHE_DIR"] = folder
-                first = next(p for p in profiles if p.engine == engine)
-                exact_figure(load_profile(first.game, WARM_UP.get(engine, {})))
-                forget_exact(engine)
-        print(f"warm-up (imports and compiled kernels, one exact RTP of other rules per engine): "
-              f"{time.perf_counter() - t:.1f} s")
-        over = []
-        for profile in profiles:
-            with tempfile.TemporaryDirectory() as folder:
-                os.environ["CABINET_CACHE_DIR"] = folder
-                forget_exact(profile.engine)
-                t = time.perf_counter()
-                rtp = exact_figure(profile)
-                seconds = time.perf_counter() - t
-            with tempfile.TemporaryDirectory() as folder:
-                t = time.perf_counter()
-                done = subprocess.run([sys.executable, "-c", code, "rtp", "-"], input=f"game: {profile.game}\n",
-                                      capture_output=True, text=True, env=dict(_child_env(), CABINET_CACHE_DIR=folder))
-                command = time.perf_counter() - t
-            if seconds >= EXACT_GOAL:
-                over.append(profile.game)
-            print(f"{profile.game} ({profile.engine}): exact RTP {rtp * 100:.5f} % in {seconds:.2f} s; "
-                  f"under {EXACT_GOAL:g} s: {'no' if seconds >= EXACT_GOAL else 'yes'} "
-                  + (f"(cabinet rtp as a new process: {command:.2f} s)" if done.returncode == 0 else
-                     f"(cabinet rtp failed: {(done.stderr.strip().splitlines() or ['?'])[-1]})"))
-    finally:
-        if before is None:
-            os.environ.pop("CABINET_CACHE_DIR", None)
-        else:
-            os.environ["CABINET_CACHE_DIR"] = before
+    profiles = [p for p in shipped_profiles() if p.engine != "eenendertigen"]
+    t = time.perf_counter()
+    for engine in dict.fromkeys(p.engine for p in profiles):
+        with tempfile.TemporaryDirectory() as folder, _env("CABINET_CACHE_DIR", folder):
+            first = next(p for p in profiles if p.engine == engine)
+            exact_returns(load_profile(first.game, WARM_UP.get(engine, {})))
+    print(f"warm-up (imports and compiled kernels, one exact RTP of other rules per engine): "
+          f"{time.perf_counter() - t:.1f} s")
+    over = []
+    for profile in profiles:
+        with tempfile.TemporaryDirectory() as folder, _env("CABINET_CACHE_DIR", folder):
+            forget_exact(profile.engine)
+            t = time.perf_counter()
+            rtp = exact_returns(profile)[0]
+            seconds = time.perf_counter() - t
+        with tempfile.TemporaryDirectory() as folder:
+            t = time.perf_counter()
+            done = subprocess.run([*CABINET, "rtp", "-"], input=f"game: {profile.game}\n", capture_output=True,
+                                  text=True, env=dict(_child_env(), CABINET_CACHE_DIR=folder))
+            command = time.perf_counter() - t
+        if seconds >= EXACT_GOAL:
+            over.append(profile.game)
+        print(f"{profile.game} ({profile.engine}): exact RTP {rtp * 100:.5f} % in {seconds:.2f} s; "
+              f"under {EXACT_GOAL:g} s: {'no' if seconds >= EXACT_GOAL else 'yes'} "
+              + (f"(cabinet rtp as a new process: {command:.2f} s)" if done.returncode == 0 else
+                 f"(cabinet rtp failed: {last_line(done.stderr)})"))
     print(f"every profile under {EXACT_GOAL:g} s: " + ("yes" if not over else f"no ({len(over)} of {len(profiles)} over: "
                                                       f"{', '.join(over)})"))

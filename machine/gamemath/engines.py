@@ -74,7 +74,7 @@ def prepare(profile: Any, progress: Callable[[int, int], None] | None = None, wo
 def has_exact_rtp(engine: str) -> bool:
     """Whether ``engine``'s game has an exact return (eenendertigen's depends on the computer
     players: it is simulated)."""
-    return bool(getattr(math_of(engine), "HAS_EXACT_RTP", True))
+    return engine == "blackjack" or bool(getattr(math_of(engine), "HAS_EXACT_RTP", True))
 
 
 SIMULATED_ROUNDS = 400_000  # a game without an exact return: config check's figure (95 %: +/- 0.5 %)
@@ -92,17 +92,22 @@ def returns(profile: Any) -> tuple[float, float | None]:
     cached = _read_returns(key)
     if cached is not None:
         return cached
+    if has_exact_rtp(profile.engine):
+        got = exact_returns(profile)
+    else:  # eenendertigen: simulated, a fixed seed
+        got = (math_of(profile.engine).fast_simulate(profile.rules, SIMULATED_ROUNDS, seed=1).rtp, None)
+    _write_returns(key, got)
+    return got
+
+
+def exact_returns(profile: Any) -> tuple[float, float | None]:
+    """``returns`` of a game with an exact return, computed now (nothing read or remembered)."""
     if profile.engine == "blackjack":
         from machine.gamemath.game import game_rtp
 
-        got: tuple[float, float | None] = (game_rtp(profile.rules).rtp, None)
-    elif not has_exact_rtp(profile.engine):  # eenendertigen: simulated, a fixed seed
-        got = (math_of(profile.engine).fast_simulate(profile.rules, SIMULATED_ROUNDS, seed=1).rtp, None)
-    else:
-        report = math_of(profile.engine).rtp_report(profile)
-        got = (float(report["rtp"]), report.get("bet_rule_rtp"))
-    _write_returns(key, got)
-    return got
+        return game_rtp(profile.rules).rtp, None
+    report = math_of(profile.engine).rtp_report(profile)
+    return float(report["rtp"]), report.get("bet_rule_rtp")
 
 
 def cached_returns(profile: Any) -> tuple[float, float | None] | None:

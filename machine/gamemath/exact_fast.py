@@ -436,6 +436,12 @@ def play_values(xs, ss, what, H, C, F, pay, pay_dbl, pair, e, charlie, bonus, dl
 # -- the tables and plays ---------------------------------------------------------------------
 
 
+def forget() -> None:
+    """Clear what this module remembers across tables (for a benchmark that times from nothing)."""
+    _falls.cache_clear()
+    _hand_arrays.cache_clear()
+
+
 @lru_cache(maxsize=16)
 def _falls(top: int, deep: int) -> np.ndarray:
     """fall(x, d) = x (x - 1) ... (x - d + 1) for x up to ``top`` and d below ``deep``."""
