@@ -299,7 +299,7 @@ def scene_tournament_final(tmp: Path) -> Cabinet:
 
 
 def scene_starting(tmp: Path) -> Cabinet:
-    """The cabinet whose start-up screen is drawn (its game's title; ``STARTING``: how far)."""
+    """The cabinet whose start-up screen is drawn (its game's title; ``STARTING_PROGRESS``: how far)."""
     return _cabinet(tmp)
 
 
@@ -326,7 +326,7 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "tournament-final": scene_tournament_final,
     "starting": scene_starting,
 }
-STARTING = {"starting": (3, 10)}  # a start-up screen's scene: Auto's tables, done of total (blackjack: up cards)
+STARTING_PROGRESS = (3, 10)  # the start-up screen's scene: Auto's tables, done of total (blackjack: up cards)
 
 
 MENU_WALL = 1796155200.0  # the journal's record times in the menu scenes: 2026-12-01 20:00 UTC, one second a record
@@ -403,9 +403,9 @@ def render_scene(name: str, size: tuple[int, int] = SIZE, language: str = "en"):
             cab.journal.close()
             return surf
         cab = SCENES[name](Path(tmp))
-        if name in STARTING:  # the start-up screen, while Auto's tables are prepared
+        if name == "starting":  # the start-up screen, while Auto's tables are prepared
             cab.journal.close()
-            r.draw_starting_table(surf, len(cab.seats), cab.profile.title, language, *STARTING[name])
+            r.draw_starting_table(surf, len(cab.seats), cab.profile.title, language, *STARTING_PROGRESS)
             return surf
         view = build_view(cab, SCENE_TIME, languages=dict.fromkeys(cab.seats, language))
         cab.journal.close()

@@ -174,7 +174,6 @@ class Screens:
     def draw(self, view: TableView, now: float, *, attract: bool, banner: str, menu: Any = None, help_text: str = "") -> None:
         """One frame: ``menu`` (a MenuView) while the operator menu is open, else the table in the
         given mode (``attract``: the idle seats show attract mode; ``banner``: the modes' words)."""
-        import pygame
 
         r = self.renderer
         if menu is not None:
@@ -188,14 +187,21 @@ class Screens:
             for n, win in enumerate(self.windows, start=1):
                 r.draw_seat(win.get_surface(), view, n, now)
         else:
-            h = self.help_height
-            area = self.screen.subsurface((0, 0, self.screen.get_width(), self.screen.get_height() - h))
-            r.draw_table(area, view, now)
-            if h:
-                bar = pygame.Rect(0, self.screen.get_height() - h, self.screen.get_width(), h)
-                self.screen.fill((0, 0, 0), bar)
-                r.text(self.screen, help_text, 17, (255, 230, 150), topleft=(10, bar.top + 4))
+            r.draw_table(self._table_area(), view, now)
+            if self.help_height:
+                r.text(self.screen, help_text, 17, (255, 230, 150),
+                       topleft=(10, self.screen.get_height() - self.help_height + 4))
         self._flip()
+
+    def _table_area(self) -> Any:
+        """The one window's part the seats are drawn in, the development help strip below it
+        blacked out (``help_height``)."""
+        import pygame
+
+        w, h = self.screen.get_width(), self.screen.get_height()
+        if self.help_height:
+            self.screen.fill((0, 0, 0), pygame.Rect(0, h - self.help_height, w, self.help_height))
+        return self.screen.subsurface((0, 0, w, h - self.help_height))
 
     def starting(self, title: str, done: int | None = None, total: int | None = None) -> None:
         """Every seat's screen says the cabinet is starting: ``title`` (the game's) and, once
@@ -233,7 +239,6 @@ class Screens:
             raise failed[0]
 
     def _draw_starting(self) -> None:
-        import pygame
 
         title, done, total = self._start_report
         r = self.renderer
@@ -241,11 +246,7 @@ class Screens:
             for win in self.windows:
                 r.draw_starting(win.get_surface(), title, self.language, done, total)
         else:
-            h = self.help_height
-            area = self.screen.subsurface((0, 0, self.screen.get_width(), self.screen.get_height() - h))
-            r.draw_starting_table(area, self.seats, title, self.language, done, total)
-            if h:
-                self.screen.fill((0, 0, 0), pygame.Rect(0, self.screen.get_height() - h, self.screen.get_width(), h))
+            r.draw_starting_table(self._table_area(), self.seats, title, self.language, done, total)
         self._flip()
         self._pump()
 

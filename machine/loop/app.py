@@ -36,17 +36,6 @@ def memory_error_seen() -> bool:
     return False
 
 
-def show_memory_error(cfg: MachineConfig, detail: str, until: Callable[[], bool], screens: Screens | None = None) -> None:
-    """The memory error on every seat's screen until closed: on ``screens`` (the start-up
-    screen's), else on screens opened for it (no display: nothing to show)."""
-    if screens is None:
-        try:
-            screens = Screens(cfg, "")
-        except Exception:  # no display after all: the one line on stderr says it
-            return
-    screens.memory_error(detail, until)
-
-
 class CabinetApp:
     def __init__(
         self,
@@ -78,7 +67,7 @@ class CabinetApp:
         except BaseException as exc:
             if self.screens is not None:
                 if isinstance(exc, MemoryLocked):  # the screens say so before it ends
-                    show_memory_error(cfg, str(exc), memory_error_seen, self.screens)
+                    self.screens.memory_error(str(exc), memory_error_seen)
                 self.screens.close()  # no window left behind the one-line error
             raise
         w = self.wiring
