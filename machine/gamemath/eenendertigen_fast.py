@@ -45,7 +45,16 @@ from numba import njit, prange
 
 from machine.gamemath import fastsim
 from machine.gamemath.eenendertigen import KNOCK_BONUS, PASS_AT, Q, _deck
-from machine.gamemath.fastsim import _NO_NRT, FastSimError, _deal, _rng_seeded, _shuffled, cache_follows, chunk_plan
+from machine.gamemath.fastsim import (
+    _NO_NRT,
+    FastSimError,
+    _deal,
+    _rng_seeded,
+    _shuffled,
+    cache_follows,
+    chunk_plan,
+    inline_kernel,
+)
 from machine.gamemath.simulate import Tally
 from machine.games.eenendertigen.round import MAX_SWAPS
 from machine.games.eenendertigen.rules import HAND, PLACES, THIRTY_ONE2, EenendertigenRules, score2
@@ -69,12 +78,10 @@ NO = 8
 
 
 # The round, its choice and its loop are inlined and compiled without numba's reference counting
-# (as fastsim's: ``_NO_NRT``): they allocate nothing, and a call per round and per turn passing
-# a dozen arrays cost atomic reference counts on each.
-_inline = njit(cache=True, inline="always", **_NO_NRT)
+# (``fastsim.inline_kernel``).
 
 
-@_inline
+@inline_kernel
 def _sum_add(acc, comp, x, neumaier):
     """One item of Python's ``sum`` of floats: (running sum, compensation)."""
     t = acc + x
@@ -86,7 +93,7 @@ def _sum_add(acc, comp, x, neumaier):
     return t, comp
 
 
-@_inline
+@inline_kernel
 def _sum_end(acc, comp, neumaier):
     if neumaier and comp != 0.0:
         return acc + comp
@@ -118,7 +125,7 @@ def _future_totals(S, hands):
     return out
 
 
-@_inline
+@inline_kernel
 def _best_discard(V, last, a, b, c, x):
     """``eenendertigen._best_discard``: the best value of three of the four cards."""
     best = V[last, b, c, x]
@@ -200,7 +207,7 @@ def rule_params(rules: EenendertigenRules) -> np.ndarray:
 # -- the round -----------------------------------------------------------------------------------
 
 
-@_inline
+@inline_kernel
 def _choose(P, S, V, D, hands, i, table, tlen, last, stack, swaps, first, ma):
     """``eenendertigen.choose`` for place ``i`` (not after a draw): (move, x, y); a swap is
     (M_SWAP, hand position, table position), a take (M_TAKE, discarded position, 0). ``ma`` is
@@ -261,7 +268,7 @@ def _choose(P, S, V, D, hands, i, table, tlen, last, stack, swaps, first, ma):
     return _move_of(classic, best_k)
 
 
-@_inline
+@inline_kernel
 def _move_of(classic, k):
     if not classic:
         return M_TAKE, k, 0
@@ -270,7 +277,7 @@ def _move_of(classic, k):
     return M_SWAP, k // 3, k % 3
 
 
-@_inline
+@inline_kernel
 def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma):
     """Play one round (``EenendertigenRound`` with every place choosing as ``choose``).
 
@@ -416,7 +423,7 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
     return pos, mask, turns
 
 
-@_inline
+@inline_kernel
 def _winners(mask):
     w = 0
     for i in range(PLACES):

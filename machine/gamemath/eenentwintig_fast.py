@@ -39,7 +39,16 @@ from numba import njit, prange
 from machine.gamemath import fastsim
 from machine.gamemath.eenentwintig import ORDER, analysis, best_of, option_values
 from machine.gamemath.eenentwintig_exact import INDEX, ZERO, Comp, facts, plus
-from machine.gamemath.fastsim import _NO_NRT, FastSimError, _deal, _rng_seeded, _shuffled, cache_follows, chunk_plan
+from machine.gamemath.fastsim import (
+    _NO_NRT,
+    FastSimError,
+    _deal,
+    _rng_seeded,
+    _shuffled,
+    cache_follows,
+    chunk_plan,
+    inline_kernel,
+)
 from machine.gamemath.simulate import Tally
 from machine.games import blackjack_rules as bj
 from machine.games.cards import new_shoe
@@ -56,26 +65,24 @@ VAL = np.array(sc.VALUES, np.int64)
 
 # the kernels below compile these rules (and fastsim's draw) into themselves: their cache follows them
 cache_follows(__file__, sc.__file__, bj.__file__, fastsim.__file__)
-# The round and its loop are inlined and compiled without numba's reference counting (as
-# fastsim's: ``_NO_NRT``): they allocate nothing, and a call per round and per hand passing a
-# dozen arrays cost atomic reference counts on each (with fastsim's generator besides, 1.5 M
-# rounds/s became 9.5 M on one core here).
-_inline = njit(cache=True, inline="always", **_NO_NRT)
-_score = _inline(bj.hand_score)
-_key = _inline(sc.hand_key)
-_stops = _inline(sc.hand_stops)
-_bank_draws = _inline(sc.bank_draws)
-_settle = _inline(sc.settle)
-_returned = _inline(sc.returned)
+# The round and its loop are inlined and compiled without numba's reference counting
+# (``fastsim.inline_kernel``; with fastsim's generator besides, eenentwintig's 1.5 M rounds/s
+# became 9.5 M on one core here).
+_score = inline_kernel(bj.hand_score)
+_key = inline_kernel(sc.hand_key)
+_stops = inline_kernel(sc.hand_stops)
+_bank_draws = inline_kernel(sc.bank_draws)
+_settle = inline_kernel(sc.settle)
+_returned = inline_kernel(sc.returned)
 
 
-@_inline
+@inline_kernel
 def _hand_key(P, hard, aces, n, sevens, unsplit):
     total, _soft = _score(hard, aces > 0, False)
     return _key(total, n, aces, sevens, unsplit, P[P_TWO_ACES] != 0, P[P_THREE_SEVENS] != 0)
 
 
-@_inline
+@inline_kernel
 def _play_hand(deck, pos, lazy, rng, nxt, hard, aces, ncards, act, ctx, state):
     """Play a hand by the table until it stops or asks for a split or a wash.
 
@@ -95,7 +102,7 @@ def _play_hand(deck, pos, lazy, rng, nxt, hard, aces, ncards, act, ctx, state):
         return state, a, pos
 
 
-@_inline
+@inline_kernel
 def _play_round(deck, lazy, rng, nseats, P, nxt, hard, aces, ncards, sevens, act, first, states, keys, net):
     """Play one round from ``deck``; returns the cards used, or MISS. ``net[s]`` gets each
     seat's returned minus staked; ``keys[s, h]`` each hand's key (-1: no hand); ``first`` and

@@ -8,7 +8,7 @@ strategy of its own: every choice the kernel makes is read from a table filled f
 for round against ``machine.games.round.Round`` on the same shoes (``tests/test_fastsim.py``), so the
 engine stays the single source of truth of the rules. Nor does it write a rule of its own: the
 hand total, the natural, three sevens, the dealer's draw, the peek and the settlement table are
-the functions of ``machine.games.blackjack_rules``, compiled here (``_rule``) as the engine and the
+the functions of ``machine.games.blackjack_rules``, compiled here (``inline_kernel``) as the engine and the
 analysis call them plain.
 
 Theory of operation
@@ -183,21 +183,22 @@ def cache_follows(kernel_file: str, *rule_files: str) -> str:
 _RULES_DIGEST = cache_follows(__file__, bj.__file__)
 
 
-def _rule(fn):
-    """A rule of ``blackjack_rules``, compiled to be inlined in the kernels."""
-    return njit(cache=True, inline="always", **_NO_NRT)(fn)
+inline_kernel = njit(cache=True, inline="always", **_NO_NRT)
+"""Compile a function to be inlined in the kernels, without numba's reference counting: the
+rules of ``blackjack_rules`` here, and the rounds of every fast path (they allocate nothing, and
+a call per round or per hand passing a dozen arrays would pay atomic reference counts on each)."""
 
 
-_score = _rule(bj.hand_score)
-_natural = _rule(bj.is_natural)
-_earns_sevens = _rule(bj.earns_three_sevens)
-_dealer_draws = _rule(bj.dealer_draws)
-_peeks = _rule(bj.dealer_peeks)
-_waits_for_dealer = _rule(bj.waits_for_dealer)
-_insurance_waits = _rule(bj.insurance_waits_for_dealer)
-_settle_hand = _rule(bj.settle_hand)
-_ratio_of = _rule(bj.ratio_of)
-_insurance_return = _rule(bj.insurance_return)
+_score = inline_kernel(bj.hand_score)
+_natural = inline_kernel(bj.is_natural)
+_earns_sevens = inline_kernel(bj.earns_three_sevens)
+_dealer_draws = inline_kernel(bj.dealer_draws)
+_peeks = inline_kernel(bj.dealer_peeks)
+_waits_for_dealer = inline_kernel(bj.waits_for_dealer)
+_insurance_waits = inline_kernel(bj.insurance_waits_for_dealer)
+_settle_hand = inline_kernel(bj.settle_hand)
+_ratio_of = inline_kernel(bj.ratio_of)
+_insurance_return = inline_kernel(bj.insurance_return)
 
 
 # -- the compiled round ---------------------------------------------------------------------------
@@ -242,7 +243,7 @@ def _finished_alone(P, hard, ace, n, fs, sa, mask):
     return 0
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _kind(P, fs, sa, first):
     """The play table's kind of a hand: 2 * from_split + split_aces, + 2 for the seat's first
     split hand under rules that value it apart."""
@@ -256,17 +257,20 @@ def _kind(P, fs, sa, first):
 # array ``rng`` the round passes along, seeded per chunk through splitmix64. Inlined, a card
 # costs a few nanoseconds; numba's np.random (the Mersenne twister behind a thread-local state
 # looked up on every call, and a rejection loop over bit masks) cost 33 ns a card here, the
-# larger part of a round. Every fast path deals with it (``_deal``): ochko, eenentwintig, 31.
+# larger part of a round. Every fast path deals its rounds with it (``_deal``): ochko,
+# eenentwintig, 31. (The fully shuffled shoes of the round-for-round checks, ``_shuffled``, still
+# come from numba's generator: they are made once per check, and their seeds pin the cases the
+# checks are known to reach.)
 _U64 = np.uint64
 _MASK32 = np.uint64(0xFFFFFFFF)
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _rotl(x, k):
     return (x << _U64(k)) | (x >> _U64(64 - k))
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _next64(rng):
     """The next 64 random bits of the generator ``rng`` (xoshiro256**)."""
     s0, s1, s2, s3 = rng[0], rng[1], rng[2], rng[3]
@@ -295,7 +299,7 @@ def _rng_seeded(seed):
     return rng
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _below(rng, k):
     """A uniform integer in [0, k), 1 <= k < 2**32, exactly: Lemire's multiply and shift, a
     product whose low word falls under 2**32 mod k drawn again."""
@@ -310,7 +314,7 @@ def _below(rng, k):
     return np.int64(m >> _U64(32))
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _deal(deck, pos, lazy, rng):
     """The card at ``pos``; lazily shuffled (``lazy``): first swap in a uniform pick, from the
     generator ``rng``, of the cards left."""
@@ -323,14 +327,14 @@ def _deal(deck, pos, lazy, rng):
     return deck[pos]
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _dealer_takes(deck, pos, lazy, rng, hard, ace):
     """The dealer's (hard total, holds an ace) once the card at ``pos`` is added."""
     c = _deal(deck, pos, lazy, rng)
     return hard + c, ace or c == 1
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _add(hs, s, h, v, nxt):
     st = hs[s, h, F_STATE]
     hs[s, h, F_STATE] = nxt[st, v - 1] if st >= 0 else -1
@@ -344,14 +348,14 @@ def _add(hs, s, h, v, nxt):
     hs[s, h, F_N] += 1
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _new_hand(hs, s, h, stake):
     for f in range(NF):
         hs[s, h, f] = 0
     hs[s, h, F_STAKE] = stake
 
 
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss):
     """Play one round from ``deck`` (position 0 on); returns the cards used, MISS or EXHAUSTED.
 

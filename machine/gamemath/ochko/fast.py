@@ -28,7 +28,17 @@ import numpy as np
 from numba import njit, prange
 
 from machine.gamemath import fastsim
-from machine.gamemath.fastsim import _NO_NRT, FastSimError, _deal, _rng_seeded, _seed32, _shuffled, cache_follows, chunk_plan
+from machine.gamemath.fastsim import (
+    _NO_NRT,
+    FastSimError,
+    _deal,
+    _rng_seeded,
+    _seed32,
+    _shuffled,
+    cache_follows,
+    chunk_plan,
+    inline_kernel,
+)
 from machine.gamemath.ochko.exact import ACE_I, NV, PER_DECK, VALUES, ZERO, Comp, best, comp_total, of, plus
 from machine.gamemath.simulate import Tally
 from machine.games import blackjack_rules as bj
@@ -49,21 +59,17 @@ V = np.array(VALUES, np.int64)
 RULES_DIGEST = cache_follows(__file__, ok.__file__, bj.__file__, fastsim.__file__)
 
 
-def _rule(fn):
-    return njit(cache=True, inline="always", **_NO_NRT)(fn)
+_hand_total = inline_kernel(ok.hand_total)
+_at_once = inline_kernel(ok.at_once)
+_is_stuk = inline_kernel(ok.is_stuk)
+_stake_cap = inline_kernel(ok.stake_cap)
+_bank_closes = inline_kernel(ok.bank_closes)
+_bank_move = inline_kernel(ok.bank_move)
+_dealer_draws = inline_kernel(bj.dealer_draws)
+_settle_hand = inline_kernel(bj.settle_hand)
 
 
-_hand_total = _rule(ok.hand_total)
-_at_once = _rule(ok.at_once)
-_is_stuk = _rule(ok.is_stuk)
-_stake_cap = _rule(ok.stake_cap)
-_bank_closes = _rule(ok.bank_closes)
-_bank_move = _rule(ok.bank_move)
-_dealer_draws = _rule(bj.dealer_draws)
-_settle_hand = _rule(bj.settle_hand)
-
-
-@njit(cache=True, inline="always", **_NO_NRT)
+@inline_kernel
 def _play_round(deck, lazy, rng, nseats, P, vals, nxt, act, bank2, seats, res):
     """One round from ``deck``; ``bank2`` = [bank, closed] before and after it; ``res`` gets
     [net of every seat, staked, cards used]. Returns the cards used, EXHAUSTED or NO_ENTRY."""
