@@ -106,9 +106,9 @@ class Core:
             try:
                 self.base_profile = self.profile_of_engine(TOURNAMENT_ENGINE)
             except KeyError:  # disabled in the configuration while it was open: its own defaults play it out
-                from machine.games.catalog import ENGINES
+                from machine.games.catalog import rules_class
 
-                defaults = ENGINES[TOURNAMENT_ENGINE][0]()
+                defaults = rules_class(TOURNAMENT_ENGINE)()
                 self.base_profile = Profile(TOURNAMENT_ENGINE, TOURNAMENT_ENGINE, "Eenendertigen", defaults)
             rules = self.base_profile.rules.with_overrides({"variant": tournament["variant"]})
         if rules != self.rules or self.profile.game != self.base_profile.game:

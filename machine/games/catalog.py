@@ -1,14 +1,21 @@
-"""The games the cabinet knows, by engine name: each one's settings class and its ``Game``.
+"""The one registry of the games the cabinet knows, by engine name.
 
-Owns: the one table from a profile's ``engine:`` to the settings class that parses its
-``rules:`` and to the class that hosts it on the cabinet. Adding a game is a line here, a
-package under ``machine/games`` and a profile file. Pure: imports games only.
+Owns: the table from a profile's ``engine:`` to everything that serves that engine in every
+layer: its settings class (parses the profile's ``rules:``), the ``Game`` class that hosts it on
+the cabinet, and the dotted names of its modules in the layers above the games (the game math,
+the ``cabinet round`` script runner, ...). The layers above look a game up here and import its
+module by name, lazily, so this module imports games only and never a layer above it
+(python-can's interface registry is the model). Adding a game is one ``Engine`` here (or one
+``register`` call: the tests register a toy game that lives in ``tests/`` only), its packages
+in each layer, and a profile file: ``docs/game-interface.md`` has the checklist.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+import importlib
+from collections.abc import Callable, Iterator
+from types import ModuleType
 from typing import Any
 
 from machine.games.blackjack import BlackjackGame
@@ -21,36 +28,83 @@ from machine.games.ochko.game import OchkoGame
 from machine.games.ochko.rules import OchkoRules
 from machine.games.rules import Rules, RulesError, TableRules
 
-# engine -> (settings class, Game class: built as GameClass(profile, auto))
-ENGINES: dict[str, tuple[type[TableRules], Callable[..., Game]]] = {
-    "blackjack": (Rules, BlackjackGame),
-    "ochko": (OchkoRules, OchkoGame),
-    "eenentwintig": (EenentwintigRules, EenentwintigGame),
-    "eenendertigen": (EenendertigenRules, EenendertigenGame),
-}
+
+@dataclasses.dataclass(frozen=True)
+class Engine:
+    """One game engine and where each layer finds its part of it.
+
+    ``rules``: the settings class of its profiles; ``game``: the class that hosts it on the
+    cabinet, built as ``game(profile, auto)``. The rest are dotted module names, imported only
+    when asked for (``module``): ``math`` offers the game-math interface described in
+    ``machine/gamemath/engines.py``; ``script`` the ``cabinet round`` runner
+    (``run(script, profile, auto) -> dict``)."""
+
+    name: str
+    rules: type[TableRules]
+    game: Callable[..., Game]
+    math: str
+    script: str
+
+    def module(self, part: str) -> ModuleType:
+        """The module of this engine's ``part`` (``"math"``, ``"script"``), imported now."""
+        return importlib.import_module(getattr(self, part))
 
 
-def _entry(engine: str) -> tuple[type[TableRules], Callable[..., Game]]:
-    if engine not in ENGINES:
-        raise RulesError("engine", [f"unknown game engine {engine!r} (known: {', '.join(sorted(ENGINES))})"])
-    return ENGINES[engine]
+_ENGINES: dict[str, Engine] = {}
 
 
-def rules_class(engine: str) -> type[TableRules]:
-    """The settings class of ``engine``'s profiles."""
-    return _entry(engine)[0]
+def register(engine: Engine) -> None:
+    """Add (or replace) an engine in the registry."""
+    _ENGINES[engine.name] = engine
+
+
+def unregister(name: str) -> None:
+    """Take an engine out of the registry (a test's toy game, after the test)."""
+    _ENGINES.pop(name, None)
+
+
+for _e in (
+    Engine("blackjack", Rules, BlackjackGame, "machine.gamemath.blackjack", "machine.scripts.blackjack"),
+    Engine("ochko", OchkoRules, OchkoGame, "machine.gamemath.ochko", "machine.scripts.ochko"),
+    Engine("eenentwintig", EenentwintigRules, EenentwintigGame, "machine.gamemath.eenentwintig", "machine.scripts.eenentwintig"),
+    Engine("eenendertigen", EenendertigenRules, EenendertigenGame, "machine.gamemath.eenendertigen",
+           "machine.scripts.eenendertigen"),
+):
+    register(_e)
+
+
+def engines() -> Iterator[Engine]:
+    """Every registered engine, in registration order."""
+    return iter(tuple(_ENGINES.values()))
+
+
+def names() -> tuple[str, ...]:
+    """The registered engines' names, in registration order."""
+    return tuple(_ENGINES)
+
+
+def engine(name: str) -> Engine:
+    """The engine called ``name``; a ``RulesError`` naming the known ones otherwise."""
+    if name not in _ENGINES:
+        raise RulesError("engine", [f"unknown game engine {name!r} (known: {', '.join(sorted(_ENGINES))})"])
+    return _ENGINES[name]
+
+
+def rules_class(name: str) -> type[TableRules]:
+    """The settings class of engine ``name``'s profiles."""
+    return engine(name).rules
 
 
 def make_game(profile: Any, auto: Callable[[Any], str]) -> Game:
     """The ``Game`` that hosts ``profile`` on the cabinet, with Auto's strategy injected."""
-    return _entry(profile.engine)[1](profile, auto)
+    return engine(profile.engine).game(profile, auto)
 
 
-def settings_from_dict(data: Mapping[str, Any]) -> TableRules:
+def settings_from_dict(data: dict[str, Any]) -> TableRules:
     """Settings kept as plain data (``to_dict``) rebuilt by the first game's settings class that
     has every setting they name (a seat's money keeps the rules of whichever game is in force)."""
-    names = set(data)
-    for cls, _game in ENGINES.values():
-        if names <= {f.name for f in dataclasses.fields(cls)}:  # type: ignore[arg-type]
-            return cls.from_dict(data)
-    raise RulesError("rules", [f"no game has the settings {', '.join(sorted(names))}"])
+    names_ = set(data)
+    for e in _ENGINES.values():
+        if names_ <= {f.name for f in dataclasses.fields(e.rules)}:  # type: ignore[arg-type]
+            return e.rules.from_dict(data)
+    raise RulesError("rules", [f"no game has the settings {', '.join(sorted(names_))}"])
