@@ -1,9 +1,10 @@
 """Serial transports: the only place in ``hardware`` that touches a real link.
 
-Owns: the ``Transport`` interface the ccTalk host is written against (``write``, ``read`` with
-a timeout, ``close``) and ``SerialTransport``, which opens a pyserial URL or device path with
+Owns: the ``Transport`` interface every driver is written against (``write``, ``read`` with a
+timeout, ``close``) and ``SerialTransport``, which opens a pyserial URL or device path with
 ``serial.serial_for_url`` (``/dev/ttyUSB0``, a pty path, ``socket://host:port``, ``loop://``)
-at 9600 baud 8N1. Knows nothing of ccTalk: it moves bytes.
+at 9600 baud 8N1. Which class opens which URL is the registry's (``hardware/links.py``):
+``open_transport`` asks it. Knows nothing of ccTalk: it moves bytes.
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ class SerialTransport:
         self.close()
 
 
-def open_transport(url: str, *, baudrate: int = 9600) -> SerialTransport:
-    """Open the link a configuration names (a pyserial URL or a device path)."""
-    return SerialTransport(url, baudrate=baudrate)
+def open_transport(url: str, *, baudrate: int = 9600) -> Transport:
+    """Open the link a configuration names, through the backend its scheme registers."""
+    from hardware.links import open_link
+
+    return open_link(url, baudrate=baudrate)

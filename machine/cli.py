@@ -245,9 +245,11 @@ def _run(args: argparse.Namespace, cfg: Any) -> int:
 
             if (made := init_if_new(cfg, Path.cwd())) is not None:
                 print(made, file=sys.stderr)
+        from hardware.links import is_simulated
+
         from machine.loop.app import CabinetApp
 
-        if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
+        if is_simulated(cfg.devices.bus) or is_simulated(cfg.devices.panel):
             from machine.devtools.harness import SimulatedCabinet  # development only: the simulators
 
             app: CabinetApp = SimulatedCabinet(cfg, Path.cwd())
@@ -613,8 +615,10 @@ def _cmd_devices_scan(args: argparse.Namespace) -> int:
         url = devices.bus if url is None else url
         echo = devices.bus_echo if echo is None else echo
         checksum = devices.bus_checksum if checksum is None else checksum
-    if url == "sim":
-        raise CommandError("the configuration's bus is 'sim': name the link to scan with --bus URL")
+    from hardware.links import is_simulated
+
+    if is_simulated(url):
+        raise CommandError(f"the configuration's bus is {url!r} (a simulator): name the link to scan with --bus URL")
     timeout = args.timeout_ms / 1000
     try:
         with CctalkBus.open(url, echo=echo, checksum=Checksum(checksum), timeout=max(timeout, 0.2)) as bus:

@@ -78,3 +78,34 @@ def test_a_coin_worth_no_whole_number_of_points_is_refused(tmp_path, capsys):
         f"F:{line_of(text, '  EU050A:')}: coins.EU050A: 5 points x denomination_cents 20 = 100 cents, but EU050A is a "
         "50 cent coin: no whole number of points at this denomination",
     ]
+
+
+LINK_SAY = ("missing: name the link (there is no default device): a device path (/dev/ttyUSB0), a URL "
+            "(socket://HOST:PORT), or sim for its simulator")
+
+
+def test_devices_with_no_links_is_refused_naming_each_missing_link(tmp_path, capsys):
+    text = BASE[: BASE.index("devices:")] + "devices: {}\n"
+    n = line_of(text, "devices:")
+    assert refused(tmp_path, capsys, text) == [f"F:{n}: devices.panel: {LINK_SAY}", f"F:{n}: devices.bus: {LINK_SAY}"]
+
+
+def test_a_real_bus_is_never_paired_with_a_simulated_panel_by_default(tmp_path, capsys):
+    text = BASE[: BASE.index("devices:")] + "devices: {bus: /dev/ttyUSB9}\n"
+    assert refused(tmp_path, capsys, text) == [f"F:{line_of(text, 'devices:')}: devices.panel: {LINK_SAY}"]
+
+
+def test_a_link_no_backend_serves_is_refused_at_its_line(tmp_path, capsys):
+    text = BASE.replace("  bus: sim ", "  bus: sock://10.0.0.2:7 ").replace("  panel: sim ", "  panel: ttyUSB0 ")
+    accepted = ("a device path (/dev/ttyUSB0), serial:///dev/ttyUSB0, socket://HOST:PORT, rfc2217://HOST:PORT, loop://, "
+                "or sim (the simulators)")
+    assert refused(tmp_path, capsys, text) == [
+        f"F:{line_of(text, '  panel:')}: devices.panel: ttyUSB0: neither a device path nor a URL, the links are {accepted}",
+        f"F:{line_of(text, '  bus:')}: devices.bus: sock://10.0.0.2:7: no backend for sock://, the links are {accepted}",
+    ]
+
+
+@pytest.mark.parametrize("bus", ["/dev/ttyUSB0", "serial:///dev/ttyUSB0", "socket://127.0.0.1:7001", "sim", "sim://"])
+def test_every_link_a_backend_serves_is_accepted(bus):
+    text = BASE.replace("  bus: sim ", f"  bus: {bus} ")
+    assert parse_config(text, "m.yaml").devices.bus == bus

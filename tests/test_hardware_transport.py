@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from hardware.cctalk.host import CctalkBus, NoReply
+from hardware.links import LinkError, is_simulated, parse_link
 from hardware.transport import SerialTransport, TransportError, open_transport
 
 pytestmark = pytest.mark.timeout(30)
 
 
 def test_loop_url_reads_back_what_was_written_and_times_out_empty():
-    with open_transport("loop://") as link:
+    with contextlib.closing(open_transport("loop://")) as link:
         link.write(b"\x02\x00\x01\xf2\x0b")
         assert link.read(64, 0.5) == b"\x02\x00\x01\xf2\x0b"
         assert link.read(64, 0.01) == b""
@@ -28,3 +31,36 @@ def test_a_bus_that_only_hears_its_own_echo_gets_no_reply():
         pytest.raises(NoReply, match="^loop: address 2: no reply to header 254 after 2 tries"),
     ):
         bus.request(2, 254)
+
+
+def test_the_registry_opens_a_device_path_and_a_serial_url_alike():
+    import os
+    import tty
+
+    master, slave = os.openpty()
+    try:
+        tty.setraw(slave)
+        name = os.ttyname(slave)
+        for url in (name, f"serial://{name}"):
+            with contextlib.closing(open_transport(url)) as link:
+                link.write(b"\x02\x00\x01\xfe\xff")
+                assert os.read(master, 64) == b"\x02\x00\x01\xfe\xff"
+    finally:
+        os.close(master)
+        os.close(slave)
+
+
+@pytest.mark.parametrize("url", ["sim", "sim://"])
+def test_a_simulated_link_is_reached_only_through_its_simulator(url):
+    assert is_simulated(url) and not is_simulated("/dev/ttyUSB0") and not is_simulated("socket://h:1")
+    with pytest.raises(TransportError, match="^sim: a simulator's link exists only while its simulator runs"):
+        open_transport(url)
+
+
+@pytest.mark.parametrize(("url", "why"), [("bogus://x", "no backend for bogus://"), ("ttyUSB0", "neither a device path"),
+                                          ("serial://", "names no device")])
+def test_a_link_no_backend_serves_is_a_transport_error_naming_it(url, why):
+    with pytest.raises(TransportError, match=f"^{url}: {why}"):
+        open_transport(url)
+    with pytest.raises(LinkError):
+        parse_link(url)

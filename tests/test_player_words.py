@@ -120,9 +120,10 @@ def test_each_seat_speaks_its_chosen_language_else_the_configured_one(tmp_path):
 
 
 def test_the_configuration_allows_the_four_languages_and_hands_on_language_and_denomination():
-    from machine.operator.config import MachineConfig
+    from machine.operator.config import DevicesConfig, MachineConfig
 
-    cfg = MachineConfig(language="ru", denomination_cents=25, operator_pin=stored_pin())
+    devices = DevicesConfig(panel="sim", bus="sim")
+    cfg = MachineConfig(language="ru", denomination_cents=25, operator_pin=stored_pin(), devices=devices)
     assert (cfg.cabinet_settings().language, cfg.cabinet_settings().denomination_cents) == ("ru", 25)
     with pytest.raises(ValueError):
         MachineConfig.model_validate({"language": "de"})

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hardware.links import is_simulated
+
 from machine.loop.app import CabinetApp
 from machine.operator.config import MachineConfig
 
@@ -71,11 +73,11 @@ class Simulators:
         self.bus: Any = None
         self.panel: Any = None
         try:
-            if cfg.devices.bus == "sim":
+            if is_simulated(cfg.devices.bus):
                 from hardware.sim.launcher import SimProcess
 
                 self.bus = SimProcess.start(self.bus_args(cfg))
-            if cfg.devices.panel == "sim":
+            if is_simulated(cfg.devices.panel):
                 from hardware.sim.panel import PanelSimulator
 
                 self.panel = PanelSimulator(seats=cfg.seats).start()

@@ -16,6 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from hardware.links import is_simulated
 from hardware.panel.buttons import BET_BUTTONS as BUTTONS_TO_BET
 from hardware.panel.buttons import PLAY_BUTTONS as PLAY
 from hardware.panel.buttons import Button
@@ -115,7 +116,7 @@ def soak(cfg: MachineConfig, base: Path, rounds: int, seed: int = 1, timeout: fl
     on later; otherwise on a temporary one. A journal it must not trust is a memory error
     (``CabinetLocked``), before anything is played.
     """
-    if cfg.devices.bus != "sim" or cfg.devices.panel != "sim":
+    if not (is_simulated(cfg.devices.bus) and is_simulated(cfg.devices.panel)):
         print("cabinet run --headless: needs the simulated devices (devices.bus and devices.panel: sim)", file=sys.stderr)
         return 2
     if data is not None:

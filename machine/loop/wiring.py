@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from hardware.links import is_simulated
 from hardware.panel import PanelHost
 
 from machine.core.cabinet import Cabinet, CabinetLocked, MemoryLocked, open_cabinet, random_shuffle, stacked_shuffle
@@ -100,8 +101,8 @@ class Wiring:
         """``watch``: a window's start-up screen, told how far Auto's tables of the game in
         force are while they are prepared (``prepare_auto``)."""
         for name, url in (("panel", panel_url), ("bus", bus_url)):
-            if url == "sim":
-                raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
+            if is_simulated(url):
+                raise ValueError(f"devices.{name}: {url} needs the simulators (cabinet run starts them)")
         profile = load_profile(cfg.game)
         others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
         with contextlib.ExitStack() as opened:  # a failed start closes what it opened, in reverse

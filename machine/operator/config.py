@@ -23,6 +23,8 @@ from typing import Annotated, Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator, model_validator
 
+from hardware import links
+
 from machine import yamlio
 from machine.core.cabinet import CabinetSettings
 from machine.games.rules import Profile, RulesError, config_dir, load_profile
@@ -34,6 +36,7 @@ MIN_SEATS_FOR_TWO_DECKS = 5  # seats from which a blackjack-family profile must 
 MIN_SECONDS = 1.0  # the shortest betting time or decision time a player can act in
 SYSTEM_DIRS = ("/proc", "/sys", "/dev")  # never a journal's folder
 FACE_VALUE = re.compile(r"^[A-Z]{2}(\d{3})[A-Z]$")  # a ccTalk coin id: country, value in cents (pence...), issue
+SAY_LINK = "a device path (/dev/ttyUSB0), a URL (socket://HOST:PORT), or sim for its simulator"
 SAY_DEVICES = "write the devices the cabinet drives, e.g. `devices: {bus: sim, panel: sim}` for the simulators"
 
 
@@ -57,7 +60,6 @@ class _Model(BaseModel):
 
 
 CoinId = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9.]{1,6}$")]  # ccTalk coin ids: EU100A
-Link = Annotated[str, Field(min_length=1, description='a pyserial URL or device path, or "sim"')]
 
 
 class WindowPlace(_Model):
@@ -104,13 +106,27 @@ class MemoryConfig(_Model):
     panel_head: bool = True  # also in the panel's own memory, where the panel supports it
 
 
+# a device path, a URL a backend of hardware/links.py serves, or "sim" (the simulators)
+Link = Annotated[str, Field(min_length=1)]
+
+
 class DevicesConfig(_Model):
-    panel: Link = "sim"
-    bus: Link = "sim"
+    """The links and devices the cabinet drives. No link has a default (a missing one is an
+    error naming it): a cabinet never drives a simulator it was not told to, nor pairs a real
+    bus with a simulated panel."""
+
+    panel: Link
+    bus: Link
     bus_echo: bool = False
     bus_checksum: Literal["sum8", "crc16"] = "sum8"
     acceptors: dict[int, Annotated[int, Field(ge=2, le=17)]] = Field(default_factory=lambda: {1: 2, 2: 11, 3: 12, 4: 13})
     hoppers: list[HopperConfig] = Field(default_factory=lambda: [HopperConfig()])
+
+    @field_validator("panel", "bus")
+    @classmethod
+    def _a_link(cls, v: str) -> str:
+        links.parse_link(v)  # LinkError is a ValueError: reported at the setting's line
+        return v
 
     @field_validator("acceptors")
     @classmethod
@@ -147,7 +163,7 @@ class MachineConfig(_Model):
     require_manifest: bool = False  # a release sets true: refuse to start on changed program files
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
     display: DisplayConfig = Field(default_factory=DisplayConfig)
-    devices: DevicesConfig = Field(default_factory=DevicesConfig)
+    devices: DevicesConfig
 
     @field_validator("betting_time", "decision_timeout", mode="before")
     @classmethod
@@ -341,6 +357,10 @@ def parse_config(text: str, name: str) -> MachineConfig:
             if loc == (pin.OLD_FIELD,):
                 msg = (f"the old one-round SHA-256 PIN hash is no longer accepted: remove this line and set a new PIN "
                        f"with `cabinet config pin {name}`")
+            elif loc == ("devices",) and err["type"] == "missing":
+                continue  # said once, with how to say it (``missing`` above)
+            elif loc[:1] == ("devices",) and len(loc) == 2 and err["type"] == "missing":
+                msg = f"missing: name the link (there is no default device): {SAY_LINK}"
             elif loc == (pin.FIELD,) and err["type"] == "missing":
                 if pin.OLD_FIELD in data:
                     continue  # said once, at the old setting's line
