@@ -16,8 +16,8 @@ from hardware.cctalk.acceptor import (
     CoinAcceptor,
     CoinCredit,
     CoinError,
+    CounterFault,
     CreditTracker,
-    EventsLost,
 )
 from hardware.cctalk.codec import Checksum, Frame, FrameParser, Received, encode
 from hardware.cctalk.headers import BufferedCredit, CoinEvent, Header, HopperStatus
@@ -238,12 +238,22 @@ def test_tracker_wraps_from_255_to_1():
     tracker = CreditTracker(254)
     update = tracker.update(reading(2, (2, 0), (1, 0), (3, 0), (4, 0)))
     assert update.events == (CoinEvent(3, 0), CoinEvent(1, 0), CoinEvent(2, 0))
-    assert update.lost == 0
+    assert update.fault is None
 
 
-def test_tracker_more_than_five_new_events_reports_the_lost_ones():
-    update = CreditTracker(48).update(reading(54, (1, 0), (1, 0), (2, 0), (1, 0), (2, 0)))
-    assert len(update.events) == 5 and update.lost == 1
+def test_tracker_more_than_five_new_events_credits_none_of_them_and_is_a_fault():
+    tracker = CreditTracker(48)
+    update = tracker.update(reading(54, (1, 0), (1, 0), (2, 0), (1, 0), (2, 0)))
+    assert update.events == () and update.fault == (48, 54, 6)
+    assert tracker.update(reading(55, (2, 0), (1, 0))).events == (CoinEvent(2, 0),)  # from the new counter on
+
+
+def test_tracker_a_counter_that_goes_back_credits_nothing_and_is_a_fault():
+    """Issue 24, finding 4: an old valid reply (counter 7 after 13) is not 249 new events."""
+    tracker = CreditTracker(13)
+    update = tracker.update(reading(7, (1, 0), (2, 0), (1, 0), (1, 0), (2, 0)))
+    assert update.events == () and update.fault == (13, 7, 249)
+    assert tracker.update(reading(13, (1, 0), (2, 0), (1, 0), (1, 0), (2, 0))).events == ()  # the real one: 6 on
 
 
 def test_tracker_counter_back_at_0_is_a_reset_and_counting_restarts():
@@ -265,13 +275,13 @@ def test_coins_arrive_exactly_once_through_many_counter_wraps(rig):
     assert credited == inserted
 
 
-def test_more_than_five_coins_between_polls_are_reported_lost(rig):
+def test_more_than_five_coins_between_polls_credit_nothing_and_are_a_counter_fault(rig):
     acceptor = rig.acceptor()
     for _ in range(8):
         rig.acc.insert("EU200A")
-    events = acceptor.poll()
-    assert events[0] == EventsLost(2, 3)
-    assert [e.value for e in events[1:]] == [200] * 5
+    assert acceptor.poll() == (CounterFault(2, 0, 8, 8),)
+    rig.acc.insert("EU100A")
+    assert [e.value for e in acceptor.poll() if isinstance(e, CoinCredit)] == [100]
 
 
 def test_an_acceptor_reset_re_applies_the_inhibits(rig):

@@ -23,7 +23,7 @@ from hardware.cctalk.acceptor import (
     CoinAcceptor,
     CoinCredit,
     CoinError,
-    EventsLost,
+    CounterFault,
 )
 from hardware.cctalk.codec import Checksum
 from hardware.cctalk.hopper import Hopper, PayoutFault
@@ -109,12 +109,10 @@ def test_coins_inserted_arrive_exactly_once(sim, bus):
     assert credited == inserted
 
 
-def test_more_than_five_coins_between_polls_are_reported_lost(sim, bus):
+def test_more_than_five_coins_between_polls_credit_nothing_and_are_a_counter_fault(sim, bus):
     acceptor = start_acceptor(bus)
     sim.control.coin(2, "EU100A", 9)
-    events = acceptor.poll()
-    assert events[0] == EventsLost(2, 4)
-    assert credits_of(events) == [100] * 5
+    assert acceptor.poll() == (CounterFault(2, 0, 9, 9),)
     assert acceptor.poll() == ()
 
 

@@ -3,9 +3,9 @@
 Owns: start-up of an acceptor (identification, reading the coin id of each position),
 per-position and master inhibits, and turning successive 229 readings into events that are
 each reported exactly once: credits (wrap 255 -> 1), errors with their Table 2 name and whether
-the specification calls them possible fraud, lost events (more than five new between polls),
-and device resets (counter back to 0: inhibits re-applied). Never knows what a coin is worth
-to the game beyond the id -> points map it is given, never touches a meter.
+the specification calls them possible fraud, counter faults, and device resets (counter back to
+0: inhibits re-applied). Never knows what a coin is worth to the game beyond the id -> points
+map it is given, never touches a meter.
 
 Exactly once
 ------------
@@ -13,6 +13,12 @@ Exactly once
 (modulo 255, 0 meaning reset), read from the newest end of the buffer. A reading that shows
 anything new is confirmed by a second identical reading before it is believed, so a damaged
 reply that happens to pass the checksum cannot invent a coin.
+
+A counter that goes back (13 after 7 is not 250 new events but an old reply played again, or a
+device that lost its count), or that moved by more than the five events the buffer holds, can
+show no event the host can trust: it credits nothing and is a ``CounterFault`` naming both
+counters (the cabinet tilts the seat; the attendant sees them). The new counter is the
+baseline from then on, so the fault is reported once and no later reading credits its events.
 """
 
 from __future__ import annotations
@@ -60,11 +66,14 @@ class CoinError:
 
 
 @dataclass(frozen=True)
-class EventsLost:
-    """More than five events happened between two polls: ``count`` of them are unknown."""
+class CounterFault:
+    """The event counter went from ``last`` to ``now``: back, or by more than the buffer's five
+    events (``events``: what the move would mean, modulo 255). Nothing of it is credited."""
 
     address: int
-    count: int
+    last: int
+    now: int
+    events: int
 
 
 @dataclass(frozen=True)
@@ -74,14 +83,14 @@ class AcceptorReset:
     address: int
 
 
-AcceptorEvent = CoinCredit | CoinError | EventsLost | AcceptorReset
+AcceptorEvent = CoinCredit | CoinError | CounterFault | AcceptorReset
 
 
 @dataclass(frozen=True)
 class TrackerUpdate:
     events: tuple[CoinEvent, ...]  # new events, oldest first
-    lost: int
     reset: bool
+    fault: tuple[int, int, int] | None = None  # (last, now, events): a move no buffer can show
 
 
 class CreditTracker:
@@ -96,13 +105,14 @@ class CreditTracker:
     def update(self, reading: BufferedCredit) -> TrackerUpdate:
         last, self.counter = self.counter, reading.counter
         if last is None or reading.counter == last:
-            return TrackerUpdate((), 0, False)
+            return TrackerUpdate((), False)
         if reading.counter == 0:
-            return TrackerUpdate((), 0, True)
+            return TrackerUpdate((), True)
         n = new_event_count(last, reading.counter)
-        shown = reading.events[: min(n, BUFFER_EVENTS)]
-        events = tuple(ev for ev in reversed(shown) if not ev.is_null)
-        return TrackerUpdate(events, max(0, n - BUFFER_EVENTS), False)
+        if n > BUFFER_EVENTS:  # back, or more than the buffer holds: no event of it is known
+            return TrackerUpdate((), False, (last, reading.counter, n))
+        events = tuple(ev for ev in reversed(reading.events[:n]) if not ev.is_null)
+        return TrackerUpdate(events, False)
 
 
 class CoinAcceptor:
@@ -178,8 +188,8 @@ class CoinAcceptor:
         if update.reset:
             out.append(AcceptorReset(self.address))
             self._apply_inhibits()
-        if update.lost:
-            out.append(EventsLost(self.address, update.lost))
+        if update.fault is not None:
+            out.append(CounterFault(self.address, *update.fault))
         out.extend(self._event(ev) for ev in update.events)
         if self.accepting and any(ev == CoinEvent(0, 2) for ev in update.events):
             # "Inhibited coin" while accepting: the device may have reset before its first

@@ -380,6 +380,15 @@ class Cabinet:
         with self.core.tx("coin_error", {"code": code, "name": name, "fraud": fraud}, n):
             payouts.coin_error(self.core, self.seats[n], code, name, fraud)
 
+    def acceptor_counter_fault(self, n: int, address: int, last: int, now: int, events: int) -> None:
+        """Seat ``n``'s acceptor counter went from ``last`` to ``now``: back, or by more than its
+        buffer shows (``events``). Nothing credited; logged with both counters, the seat tilts,
+        and ``now`` is the counter the journal follows from here."""
+        data = {"address": address, "journal": last, "device": now, "events": events}
+        with self.core.tx("acceptor_counter_fault", data, n):
+            payouts.acceptor_counter_fault(self.core, self.seats[n], address, last, now, events)
+            self.core.state.row.acceptor_counters[str(address)] = now
+
     def coin_events_lost(self, n: int, count: int) -> None:
         """More than five acceptor events between polls: coins may be lost; tilt."""
         with self.core.tx("coin_events_lost", {"count": count}, n):

@@ -61,6 +61,14 @@ def coin_error(core: Core, seat: SeatState, code: int, name: str, fraud: bool) -
         tilt(core, seat, f"coin acceptor: {name} (code {code})")
 
 
+def acceptor_counter_fault(core: Core, seat: SeatState, address: int, last: int, now: int, events: int) -> None:
+    """An acceptor's event counter moved in a way no buffer reading explains (back, or more than
+    five events): nothing is credited; the attendant sees both counters."""
+    core.store.event("coin_counter_fault", seat.number, address=address, journal=last, device=now, events=events)
+    tilt(core, seat, f"coin acceptor {address}: event counter {last} -> {now}, not a move its buffer can show: "
+                     "nothing credited")
+
+
 def events_lost(core: Core, seat: SeatState, count: int) -> None:
     core.store.event("coin_events_lost", seat.number, count=count)
     tilt(core, seat, f"coin acceptor: {count} event(s) lost between polls")

@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 
-from hardware.cctalk.acceptor import CoinAcceptor, CoinCredit, CoinError, CreditTracker, EventsLost
+from hardware.cctalk.acceptor import CoinAcceptor, CoinCredit, CoinError, CounterFault, CreditTracker
 from hardware.cctalk.codec import Checksum
 from hardware.cctalk.headers import BUFFER_EVENTS, new_event_count
 from hardware.cctalk.hopper import Hopper
@@ -104,8 +104,9 @@ class BusWorker:
         Each hopper: a hopper test a cut interrupted is reconciled, then its lifetime count is
         compared (coins out while the cabinet was down are metered and tilt its seats; a cut
         payout chunk is left to its reconcile). Each acceptor whose event counter moved while
-        the cabinet was down: logged; the events still in its buffer are credited by the first
-        poll, those gone from it cannot be and tilt the seat.
+        the cabinet was down: logged; a move its five-event buffer can show is credited by the
+        first poll; one it cannot (more than five, or back: an old reply played again) credits
+        nothing and tilts the seat, both counters in the event.
         """
         for hopper, seats in self.devices.hoppers:
             check_counter(self.cab, hopper, seats, self.lock, "at start-up")
@@ -113,12 +114,12 @@ class BusWorker:
             if now == last or now == 0:  # unmoved, or the acceptor itself restarted (counter 0)
                 continue
             events = new_event_count(last, now)
-            lost = max(0, events - BUFFER_EVENTS)
+            lost = events if events > BUFFER_EVENTS else 0
             acc = self.devices.acceptors[seat]
             with self.lock:
                 self.cab.acceptor_moved_while_down(seat, acc.address, last, now, events, lost)
-            if lost:  # reported here: the first poll credits the buffer's events, no more
-                acc.tracker = CreditTracker(_counter_back(now, BUFFER_EVENTS))
+            if lost:  # reported here, and nothing of it is credited: the first poll starts from now
+                acc.tracker = CreditTracker(now)
 
     def _run(self) -> None:
         try:
@@ -179,15 +180,19 @@ class BusWorker:
             self._fault(f"hopper {hopper.address}", str(exc))
 
     def _report(self, seat: int, acc: CoinAcceptor, events) -> None:
-        """Hand one poll to the cabinet in one transaction, with the acceptor's event counter."""
+        """Hand one poll to the cabinet in one transaction, with the acceptor's event counter.
+        A counter fault credits nothing: the cabinet tilts the seat with both counters."""
         counter = acc.tracker.counter
         with self.lock:
             if counter is None or (not events and self.cab.acceptor_counter(acc.address) == counter):
                 return
+            for ev in events:
+                if isinstance(ev, CounterFault):
+                    self.cab.acceptor_counter_fault(seat, acc.address, ev.last, ev.now, ev.events)
+                    return
             coins = [ev.coin_id for ev in events if isinstance(ev, CoinCredit) and ev.coin_id is not None]
             errors = [(ev.code, ev.name, ev.fraud) for ev in events if isinstance(ev, CoinError)]
-            lost = sum(ev.count for ev in events if isinstance(ev, EventsLost))
-            self.cab.acceptor_report(seat, acc.address, counter, coins, errors, lost)
+            self.cab.acceptor_report(seat, acc.address, counter, coins, errors, 0)
             self.credited += len(coins)
 
     def _fault(self, name: str, why: str) -> None:
@@ -197,7 +202,3 @@ class BusWorker:
     def _clear(self, name: str) -> None:
         self.faults.pop(name, None)
 
-
-def _counter_back(counter: int, n: int) -> int:
-    """The event counter ``n`` events before ``counter`` (1..255, wrapping 1 -> 255; 0 is a reset)."""
-    return (counter - 1 - n) % 255 + 1

@@ -55,6 +55,7 @@ EVENT_CODES = {
     "coin_events_lost": 141,
     "coin_fraud": 142,
     "coin_events_while_down": 143,  # an acceptor counted events while the cabinet was down
+    "coin_counter_fault": 144,  # an acceptor's counter went back or jumped past its buffer: nothing credited
     "hopper_fault": 150,
     "hopper_extra_coin": 151,
     "hopper_runaway": 152,

@@ -126,6 +126,7 @@ EVENT_NAMES = {
     "hopper_out_unexplained": N_("Hopper coins out unexplained"),
     "hopper_count_behind": N_("Hopper count behind the journal"),
     "coin_events_while_down": N_("Coin events while the cabinet was down"),
+    "coin_counter_fault": N_("Coin acceptor counter fault"),
 }
 # An event's detail: the words it is written with (any other key or value reads as recorded)
 DETAIL_WORDS = {
