@@ -145,8 +145,8 @@ class KilledAfterDispense:
     def begin_payout(self, requested: int) -> None:
         self.inner.begin_payout(requested)
 
-    def payout_baseline(self, lifetime: int, counter: int) -> None:
-        self.inner.payout_baseline(lifetime, counter)
+    def payout_baseline(self, lifetime: int, counter: int, serial: int | None = None) -> None:
+        self.inner.payout_baseline(lifetime, counter, serial)
 
     def coins_paid(self, count: int) -> None:
         raise KilledHere

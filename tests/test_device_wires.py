@@ -1,5 +1,6 @@
 """Wires that lie (issue 24, findings 4 and 6): the cabinet's bus worker on simulated devices
-over an in-memory link, with a man in the middle who replays old replies, in manual time.
+over an in-memory link, with a man in the middle who replays old replies, and hoppers that are
+not the one that started a payout, in manual time.
 
 The cabinet, its journal and the bus worker are the product's; the devices are the simulators
 behind ``VirtualTransport``; ``Tamper`` sits on the wire between them.
@@ -18,6 +19,7 @@ from hardware.sim.virtual import VirtualTransport
 
 from machine.core.cabinet import Cabinet
 from machine.loop.devices import BusDevices, BusWorker
+from machine.loop.payout import run_payouts
 from tests.cabinet_helpers import boot
 from tests.test_cctalk_host import Rig
 
@@ -113,3 +115,88 @@ def test_a_replayed_old_acceptor_reply_credits_nothing_and_is_a_device_fault(wir
     assert [(e["journal"], e["device"]) for e in wired.events("coin_counter_fault")] == [(13, 7), (7, 13)]
     assert wired.cab.acceptor_counter(2) == 13
     assert wired.cab.seats[1].meters.get("total_in") == 13 * 20 == wired.rig.acc.credits * 20
+
+
+# -- finding 6: a pending payout and a hopper that is not the one that started it ----------------
+
+
+def cut_chunk(cab: Cabinet, coins: int, lifetime: int, serial: int | None) -> None:
+    """Seat 1 owed ``coins``; its chunk's baseline (``lifetime``, the hopper of ``serial``) was
+    taken, the dispense may have been sent, and the power went before any coin was journaled."""
+    for _ in range(coins // 2):
+        cab.coin(1, "EU200A", 0.0)
+    cab.press(1, "collect", 1.0)
+    cab.chunk_begin(1, coins, 3)
+    if serial is None:  # a journal from before the serial number was kept
+        cab.chunk_baseline(1, lifetime, 0)
+    else:
+        cab.chunk_baseline(1, lifetime, 0, serial)
+
+
+def reconcile_on(cab: Cabinet, **hopper: object) -> Rig:
+    """The cabinet starts again on the hopper ``hopper`` describes and settles what is owed."""
+    rig = Rig(**hopper)
+    device = rig.hopper()
+    run_payouts(cab, device, None, [1, 2])
+    return rig
+
+
+def owed_and_untouched(cab: Cabinet, coins: int) -> None:
+    """Nothing paid on trust: the seat still has its coins, no coin metered out, and a question
+    for the attendant."""
+    seat = cab.seats[1]
+    assert seat.meters.get("hopper_out") == seat.meters.get("hopper_extra_out") == 0
+    assert seat.meters.get("total_out") == 0 and cab.cabinet_meters.get("hopper_out_unexplained") == 0
+    assert seat.money.credit == coins * 10 and not cab.is_paying(1)  # 10 points a hopper coin
+    assert cab.lock_of(1) == "tilt" and "nothing paid on trust" in seat.lock_detail
+
+
+def question(cab: Cabinet) -> dict:
+    [ev] = [r.data for r in cab.journal.records("event") if r.data["event"] == "hopper_count_unexplained"]
+    return ev
+
+
+@pytest.mark.parametrize("serial", [0x0A0B0C, None])
+def test_a_hopper_count_behind_a_cut_payouts_baseline_pays_nothing_and_is_no_wrap(tmp_path, serial):
+    """Finding 6: (0 - 5) mod 2**24 was taken as 16 777 211 coins paid."""
+    cab = boot(tmp_path)
+    cut_chunk(cab, 10, 5, serial)
+    rig = reconcile_on(cab, lifetime=0)  # same serial number (0x0A0B0C), its count behind
+    owed_and_untouched(cab, 10)
+    ev = question(cab)
+    assert (ev["hopper"], ev["journal"], ev["device"], ev["serial_device"]) == (3, 5, 0, 0x0A0B0C)
+    assert cab.seats[1].lock_detail == (
+        f"hopper 3: its count 0 (serial {0x0A0B0C}) does not explain the payout begun at count 5 (serial {serial}): "
+        "nothing paid on trust")
+    assert rig.hop.lifetime == 0 and cab.hopper_counter(3) == 0  # the count read is the reference now
+    assert cab.attendant_clear(1) and cab.is_paying(1)  # the attendant's answer: pay on
+    cab.journal.close()
+
+
+def test_a_replaced_used_hopper_after_a_cut_pays_nothing_on_trust_and_meters_no_phantom_coin(tmp_path):
+    """Finding 6: a used hopper (count 1000) fitted after a cut in which no coin came out."""
+    cab = boot(tmp_path)
+    cut_chunk(cab, 10, 0, 0x0A0B0C)
+    reconcile_on(cab, lifetime=1000, serial=0x777)
+    owed_and_untouched(cab, 10)
+    ev = question(cab)
+    assert (ev["journal"], ev["device"], ev["serial_journal"], ev["serial_device"]) == (0, 1000, 0x0A0B0C, 0x777)
+    cab.journal.close()
+
+
+def test_another_hopper_whose_count_a_payout_could_explain_is_still_not_this_payouts(tmp_path):
+    cab = boot(tmp_path)
+    cut_chunk(cab, 10, 0, 0x0A0B0C)
+    reconcile_on(cab, lifetime=4, serial=0x777)  # four coins by its count: but another hopper's
+    owed_and_untouched(cab, 10)
+    cab.journal.close()
+
+
+def test_the_same_hopper_whose_count_explains_a_cut_payout_is_reconciled_as_before(tmp_path):
+    cab = boot(tmp_path)
+    cut_chunk(cab, 10, 100, 0x0A0B0C)
+    reconcile_on(cab, lifetime=104)  # four coins came out before the cut: the rest is paid on
+    seat = cab.seats[1]
+    assert seat.meters.get("hopper_out") == 100 and seat.money.credit == 0 and cab.lock_of(1) is None
+    assert [r for r in cab.journal.records("event") if r.data["event"] == "hopper_count_unexplained"] == []
+    cab.journal.close()

@@ -27,6 +27,15 @@ named), the payout is left pending (``resolved=False``): only ``reconcile`` may 
 168 once the hopper answers again. The same ``reconcile`` closes a payout found pending at boot
 (power cut of the cabinet, the hopper, or both).
 
+Only the same hopper, only a rise it can explain
+-----------------------------------------------
+A payout's baseline carries the serial number of the hopper it was read from. 168 counts for a
+pending payout only on that hopper, and only by a rise of at most the coins asked plus
+``RUNAWAY_MARGIN``; a count that went back is no wrap (it reads as about 2^24 and is refused).
+Anything else pays nothing on trust: ``ledger.payout_unexplained`` names both counts and serial
+numbers for the attendant, and the payout closes with the coins 166 reported one by one
+(``PayoutFault.UNEXPLAINED``), so no seat is debited for coins no count shows.
+
 The lifetime count as evidence
 ------------------------------
 168 counts every coin that ever left, whoever is running. The driver never keeps it across a
@@ -59,6 +68,10 @@ from hardware.cctalk.host import CctalkBus, CctalkError, DeviceInfo, NoReply
 from hardware.cctalk.ledger import PayoutLedger, PendingPayout
 
 LIFETIME_MODULUS = 1 << 24
+# The most coins a runaway motor pushes out beyond a payout before the emergency stop holds it
+# (a fast hopper, about 12 coins/s, for the few seconds it takes to see and stop it): a rise of
+# 168 past the coins asked plus this is no payout's, whatever the hopper says.
+RUNAWAY_MARGIN = 50
 
 
 class PayoutFault:
@@ -75,6 +88,7 @@ class PayoutFault:
     SECURITY = "security"
     HOPPER_FAULT = "hopper fault"
     COUNT_MISMATCH = "count mismatch"
+    UNEXPLAINED = "count unexplained"  # another hopper, or a count no payout explains: the attendant's
     UNKNOWN = "unknown"
 
 
@@ -171,8 +185,8 @@ class Hopper:
             return self._close(ledger, coins, 0, fault, ", ".join(flags.blocking))
         if before.remaining:
             return self._close(ledger, coins, 0, PayoutFault.HOPPER_FAULT, "hopper busy")
-        ledger.payout_baseline(lifetime0, before.counter)
-        pending = PendingPayout(coins, 0, lifetime0, before.counter)
+        ledger.payout_baseline(lifetime0, before.counter, self.serial)
+        pending = PendingPayout(coins, 0, lifetime0, before.counter, self.serial)
         try:
             self.enable(True)
             data = self.security_bytes(coins)
@@ -231,7 +245,8 @@ class Hopper:
             if st is not None and st.counter == 0 and counter != 0:
                 # the hopper reset (lost power) part way: its counters tell the rest
                 current = PendingPayout(
-                    pending.requested, credited, pending.lifetime_before, pending.counter_before
+                    pending.requested, credited, pending.lifetime_before, pending.counter_before,
+                    pending.serial,
                 )
                 return self.reconcile(current, ledger)
             if st is not None and st.paid + st.remaining > pending.requested + 1:
@@ -274,7 +289,10 @@ class Hopper:
         try:
             lifetime = self.dispense_count()
             flags = self.flags()
-            out = (lifetime - pending.lifetime_before) % LIFETIME_MODULUS
+            rise = self.explained_rise(pending, lifetime)
+            if rise is None:
+                return self._unexplained(pending, credited, lifetime, ledger)
+            out = rise
             if out > credited:  # coins 166 never reported: the motor ran on
                 lifetime = self._stop_runaway(lifetime)
         except CctalkError as exc:  # left pending: reconcile() finishes it
@@ -284,7 +302,10 @@ class Hopper:
             )
         fault: str | None = None
         if out > credited:
-            out = (lifetime - pending.lifetime_before) % LIFETIME_MODULUS
+            rise = self.explained_rise(pending, lifetime)
+            if rise is None:  # it ran on past anything a payout explains: the attendant's
+                return self._unexplained(pending, credited, lifetime, ledger)
+            out = rise
             ledger.coins_paid(out - credited)
             credited = out
             fault = PayoutFault.RUNAWAY
@@ -298,6 +319,32 @@ class Hopper:
         self.lifetime_seen = lifetime
         self._try(lambda: self.enable(False))
         return self._close(ledger, pending.requested, credited, fault, ", ".join(flags.active))
+
+    def explained_rise(self, pending: PendingPayout, lifetime: int) -> int | None:
+        """The coins 168 says left since ``pending``'s baseline, or None when the count cannot be
+        this payout's: another hopper (its serial number is not the baseline's), or a rise no
+        payout of ``requested`` coins explains (more than asked plus ``RUNAWAY_MARGIN``). A count
+        that went back is such a rise (about 2^24): it is never taken for a wrap."""
+        assert pending.lifetime_before is not None
+        if pending.serial is not None and self.serial is not None and pending.serial != self.serial:
+            return None
+        rise = (lifetime - pending.lifetime_before) % LIFETIME_MODULUS
+        return rise if rise <= pending.requested + RUNAWAY_MARGIN else None
+
+    def _unexplained(
+        self, pending: PendingPayout, credited: int, lifetime: int, ledger: PayoutLedger
+    ) -> PayoutResult:
+        """Nothing more is paid on trust: the ledger asks the attendant with both counts, and the
+        payout closes with what the hopper reported coin by coin (``credited``)."""
+        assert pending.lifetime_before is not None
+        ledger.payout_unexplained(pending.lifetime_before, lifetime, pending.serial, self.serial)
+        self.lifetime_seen = lifetime
+        self._try(lambda: self.enable(False))
+        detail = (
+            f"hopper count {lifetime} (serial {self.serial}), the payout began at {pending.lifetime_before}"
+            f" (serial {pending.serial})"
+        )
+        return self._close(ledger, pending.requested, credited, PayoutFault.UNEXPLAINED, detail)
 
     def _close(
         self, ledger: PayoutLedger, requested: int, paid: int, fault: str | None, detail: str = ""
@@ -347,7 +394,12 @@ class Hopper:
                 self._try(self.emergency_stop)
         lifetime = self.dispense_count()
         flags = self.flags()
-        out = (lifetime - pending.lifetime_before) % LIFETIME_MODULUS
+        rise = self.explained_rise(pending, lifetime)
+        if rise is None:  # another hopper, or a count that cannot be this payout's
+            if flags.power_down_during_payout:
+                self.clear_faults()
+            return self._unexplained(pending, pending.credited, lifetime, ledger)
+        out = rise
         credited = pending.credited
         if out > credited:
             ledger.coins_paid(out - credited)

@@ -21,13 +21,16 @@ class PendingPayout:
     """A payout that began and has not ended: what a durable ledger keeps across a power cut.
 
     ``lifetime_before`` and ``counter_before`` are the hopper's 168 and 166 counters read just
-    before the dispense was sent; None means the dispense was never sent.
+    before the dispense was sent; None means the dispense was never sent. ``serial``: the serial
+    number of the hopper they were read from (None: not known), so a reconcile never reads
+    another hopper's count as this payout's.
     """
 
     requested: int
     credited: int = 0  # coins already reported through coins_paid
     lifetime_before: int | None = None
     counter_before: int | None = None
+    serial: int | None = None
 
 
 class PayoutLedger(Protocol):
@@ -36,8 +39,9 @@ class PayoutLedger(Protocol):
     def begin_payout(self, requested: int) -> None:
         """Record a pending payout of ``requested`` coins (before anything is sent)."""
 
-    def payout_baseline(self, lifetime: int, counter: int) -> None:
-        """Add the hopper's counters to the pending record, just before the dispense."""
+    def payout_baseline(self, lifetime: int, counter: int, serial: int | None = None) -> None:
+        """Add the hopper's counters (and its serial number) to the pending record, just
+        before the dispense."""
 
     def coins_paid(self, count: int) -> None:
         """``count`` more coins of the pending payout left the hopper: take them off credit."""
@@ -47,6 +51,12 @@ class PayoutLedger(Protocol):
 
     def stray_coins(self, count: int, fault: str) -> None:
         """``count`` coins left the hopper outside any payout (a runaway motor)."""
+
+    def payout_unexplained(self, before: int, now: int, serial_before: int | None, serial: int | None) -> None:
+        """The hopper's count (``now``, on the hopper of ``serial``) does not explain the pending
+        payout begun at ``before`` on ``serial_before``: another hopper, or a count that went back
+        or rose by more than the payout can have paid. Nothing is paid on trust; the owner asks
+        the attendant, showing both counts, and follows ``now`` from here. ``end_payout`` follows."""
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,7 @@ class MemoryLedger:
     stray_total: int = 0
     records: list[PayoutRecord] = field(default_factory=list)
     log: list[tuple[str, object]] = field(default_factory=list)
+    questions: list[tuple[int, int, int | None, int | None]] = field(default_factory=list)
 
     def begin_payout(self, requested: int) -> None:
         if self.pending is not None:
@@ -74,9 +85,9 @@ class MemoryLedger:
         self.pending = PendingPayout(requested)
         self.log.append(("begin", requested))
 
-    def payout_baseline(self, lifetime: int, counter: int) -> None:
+    def payout_baseline(self, lifetime: int, counter: int, serial: int | None = None) -> None:
         assert self.pending is not None, "payout_baseline without begin_payout"
-        self.pending = replace(self.pending, lifetime_before=lifetime, counter_before=counter)
+        self.pending = replace(self.pending, lifetime_before=lifetime, counter_before=counter, serial=serial)
         self.log.append(("baseline", (lifetime, counter)))
 
     def coins_paid(self, count: int) -> None:
@@ -100,3 +111,8 @@ class MemoryLedger:
         self.paid_total += count
         self.stray_total += count
         self.log.append(("stray", (count, fault)))
+
+    def payout_unexplained(self, before: int, now: int, serial_before: int | None, serial: int | None) -> None:
+        assert self.pending is not None, "payout_unexplained without a pending payout"
+        self.questions.append((before, now, serial_before, serial))
+        self.log.append(("unexplained", (before, now, serial_before, serial)))

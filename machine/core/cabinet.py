@@ -574,9 +574,17 @@ class Cabinet:
         with self.core.tx("payout_chunk", data, n):
             payouts.chunk_begin(self.core, n, requested, hopper)
 
-    def chunk_baseline(self, n: int, lifetime: int, counter: int) -> None:
-        with self.core.tx("payout_baseline", {"lifetime": lifetime, "counter": counter}, n):
-            payouts.chunk_baseline(self.core, n, lifetime, counter)
+    def chunk_baseline(self, n: int, lifetime: int, counter: int, serial: int | None = None) -> None:
+        data = {"lifetime": lifetime, "counter": counter, **({"serial": serial} if serial is not None else {})}
+        with self.core.tx("payout_baseline", data, n):
+            payouts.chunk_baseline(self.core, n, lifetime, counter, serial)
+
+    def hopper_count_question(self, hopper: int, seats: list[int], before: int, now: int, serial_before: int | None,
+                              serial: int | None) -> None:
+        """The hopper's count does not explain a pending payout (``payouts.count_question``)."""
+        data = {"hopper": hopper, "journal": before, "device": now, "serial_journal": serial_before, "serial_device": serial}
+        with self.core.tx("hopper_count_unexplained", data):
+            payouts.count_question(self.core, hopper, seats, before, now, serial_before, serial)
 
     def hopper_paid(self, n: int, coins: int) -> None:
         """The hopper reported ``coins`` more coins paid for seat ``n``'s payout."""
@@ -754,9 +762,10 @@ class Cabinet:
         with self.core.tx("hopper_test", {"hopper": address, "requested": requested}):
             payouts.test_begin(self.core, address, requested)
 
-    def hopper_test_baseline(self, lifetime: int, counter: int, seats: list[int]) -> None:
-        with self.core.tx("hopper_test_baseline", {"lifetime": lifetime, "counter": counter}):
-            payouts.test_baseline(self.core, lifetime, counter, seats)
+    def hopper_test_baseline(self, lifetime: int, counter: int, seats: list[int], serial: int | None = None) -> None:
+        data = {"lifetime": lifetime, "counter": counter, **({"serial": serial} if serial is not None else {})}
+        with self.core.tx("hopper_test_baseline", data):
+            payouts.test_baseline(self.core, lifetime, counter, seats, serial)
 
     def hopper_test_paid(self, coins: int) -> None:
         with self.core.tx("hopper_test_paid", {"coins": coins}):

@@ -38,6 +38,7 @@ from machine.core.play import bettors
 from machine.core.state import Chunk, Payout, SeatState
 
 POWER_CUT = "power cut"  # a chunk cut short by a power cut: the rest is paid on after reconciling
+UNEXPLAINED = "count unexplained"  # the hopper's count explains nothing of the chunk (count_question took it)
 
 
 # -- coins in ---------------------------------------------------------------------------------
@@ -122,13 +123,13 @@ def chunk_begin(core: Core, n: int, requested: int, hopper: int | None = None) -
     core.store.mark("payouts")
 
 
-def chunk_baseline(core: Core, n: int, lifetime: int, counter: int) -> None:
+def chunk_baseline(core: Core, n: int, lifetime: int, counter: int, serial: int | None = None) -> None:
     chunk = core.state.payouts[n].chunk
     if chunk is None:
         raise RuntimeError(f"seat {n}: no payout chunk to take a baseline for")
     if chunk.hopper is not None:
         counter_check(core, chunk.hopper, lifetime, [n], "before a payout")  # coins out since the last look: nobody's
-    chunk.lifetime_before, chunk.counter_before = lifetime, counter
+    chunk.lifetime_before, chunk.counter_before, chunk.serial = lifetime, counter, serial
     core.store.mark("payouts")
 
 
@@ -154,7 +155,7 @@ def chunk_end(core: Core, seat: SeatState, unpaid: int, fault: str | None) -> No
     p = core.state.payouts[n]
     chunk, p.chunk = p.chunk, None
     core.store.mark("payouts")
-    if chunk is not None and chunk.hopper is not None and chunk.lifetime_before is not None:
+    if chunk is not None and chunk.hopper is not None and chunk.lifetime_before is not None and fault != UNEXPLAINED:
         counter_moved(core, chunk.hopper, chunk.lifetime_before + chunk.credited)
     if fault == POWER_CUT and p.owed > 0:
         core.store.event("payout_resumed", n, after=fault, paid=p.paid, owed=p.owed)
@@ -277,6 +278,21 @@ def counter_check(core: Core, hopper: int, lifetime: int, seats: list[int], when
     return ahead
 
 
+def count_question(core: Core, hopper: int, seats: list[int], before: int, now: int, serial_before: int | None,
+                   serial: int | None) -> None:
+    """A pending payout's hopper count does not explain it (another hopper, a count that went
+    back, or a rise no payout explains): nothing is paid on trust. Logged with both counts and
+    serial numbers, the seats tilt for the attendant (clearing pays on what is still owed), and
+    the count read is the journal's reference from here (its coins are nobody's to meter)."""
+    core.store.event("hopper_count_unexplained", hopper=hopper, journal=before, device=now,
+                     serial_journal=serial_before, serial_device=serial)
+    core.state.row.hopper_counters[str(hopper)] = now
+    why = (f"hopper {hopper}: its count {now} (serial {serial}) does not explain the payout begun at count {before} "
+           f"(serial {serial_before}): nothing paid on trust")
+    for n in seats:
+        tilt(core, core.state.seats[n], why)
+
+
 def pending_on(core: Core, hopper: int, seats: list[int]) -> bool:
     """Whether a cut payout chunk or hopper test of this hopper may have moved its count."""
     test = core.state.row.hopper_test
@@ -307,12 +323,14 @@ def _intent(hopper: int, requested: int) -> dict[str, Any]:
     return {"hopper": hopper, "requested": requested, "credited": 0, "lifetime_before": None, "counter_before": None}
 
 
-def test_baseline(core: Core, lifetime: int, counter: int, seats: list[int]) -> None:
+def test_baseline(core: Core, lifetime: int, counter: int, seats: list[int], serial: int | None = None) -> None:
     test = core.state.row.hopper_test
     if not test:
         raise RuntimeError("no hopper test to take a baseline for")
     counter_check(core, test["hopper"], lifetime, seats, "before the hopper test")
     test["lifetime_before"], test["counter_before"] = lifetime, counter
+    if serial is not None:
+        test["serial"] = serial
 
 
 def test_paid(core: Core, coins: int) -> None:
@@ -331,7 +349,7 @@ def test_end(core: Core, paid: int, unpaid: int, fault: str | None) -> None:
     if not test:
         raise RuntimeError("no hopper test to end")
     core.state.row.hopper_test = _intent(test["hopper"], unpaid) if unpaid and fault == POWER_CUT else {}
-    if test["lifetime_before"] is not None:
+    if test["lifetime_before"] is not None and fault != UNEXPLAINED:
         counter_moved(core, test["hopper"], test["lifetime_before"] + test["credited"])
     core.store.event("operator", what="hopper test payout", coins=paid, fault=fault)
 

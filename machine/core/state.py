@@ -77,6 +77,7 @@ class Chunk:
     lifetime_before: int | None = None
     counter_before: int | None = None
     hopper: int | None = None  # the paying hopper's ccTalk address (None: not known to the ledger)
+    serial: int | None = None  # the serial number of the hopper the baseline was read from
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {
@@ -87,11 +88,14 @@ class Chunk:
         }
         if self.hopper is not None:  # old rows stay as they were
             d["hopper"] = self.hopper
+        if self.serial is not None:
+            d["serial"] = self.serial
         return d
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> Chunk:
-        return cls(d["requested"], d["credited"], d["lifetime_before"], d["counter_before"], d.get("hopper"))
+        return cls(d["requested"], d["credited"], d["lifetime_before"], d["counter_before"], d.get("hopper"),
+                   d.get("serial"))
 
 
 @dataclass

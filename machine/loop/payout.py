@@ -53,9 +53,9 @@ class SeatLedger:
         with self.lock:
             self.cab.chunk_begin(self.n, requested, self.hopper)
 
-    def payout_baseline(self, lifetime: int, counter: int) -> None:
+    def payout_baseline(self, lifetime: int, counter: int, serial: int | None = None) -> None:
         with self.lock:
-            self.cab.chunk_baseline(self.n, lifetime, counter)
+            self.cab.chunk_baseline(self.n, lifetime, counter, serial)
 
     def coins_paid(self, count: int) -> None:
         with self.lock:
@@ -69,6 +69,10 @@ class SeatLedger:
         with self.lock:
             self.cab.hopper_stray(self.n, count, str(fault), self.hopper)
 
+    def payout_unexplained(self, before: int, now: int, serial_before: int | None, serial: int | None) -> None:
+        with self.lock:
+            self.cab.hopper_count_question(self.hopper or 0, [self.n], before, now, serial_before, serial)
+
 
 class HopperTestLedger:
     """The operator's hopper test (hopper at ``address``, paying ``seats``): every call durable."""
@@ -81,9 +85,9 @@ class HopperTestLedger:
         with self.lock:
             self.cab.hopper_test_begin(self.address, requested)
 
-    def payout_baseline(self, lifetime: int, counter: int) -> None:
+    def payout_baseline(self, lifetime: int, counter: int, serial: int | None = None) -> None:
         with self.lock:
-            self.cab.hopper_test_baseline(lifetime, counter, self.seats)
+            self.cab.hopper_test_baseline(lifetime, counter, self.seats, serial)
 
     def coins_paid(self, count: int) -> None:
         with self.lock:
@@ -96,12 +100,17 @@ class HopperTestLedger:
     def stray_coins(self, count: int, fault: str) -> None:  # the driver reports none in a payout
         SeatLedger(self.cab, self.seats[0], self.lock, self.address).stray_coins(count, fault)
 
+    def payout_unexplained(self, before: int, now: int, serial_before: int | None, serial: int | None) -> None:
+        with self.lock:
+            self.cab.hopper_count_question(self.address, self.seats, before, now, serial_before, serial)
+
 
 def pending_test(cab: Cabinet, address: int) -> PendingPayout | None:
     test = cab.hopper_test_pending()
     if test is None or test["hopper"] != address:
         return None
-    return PendingPayout(test["requested"], test["credited"], test["lifetime_before"], test["counter_before"])
+    return PendingPayout(test["requested"], test["credited"], test["lifetime_before"], test["counter_before"],
+                         test.get("serial"))
 
 
 def check_counter(cab: Cabinet, hopper: CountedHopper, seats: list[int], lock=None, when: str = "after a payout") -> int:
@@ -131,7 +140,8 @@ def pending_of(cab: Cabinet, n: int) -> PendingPayout | None:
     chunk = cab.pending_chunk(n)
     if chunk is None:
         return None
-    return PendingPayout(chunk["requested"], chunk["credited"], chunk["lifetime_before"], chunk["counter_before"])
+    return PendingPayout(chunk["requested"], chunk["credited"], chunk["lifetime_before"], chunk["counter_before"],
+                         chunk.get("serial"))
 
 
 def run_payouts(cab: Cabinet, hopper: HopperDevice, lock=None, seats: list[int] | None = None) -> None:

@@ -63,6 +63,7 @@ EVENT_CODES = {
     "hopper_refill": 154,
     "hopper_out_unexplained": 155,  # the hopper's count moved with no payout to explain it
     "hopper_count_behind": 156,  # the hopper's count is behind the journal's
+    "hopper_count_unexplained": 157,  # a pending payout's hopper count explains nothing: the attendant's
     "handpay": 160,
     "handpay_cleared": 161,
     "operator": 170,

@@ -127,6 +127,7 @@ EVENT_NAMES = {
     "hopper_count_behind": N_("Hopper count behind the journal"),
     "coin_events_while_down": N_("Coin events while the cabinet was down"),
     "coin_counter_fault": N_("Coin acceptor counter fault"),
+    "hopper_count_unexplained": N_("Hopper count does not explain a payout"),
 }
 # An event's detail: the words it is written with (any other key or value reads as recorded)
 DETAIL_WORDS = {
