@@ -157,6 +157,9 @@ class KilledAfterDispense:
     def stray_coins(self, *args) -> None:
         raise KilledHere
 
+    def payout_unexplained(self, *args) -> None:
+        raise KilledHere
+
 
 def test_a_hopper_test_cut_after_its_dispense_is_explained_at_the_next_start(tmp_path):
     with SimProcess.start(sim_args()) as bus:
@@ -373,3 +376,48 @@ def test_a_motor_still_running_at_start_up_is_stopped_before_the_count_is_taken(
     assert not rig.hop.busy and lifetime == rig.hop.lifetime == hopper.lifetime_seen
     rig.bus.wait(0.5)
     assert hopper.dispense_count() == lifetime
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_the_bus_simulator_killed_mid_payout_pauses_play_and_the_payout_completes_exactly_on_its_restart(tmp_path):
+    """Issue 24, finding 7: the cabinet died 0.1 s after the bus simulator (as an unplugged
+    adapter) with ``RuntimeError: the ccTalk bus worker stopped``. The simulator is stopped the
+    way a cut hopper stops (its coins counted), killed, and started again on the same link with
+    the count its hopper had."""
+    link = ["--link", f"socket://127.0.0.1:{free_port()}"]
+    bus = SimProcess.start([*sim_args("3:speed=4,level=400"), *link])
+    app = cabinet_on(bus, tmp_path)
+    again: SimProcess | None = None
+    try:
+        ready(app, bus)
+        bus.control.coin(2, "EU200A", 5)
+        run_until(app, lambda: app.cab.seats[1].money.credit == 100, what="the coins")
+        with app.lock:
+            app.cab.press(1, "collect", app.clock())  # ten coins owed
+        run_until(app, lambda: app.cab.seats[1].meters.get("hopper_out") // 10 >= 2, what="two coins paid")
+        bus.control.fault(3, "powercut")  # the motor stops where it is, its count kept...
+        lifetime = bus.control.count(3, "lifetime")
+        bus.proc.kill()  # ...and the simulator (the adapter, the devices) is gone: SIGKILL
+        bus.stop()
+        run_until(app, lambda: app.cab.paused("bus"), what="play paused")
+        assert "ccTalk bus: no reply" in app.banner() and app.worker.error is None
+        assert app.cab.is_paying(1)
+        again = SimProcess.start([*sim_args(f"3:speed=40,level=400,lifetime={lifetime}"), *link])
+        run_until(app, lambda: not app.cab.paused("bus") and not app.cab.is_paying(1), timeout=30,
+                  what="the bus back and the payout done")
+        seat = app.cab.seats[1]
+        assert seat.meters.get("hopper_out") == 100 and seat.money.credit == 0 and app.cab.lock_of(1) is None
+        assert again.control.count(3, "lifetime") == 10 == app.cab.hopper_counter(3)  # exactly ten coins, in all
+        assert seat.meters.get("hopper_extra_out") == 0 and app.cab.cabinet_meters.get("hopper_out_unexplained") == 0
+    finally:
+        app.close()
+        bus.stop()
+        if again is not None:
+            again.stop()

@@ -1,6 +1,6 @@
-"""Wires that lie (issue 24, findings 4 and 6): the cabinet's bus worker on simulated devices
-over an in-memory link, with a man in the middle who replays old replies, and hoppers that are
-not the one that started a payout, in manual time.
+"""Wires that lie (issue 24, findings 4, 6 and 7): the cabinet's bus worker on simulated devices
+over an in-memory link, with a man in the middle who replays old replies, hoppers that are not
+the one that started a payout, and an adapter pulled mid-payout, in manual time.
 
 The cabinet, its journal and the bus worker are the product's; the devices are the simulators
 behind ``VirtualTransport``; ``Tamper`` sits on the wire between them.
@@ -16,6 +16,7 @@ from hardware.cctalk.acceptor import CoinAcceptor
 from hardware.cctalk.headers import Header
 from hardware.cctalk.hopper import Hopper
 from hardware.sim.virtual import VirtualTransport
+from hardware.transport import TransportError
 
 from machine.core.cabinet import Cabinet
 from machine.loop.devices import BusDevices, BusWorker
@@ -61,7 +62,8 @@ class Wired:
     def __init__(self, tmp_path) -> None:
         self.rig = Rig()
         self.rig.reboot(Tamper)
-        self.wire: Tamper = self.rig.transport  # type: ignore[assignment]
+        assert isinstance(self.rig.transport, Tamper)
+        self.wire = self.rig.transport
         self.cab: Cabinet = boot(tmp_path)
         acceptor = CoinAcceptor(self.rig.bus, 2, values=COIN)
         acceptor.start()
@@ -133,9 +135,10 @@ def cut_chunk(cab: Cabinet, coins: int, lifetime: int, serial: int | None) -> No
         cab.chunk_baseline(1, lifetime, 0, serial)
 
 
-def reconcile_on(cab: Cabinet, **hopper: object) -> Rig:
-    """The cabinet starts again on the hopper ``hopper`` describes and settles what is owed."""
-    rig = Rig(**hopper)
+def reconcile_on(cab: Cabinet, lifetime: int, serial: int = 0x0A0B0C) -> Rig:
+    """The cabinet starts again on a hopper of ``serial`` whose count is ``lifetime``, and
+    settles what is owed."""
+    rig = Rig(lifetime=lifetime, serial=serial)
     device = rig.hopper()
     run_payouts(cab, device, None, [1, 2])
     return rig
@@ -200,3 +203,80 @@ def test_the_same_hopper_whose_count_explains_a_cut_payout_is_reconciled_as_befo
     assert seat.meters.get("hopper_out") == 100 and seat.money.credit == 0 and cab.lock_of(1) is None
     assert [r for r in cab.journal.records("event") if r.data["event"] == "hopper_count_unexplained"] == []
     cab.journal.close()
+
+
+# -- finding 7: a link that closes or errors -------------------------------------------------------
+
+
+class Unplugged(VirtualTransport):
+    """The wire through a USB adapter that is pulled after the host's ``pull_at``-th status
+    request (166) of a payout: from then on every read and write fails, as pyserial's do."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.pull_at: int | None = None
+        self.pulled = False
+        self.statuses = 0
+
+    def write(self, data: bytes) -> None:
+        if self.pulled:
+            raise TransportError("virtual: write failed: [Errno 5] Input/output error")
+        if len(data) > 3 and data[3] == Header.HOPPER_STATUS:
+            self.statuses += 1
+            if self.statuses == self.pull_at:
+                self.pulled = True
+        super().write(data)
+
+    def read(self, size: int, timeout: float) -> bytes:
+        if self.pulled:
+            raise TransportError("virtual: read failed: device reports readiness to read but returned no data")
+        return super().read(size, timeout)
+
+
+def test_a_link_lost_mid_payout_pauses_play_reopens_with_back_off_and_the_payout_completes_exactly(tmp_path):
+    w = Wired.__new__(Wired)
+    w.rig = Rig(speed=4.0)
+    w.rig.reboot(Unplugged)
+    wire = w.rig.transport
+    assert isinstance(wire, Unplugged)
+    plugged = [True]
+
+    def reopen() -> VirtualTransport:  # the adapter plugged in again: a new port on the same devices
+        if not plugged[0]:
+            raise TransportError("virtual: cannot open: [Errno 2] No such file or directory")
+        return VirtualTransport(w.rig.sim, w.rig.clock, byte_time=0.001)
+
+    w.cab = boot(tmp_path)
+    acceptor, hopper = CoinAcceptor(w.rig.bus, 2, values=COIN), Hopper(w.rig.bus, 3)
+    acceptor.start()
+    hopper.start()
+    w.devices = BusDevices(w.rig.bus, {1: acceptor}, [(hopper, [1, 2])], reopen=reopen)
+    w.worker = BusWorker(w.cab, threading.Lock(), w.devices, w.rig.clock)
+    w.worker.check_at_start()
+    try:
+        for _ in range(5):
+            w.cab.coin(1, "EU200A", 0.0)
+        w.cab.press(1, "collect", 1.0)  # ten coins owed
+        wire.pull_at, plugged[0] = 8, False
+        assert w.worker.step() == 0.5  # the link went mid-payout: a fault, not the end of the worker
+        assert w.worker.error is None and w.worker.link_lost is not None
+        assert w.worker.faults == {"ccTalk bus": "link lost: virtual: read failed: device reports readiness to read "
+                                                 "but returned no data"}
+        assert w.cab.paused("bus") and w.cab.pending_chunk(1) is not None  # play waits, the chunk pending
+        paid_before = w.cab.seats[1].meters.get("hopper_out")
+        assert 0 < paid_before < 100
+        assert [w.worker.step(), w.worker.step(), w.worker.step()] == [1.0, 2.0, 4.0]  # no adapter yet: back-off
+        assert "cannot open" in w.worker.faults["ccTalk bus"]
+        plugged[0] = True
+        assert w.worker.step() == 0.0 and w.worker.link_lost is None and not w.cab.paused("bus")
+        assert w.worker.faults == {}
+        w.worker.step()  # the cut chunk reconciled from the hopper's count, then the rest paid
+        seat = w.cab.seats[1]
+        assert not w.cab.is_paying(1) and w.cab.lock_of(1) is None
+        assert seat.meters.get("hopper_out") == 100 and seat.money.credit == 0
+        assert w.rig.hop.lifetime == 10 and seat.meters.get("hopper_extra_out") == 0
+        assert w.cab.hopper_counter(3) == 10
+        events = [r.data["event"] for r in w.cab.journal.records("event")]
+        assert events.count("tilt") == events.count("tilt_cleared") == 1  # the bus's pause, and its end
+    finally:
+        w.cab.journal.close()

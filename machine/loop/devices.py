@@ -14,8 +14,10 @@ configuration says ``sim``. Never draws and never decides what is owed.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from hardware.cctalk.acceptor import CoinAcceptor, CoinCredit, CoinError, CounterFault, CreditTracker
@@ -23,12 +25,16 @@ from hardware.cctalk.codec import Checksum
 from hardware.cctalk.headers import BUFFER_EVENTS, new_event_count
 from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, CctalkError
+from hardware.transport import Transport, TransportError, open_transport
 
 from machine.core.cabinet import Cabinet
 from machine.loop.payout import HopperTestLedger, SeatLedger, check_counter, pending_test, run_payouts
 from machine.operator.config import MachineConfig
 
 POLL_INTERVAL = 0.15
+BUS = "ccTalk bus"  # the link's name: in its errors, the banner, and the pause it causes ("bus")
+BUS_PAUSE = "bus"
+REOPEN_FIRST, REOPEN_MAX = 0.5, 8.0  # seconds between attempts to reopen a lost bus: doubling, at most
 
 
 @dataclass
@@ -38,6 +44,28 @@ class BusDevices:
     hoppers: list[tuple[Hopper, list[int]]]  # hopper, the seats it pays
     # seat -> (the event counter the journal last credited, the acceptor's counter at start-up)
     acceptor_start: dict[int, tuple[int, int]] = field(default_factory=dict)
+    reopen: Callable[[], Transport] | None = None  # a new transport on the same link (None: cannot)
+
+    def reconnect(self) -> None:
+        """After the link was lost: a new transport, and every device identified again.
+
+        Each acceptor goes on from the event counter it last reported (events while the link
+        was down are credited by the next poll, or are a counter fault), each hopper's serial
+        number and count are read again (a pending payout's reconcile checks them). Raises
+        ``TransportError`` or ``CctalkError`` while the link or a device does not answer.
+        """
+        if self.reopen is None:
+            raise TransportError(f"{BUS}: cannot be reopened")
+        with contextlib.suppress(OSError):
+            self.bus.transport.close()
+        self.bus.transport = self.reopen()
+        for acc in self.acceptors.values():
+            counter = acc.tracker.counter
+            acc.start()
+            if counter is not None:
+                acc.tracker = CreditTracker(counter)
+        for hopper, _seats in self.hoppers:
+            hopper.start()
 
     @classmethod
     def open(cls, cfg: MachineConfig, url: str, counters: dict[str, int] | None = None) -> BusDevices:
@@ -68,7 +96,7 @@ class BusDevices:
         except BaseException:
             bus.close()
             raise
-        return cls(bus, acceptors, hoppers, start)
+        return cls(bus, acceptors, hoppers, start, lambda: open_transport(url))
 
     def close(self) -> None:
         self.bus.close()
@@ -79,15 +107,17 @@ class BusWorker:
     cab: Cabinet
     lock: threading.Lock
     devices: BusDevices
-    clock: object = time.monotonic
+    clock: Callable[[], float] = time.monotonic  # the cabinet's clock: a lost link's pause and resume
     faults: dict[str, str] = field(default_factory=dict)  # device -> what is wrong, for the screen
     credited: int = 0  # coins credited since start (for soak checks)
     error: BaseException | None = None  # what stopped the worker; the frame loop re-raises it
     requests: list[str] = field(default_factory=list)  # from the operator menu: "hopper_test"
+    link_lost: str | None = None  # why the bus link is down (None: up)
 
     def __post_init__(self) -> None:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._reopen_in = REOPEN_FIRST
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="ccTalk bus", daemon=True)
@@ -110,6 +140,8 @@ class BusWorker:
         """
         for hopper, seats in self.devices.hoppers:
             check_counter(self.cab, hopper, seats, self.lock, "at start-up")
+        with self.lock:  # a bus lost before a cut answers again now
+            self.cab.resume(BUS_PAUSE, self.clock())
         for seat, (last, now) in self.devices.acceptor_start.items():
             if now == last or now == 0:  # unmoved, or the acceptor itself restarted (counter 0)
                 continue
@@ -124,10 +156,45 @@ class BusWorker:
     def _run(self) -> None:
         try:
             while not self._stop.is_set():
-                self.poll_once()
-                self._stop.wait(POLL_INTERVAL)
+                self._stop.wait(self.step())
         except BaseException as exc:  # a journal failure is fatal: the frame loop stops the machine
             self.error = exc
+
+    def step(self) -> float:
+        """One pass: every device polled, or, while the link is lost, one attempt to reopen it.
+        Returns the seconds until the next pass.
+
+        A link that closes or errors (``TransportError``: an adapter unplugged, the simulator
+        gone) is a device fault, never the end of the cabinet: play pauses with the banner, the
+        link is reopened with a back-off, and play resumes once every device answers again. A
+        payout cut by it stays pending in the journal and is reconciled from the hopper's count.
+        """
+        if self.link_lost is None:
+            try:
+                self.poll_once()
+                return POLL_INTERVAL
+            except TransportError as exc:
+                self._lose_link(str(exc))
+                return self._reopen_in
+        try:
+            self.devices.reconnect()
+        except (TransportError, CctalkError) as exc:
+            self._fault(BUS, f"link lost: {exc}")
+            self._reopen_in = min(REOPEN_MAX, self._reopen_in * 2)
+            return self._reopen_in
+        self.link_lost, self._reopen_in = None, REOPEN_FIRST
+        self._clear(BUS)
+        for hopper, seats in self.devices.hoppers:  # coins out while the link was down: nobody's
+            check_counter(self.cab, hopper, seats, self.lock, "after the bus came back")
+        with self.lock:
+            self.cab.resume(BUS_PAUSE, self.clock())
+        return 0.0
+
+    def _lose_link(self, why: str) -> None:
+        self.link_lost = why
+        self._fault(BUS, f"link lost: {why}")
+        with self.lock:
+            self.cab.pause(BUS_PAUSE, self.clock())
 
     def poll_once(self) -> None:
         """One pass: acceptors, then payouts, then the idle hoppers."""
