@@ -32,6 +32,7 @@ from hardware.cctalk.host import (
     WrongLength,
 )
 from hardware.cctalk.ledger import MemoryLedger, PendingPayout
+from hardware.cctalk.payout import Answer, Ask
 from hardware.clock import ManualClock
 from hardware.sim.cctalk_bus import SimulatedBus
 from hardware.sim.cctalk_devices import SimCoinAcceptor, SimHopper
@@ -377,12 +378,14 @@ class LyingStatusHopper(Hopper):
 
     lied = False
 
-    def status(self):
-        st = super().status()
-        if not self.lied and st.paid >= 2:
-            self.lied = True
-            return HopperStatus(st.counter, st.remaining, 200, 0)
-        return st
+    def _do(self, step, ledger):
+        answer = super()._do(step, ledger)
+        if isinstance(step, Ask) and step.header == Header.HOPPER_STATUS and answer.reply is not None:
+            st = HopperStatus.decode(answer.reply.data)
+            if not self.lied and st.paid >= 2:
+                self.lied = True
+                return Answer(Reply(3, 0, HopperStatus(st.counter, st.remaining, 200, 0).encode()))
+        return answer
 
 
 def test_a_status_claiming_more_coins_than_asked_is_not_believed(rig):

@@ -1,0 +1,109 @@
+"""The hopper's payout procedure on its own (hardware/cctalk/payout.py): scripted replies in,
+requests, waits and ledger events out, with no bus, no port and no clock."""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+
+import pytest
+
+from hardware.cctalk.headers import Header
+from hardware.cctalk.host import NoReply, Reply
+from hardware.cctalk.ledger import PendingPayout
+from hardware.cctalk.payout import (
+    Answer,
+    Ask,
+    Baseline,
+    Begin,
+    Ended,
+    HopperLogic,
+    Now,
+    Paid,
+    PayoutFault,
+    Step,
+    Unexplained,
+    Wait,
+)
+
+SERIAL = 0x0A0B0C
+
+
+def drive(procedure: Generator[Step, object, object], replies: dict[int, list[bytes | None]]):
+    """Run ``procedure`` against ``replies`` (header -> its replies in turn; None: no reply);
+    time moves 0.1 s at every wait. Returns every step it yielded and what it returned."""
+    steps: list[Step] = []
+    answer: object = None
+    now = 0.0
+    while True:
+        try:
+            step = procedure.send(answer)
+        except StopIteration as done:
+            return steps, done.value
+        steps.append(step)
+        answer = None
+        if isinstance(step, Ask):
+            data = replies[step.header].pop(0)
+            answer = Answer(error=NoReply("test", 3, "no reply")) if data is None else Answer(Reply(3, 0, data))
+        elif isinstance(step, Wait):
+            now += step.seconds
+        elif isinstance(step, Now):
+            answer = now
+
+
+def logic() -> HopperLogic:
+    h = HopperLogic(3)
+    h.serial = SERIAL
+    return h
+
+
+def ledger_events(steps: list[Step]) -> list[Step]:
+    return [s for s in steps if not isinstance(s, Ask | Wait | Now)]
+
+
+def test_a_payout_is_its_requests_in_order_and_each_coin_a_ledger_event_as_the_status_shows_it():
+    replies: dict[int, list[bytes | None]] = {
+        Header.HOPPER_STATUS: [bytes((5, 0, 0, 0)), bytes((6, 1, 1, 0)), bytes((6, 0, 2, 0))],
+        Header.DISPENSE_COUNT: [bytes((100, 0, 0)), bytes((102, 0, 0))],
+        Header.TEST_HOPPER: [b"\x00", b"\x00"],
+        Header.ENABLE_HOPPER: [b"", b""],
+        Header.DISPENSE: [bytes((6,))],
+    }
+    steps, result = drive(logic().payout(2), replies)
+    assert ledger_events(steps) == [Begin(2), Baseline(100, 5, SERIAL), Paid(1), Paid(1), Ended(2, 0, None)]
+    assert [s.header for s in steps if isinstance(s, Ask)] == [
+        Header.HOPPER_STATUS, Header.DISPENSE_COUNT, Header.TEST_HOPPER, Header.ENABLE_HOPPER, Header.DISPENSE,
+        Header.HOPPER_STATUS, Header.HOPPER_STATUS, Header.DISPENSE_COUNT, Header.TEST_HOPPER, Header.ENABLE_HOPPER,
+    ]
+    dispense = next(s for s in steps if isinstance(s, Ask) and s.header == Header.DISPENSE)
+    assert dispense.data == bytes((0x0C, 0x0B, 0x0A, 2)) and dispense.retries == 0  # serial LSB first, then n
+    assert (result.paid, result.unpaid, result.fault, result.resolved) == (2, 0, None, True)
+    assert all(not v for v in replies.values())  # every scripted reply asked for
+
+
+def test_a_lost_dispense_reply_is_resent_only_when_the_counts_show_it_was_not_taken():
+    replies: dict[int, list[bytes | None]] = {
+        Header.HOPPER_STATUS: [bytes((5, 0, 0, 0)), bytes((5, 0, 0, 0)), bytes((6, 0, 1, 0))],
+        Header.DISPENSE_COUNT: [bytes((100, 0, 0)), bytes((100, 0, 0)), bytes((101, 0, 0))],
+        Header.TEST_HOPPER: [b"\x00", b"\x00"],
+        Header.ENABLE_HOPPER: [b"", b""],
+        Header.DISPENSE: [None, bytes((6,))],
+    }
+    steps, result = drive(logic().payout(1), replies)
+    assert sum(1 for s in steps if isinstance(s, Ask) and s.header == Header.DISPENSE) == 2
+    assert ledger_events(steps)[-1] == Ended(1, 0, None) and result.paid == 1
+
+
+@pytest.mark.parametrize(("lifetime", "serial"), [(0, SERIAL), (1000, 0x777), (4, 0x777)])
+def test_a_reconcile_the_count_cannot_explain_pays_nothing_and_asks(lifetime, serial):
+    h = HopperLogic(3)
+    h.serial = serial
+    replies: dict[int, list[bytes | None]] = {
+        Header.HOPPER_STATUS: [bytes((0, 0, 0, 0))],
+        Header.DISPENSE_COUNT: [lifetime.to_bytes(3, "little")],
+        Header.TEST_HOPPER: [b"\x00"],
+        Header.ENABLE_HOPPER: [b""],
+    }
+    steps, result = drive(h.reconcile(PendingPayout(10, 0, 5 if serial == SERIAL else 0, 0, SERIAL)), replies)
+    before = 5 if serial == SERIAL else 0
+    assert ledger_events(steps) == [Unexplained(before, lifetime, SERIAL, serial), Ended(0, 10, PayoutFault.UNEXPLAINED)]
+    assert (result.paid, result.unpaid) == (0, 10)
