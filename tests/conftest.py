@@ -4,6 +4,10 @@ Every test process (pytest, its xdist workers and the commands the tests start, 
 the environment) keeps its cached tables (``machine.gamemath.tablecache``) in one folder made
 for the run before anything is collected, so each rule set's tables are computed once per run
 and the user's own cache is never read or written. The folder is removed at the end.
+
+Every test is also checked for what it leaves behind (``_leaves_nothing_behind``): a child
+process, a file descriptor on a pty or serial port, or a thread still running after it ends is
+a failure of that test.
 """
 
 from __future__ import annotations
@@ -11,6 +15,9 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
+import time
+from collections.abc import Iterator
 
 import pytest
 
@@ -53,3 +60,72 @@ def _test_key_file(tmp_path_factory: pytest.TempPathFactory) -> None:
     path.write_text(TEST_KEY.hex() + "\n")
     path.chmod(0o600)
     os.environ["CABINET_KEY"] = str(path)
+
+
+# -- what a test leaves behind ------------------------------------------------------------------
+
+PORT_PREFIXES = ("/dev/pts/", "/dev/ptmx", "/dev/tty")  # a pty end or a serial port: a device link
+LEAK_GRACE = 3.0  # seconds a stopping thread or process is given to be gone
+
+
+def children() -> set[int]:
+    """This process's live child processes (zombies are reaped by their Popen, not leaked)."""
+    me, out = os.getpid(), set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me and fields[0] != "Z":
+            out.add(int(entry))
+    return out
+
+
+def ports() -> set[tuple[int, str]]:
+    """The file descriptors this process holds on a pty or a serial port."""
+    out = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith(PORT_PREFIXES):
+            out.add((int(fd), target))
+    return out
+
+
+def threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.is_alive()}
+
+
+def left_behind(before: tuple[set, set, set]) -> list[str]:
+    procs, ports, threads = before
+    out = [f"process {pid} ({_cmdline(pid)})" for pid in sorted(children() - procs)]
+    out += [f"port fd {fd} on {target}" for fd, target in sorted(ports() - ports)]
+    out += [f"thread {t.name!r}" for t in sorted(threads() - threads, key=lambda t: t.name)]
+    return out
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+    except OSError:
+        return "?"
+
+
+@pytest.fixture(autouse=True)
+def _leaves_nothing_behind() -> Iterator[None]:
+    """A test that leaves a process, a port (pty or serial fd) or a thread behind fails, naming
+    them (python-can's tests check that no bus leaked the same way). What wider fixtures opened
+    before the test is the baseline; stopping things get ``LEAK_GRACE`` seconds to go."""
+    before = (children(), ports(), threads())
+    yield
+    deadline = time.monotonic() + LEAK_GRACE
+    while (left := left_behind(before)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if left:
+        pytest.fail("the test left behind: " + "; ".join(left), pytrace=False)
