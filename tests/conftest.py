@@ -102,10 +102,10 @@ def threads() -> set[threading.Thread]:
 
 
 def left_behind(before: tuple[set, set, set]) -> list[str]:
-    procs, ports, threads = before
-    out = [f"process {pid} ({_cmdline(pid)})" for pid in sorted(children() - procs)]
-    out += [f"port fd {fd} on {target}" for fd, target in sorted(ports() - ports)]
-    out += [f"thread {t.name!r}" for t in sorted(threads() - threads, key=lambda t: t.name)]
+    had_procs, had_ports, had_threads = before
+    out = [f"process {pid} ({_cmdline(pid)})" for pid in sorted(children() - had_procs)]
+    out += [f"port fd {fd} on {target}" for fd, target in sorted(ports() - had_ports)]
+    out += [f"thread {t.name!r}" for t in sorted(threads() - had_threads, key=lambda t: t.name)]
     return out
 
 

@@ -1,11 +1,12 @@
-"""Hardware in the loop: the real drivers against the simulator process over a real pty.
+"""Hardware in the loop: what only the simulator process over a real link can show.
 
-Every test starts ``python -m hardware.sim`` (through ``SimProcess``), opens the printed pty
-path with pyserial, and drives the devices through the control channel, so all are skipped
-when ``CABINET_TEST_BUS`` names real devices (``tests/hil.py``; ``test_hil_devices.py`` runs
-against them). The money rule
-checked after every payout: coins the ledger was told were paid = coins that physically left
-the simulated hopper (its ``left`` count), the rest owed, and a fault named.
+The device rules are written once in ``test_device_rules.py`` and run on every transport; here
+are the tests that need the process itself and real time: power cut or replies lost by another
+thread while a payout runs, the echo, CRC-16, socket and Unix links, configuration files and
+the control channel's errors. Every test drives the control channel, so all are skipped when
+``CABINET_TEST_BUS`` names real devices (``tests/hil.py``). The money rule checked after every
+payout: coins the ledger was told were paid = coins that physically left the simulated hopper
+(its ``left`` count), the rest owed, and a fault named.
 """
 
 from __future__ import annotations
@@ -19,16 +20,13 @@ from collections.abc import Iterator
 import pytest
 
 from hardware.cctalk.acceptor import (
-    AcceptorReset,
     CoinAcceptor,
     CoinCredit,
-    CoinError,
-    CounterFault,
 )
 from hardware.cctalk.codec import Checksum
 from hardware.cctalk.hopper import Hopper, PayoutFault
-from hardware.cctalk.host import CctalkBus, IdentificationError
-from hardware.cctalk.ledger import MemoryLedger, PayoutRecord
+from hardware.cctalk.host import CctalkBus
+from hardware.cctalk.ledger import MemoryLedger
 from hardware.sim.launcher import SimError, SimProcess
 
 from tests.hil import needs_bus_simulator
@@ -75,83 +73,10 @@ def credits_of(events) -> list[int | None]:
 # --- identification ---------------------------------------------------------------------------
 
 
-def test_start_up_identifies_the_acceptor_and_the_hopper(bus):
-    acceptor = CoinAcceptor(bus, 2, values=VALUES)
-    info = acceptor.start()
-    assert (info.category, info.manufacturer, info.serial) == ("Coin Acceptor", "SIM", 12_345_678)
-    assert acceptor.coin_ids == {1: "EU100A", 2: "EU200A", 3: "EU050A"}
-    hopper = Hopper(bus, 3)
-    assert hopper.start().category == "Payout" and hopper.serial == 424242
-
-
-def test_a_missing_or_wrong_device_is_a_startup_error_naming_link_and_address(sim, bus):
-    with pytest.raises(IdentificationError, match=r"^coins: address 2: answers as 'Coin Acceptor'"):
-        Hopper(bus, 2).start()
-    bus.timeout, bus.retries = 0.05, 1
-    with pytest.raises(IdentificationError, match=r"^coins: address 4: no reply"):
-        Hopper(bus, 4).start()
-
-
 # --- coins ---------------------------------------------------------------------------------
 
 
-def test_coins_inserted_arrive_exactly_once(sim, bus):
-    acceptor = start_acceptor(bus)
-    rng = random.Random(11)
-    inserted, credited = [], []
-    for _ in range(25):
-        coins = [rng.choice(["EU100A", "EU200A"]) for _ in range(rng.randint(0, 5))]
-        for coin in coins:
-            sim.control.coin(2, coin)
-        inserted += [VALUES[c] for c in coins]
-        credited += credits_of(acceptor.poll())
-    credited += credits_of(acceptor.poll())
-    assert credited == inserted
-
-
-def test_more_than_five_coins_between_polls_credit_nothing_and_are_a_counter_fault(sim, bus):
-    acceptor = start_acceptor(bus)
-    sim.control.coin(2, "EU100A", 9)
-    assert acceptor.poll() == (CounterFault(2, 0, 9, 9),)
-    assert acceptor.poll() == ()
-
-
-def test_after_an_acceptor_reset_inhibits_are_re_applied_and_coins_still_arrive_once(sim, bus):
-    acceptor = start_acceptor(bus)
-    sim.control.coin(2, "EU200A", 2)
-    assert credits_of(acceptor.poll()) == [200, 200]
-    sim.control.reset(2)
-    assert sim.control.status(2)["master"] == "0"
-    assert acceptor.poll() == (AcceptorReset(2),)
-    status = sim.control.status(2)
-    assert (status["master"], status["inhibits"]) == ("1", "3")
-    sim.control.coin(2, "EU100A", 3)
-    assert credits_of(acceptor.poll()) == [100] * 3
-    assert acceptor.poll() == ()
-
-
-def test_coin_errors_are_reported_with_their_names(sim, bus):
-    acceptor = start_acceptor(bus)
-    for code in (14, 17, 20):
-        sim.control.coin_error(2, code)
-    sim.control.coin(2, "XX999A")
-    events = acceptor.poll()
-    assert [(e.code, e.fraud) for e in events if isinstance(e, CoinError)] == [
-        (14, False), (17, True), (20, True), (1, False),
-    ]
-
-
 # --- payouts -------------------------------------------------------------------------------
-
-
-def test_a_payout_of_n_coins_pays_exactly_n(sim, bus):
-    sim.control.speed(3, 8)
-    hopper, ledger = Hopper(bus, 3), MemoryLedger()
-    hopper.start()
-    result = hopper.payout(12, ledger)
-    assert (result.paid, result.unpaid, result.fault) == (12, 0, None)
-    assert ledger.paid_total == left(sim) == 12
-    assert sim.control.status(3)["remaining"] == "0"
 
 
 def test_payout_in_no_encryption_mode():
@@ -160,51 +85,6 @@ def test_payout_in_no_encryption_mode():
         hopper.start()
         assert hopper.payout(7, ledger).paid == 7
         assert ledger.paid_total == left(sim) == 7
-
-
-@pytest.mark.parametrize(
-    "fault, arg, fault_name",
-    [
-        ("empty", 5, "empty"),
-        ("jam", 4, "jam"),
-        ("opto", 3, "fraud"),
-        ("opto", None, "fraud"),  # blocked while idle: nothing dispensed
-        ("extra", None, "extra coin"),
-    ],
-)
-def test_each_mechanical_fault_leaves_paid_equal_to_coins_out(sim, bus, fault, arg, fault_name):
-    hopper, ledger = Hopper(bus, 3), MemoryLedger()
-    hopper.start()
-    sim.control.fault(3, fault, arg)
-    result = hopper.payout(20, ledger)
-    out = left(sim)
-    assert result.fault == fault_name
-    assert ledger.paid_total == result.paid == out
-    assert result.unpaid == max(0, 20 - out)
-    assert ledger.records[-1] == PayoutRecord(20, out, max(0, 20 - out), fault_name)
-
-
-def test_a_runaway_hopper_is_stopped_and_every_coin_out_is_reported(sim, bus):
-    hopper, ledger = Hopper(bus, 3), MemoryLedger()
-    hopper.start()
-    sim.control.fault(3, "runaway")
-    result = hopper.payout(10, ledger)
-    bus.wait(0.3)
-    stray = hopper.check_idle(ledger)
-    assert result.fault == PayoutFault.RUNAWAY or stray > 0
-    assert sim.control.status(3)["motor"] == "idle"
-    assert ledger.paid_total == left(sim) > 10
-
-
-@pytest.mark.parametrize("fault, arg", [("late", 0.15), ("garble", 0.1)])
-def test_late_or_garbled_replies_do_not_change_what_is_paid(sim, fault, arg):
-    with open_bus(sim, timeout=0.1) as bus:
-        hopper, ledger = Hopper(bus, 3), MemoryLedger()
-        hopper.start()
-        sim.control.fault(3, fault, arg)
-        result = hopper.payout(10, ledger)
-    assert (result.paid, result.fault) == (10, None)
-    assert ledger.paid_total == left(sim) == 10
 
 
 def test_replies_lost_mid_payout_leave_it_pending_then_reconcile_pays_the_truth(sim):
@@ -221,15 +101,6 @@ def test_replies_lost_mid_payout_leave_it_pending_then_reconcile_pays_the_truth(
         result = hopper.reconcile(ledger.pending, ledger)
     assert (result.paid, result.unpaid, result.fault) == (8, 12, "jam")
     assert ledger.paid_total == left(sim) == 8
-
-
-def test_a_dispense_whose_reply_is_lost_is_not_paid_twice(sim, bus):
-    hopper, ledger = Hopper(bus, 3), MemoryLedger()
-    hopper.start()
-    sim.control.fault(3, "noreply", 167)
-    result = hopper.payout(9, ledger)
-    assert (result.paid, result.fault) == (9, None)
-    assert ledger.paid_total == left(sim) == 9
 
 
 def test_a_hopper_power_cut_mid_payout_is_reconciled_after_power_returns(sim):

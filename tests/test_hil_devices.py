@@ -4,7 +4,8 @@ With no environment set, the ccTalk bus simulator runs as its own process and th
 simulator in a thread, each on a real pty. ``CABINET_TEST_BUS`` and ``CABINET_TEST_PANEL`` (see
 ``tests/hil.py`` and ``docs/hardware-setup.md``) point these same tests at real devices. Every
 assertion here holds for any compliant device: nothing needs the simulator's control channel.
-The payout test pays real coins from a real hopper (``CABINET_TEST_PAYOUT=0`` skips it).
+Identification and the payout (real coins from a real hopper) are device rules, in
+``test_device_rules.py`` with the others, run on each transport.
 """
 
 from __future__ import annotations
@@ -14,18 +15,15 @@ from collections.abc import Iterator
 
 import pytest
 
-from hardware.cctalk.acceptor import CoinAcceptor
 from hardware.cctalk.codec import Checksum
 from hardware.cctalk.headers import (
     CATEGORY_COIN_ACCEPTOR,
     CATEGORY_PAYOUT,
     REPLY_LENGTHS,
     Header,
-    decode_uint,
 )
 from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, IdentificationError
-from hardware.cctalk.ledger import MemoryLedger
 from hardware.cctalk.scan import scan
 from hardware.panel.connection import LinkUp
 from hardware.panel.host import NvNotSupported, PanelHost
@@ -38,8 +36,6 @@ from tests.hil import (
     BUS_CHECKSUM,
     BUS_ECHO,
     HOPPER,
-    HOPPER_SECURITY,
-    PAYOUT,
     REAL_BUS,
     REAL_PANEL,
 )
@@ -69,15 +65,6 @@ def bus(bus_url: str) -> Iterator[CctalkBus]:
 # --- ccTalk ---------------------------------------------------------------------------------
 
 
-def test_the_acceptor_and_the_hopper_identify_themselves(bus):
-    acceptor = CoinAcceptor(bus, ACCEPTOR)
-    info = acceptor.start()
-    assert info.category == CATEGORY_COIN_ACCEPTOR and info.manufacturer
-    assert acceptor.coin_ids, "no coin position has a coin id"
-    hopper = Hopper(bus, HOPPER)
-    assert hopper.start().category == CATEGORY_PAYOUT and hopper.serial is not None
-
-
 # Appendix 13's minimum sets, less the headers that change the device's state.
 ACCEPTOR_QUERIES = (254, 246, 245, 244, 242, 241, 232, 230, 229, 227, 216, 197, 192, 184, 4)
 HOPPER_QUERIES = (254, 246, 245, 244, 242, 241, 217, 216, 192, 171, 168, 166, 163, 4)
@@ -105,17 +92,6 @@ def test_an_address_where_nothing_answers_is_a_startup_error(bus):
     bus.timeout, bus.retries = 0.1, 1
     with pytest.raises(IdentificationError, match=f"^test bus: address {empty}: no reply"):
         Hopper(bus, empty).start()
-
-
-@pytest.mark.skipif(PAYOUT == 0, reason="CABINET_TEST_PAYOUT=0")
-def test_a_payout_reports_exactly_the_coins_the_lifetime_count_saw_leave(bus):
-    hopper, ledger = Hopper(bus, HOPPER, security=HOPPER_SECURITY), MemoryLedger()
-    hopper.start()
-    before = decode_uint(bus.data(HOPPER, Header.DISPENSE_COUNT))
-    result = hopper.payout(PAYOUT, ledger)
-    out = (decode_uint(bus.data(HOPPER, Header.DISPENSE_COUNT)) - before) % (1 << 24)
-    assert (result.paid, result.fault) == (PAYOUT, None), result
-    assert ledger.paid_total == out == PAYOUT and ledger.pending is None
 
 
 # --- the button panel ------------------------------------------------------------------------
