@@ -9,7 +9,7 @@ import pytest
 from hardware.clock import ManualClock
 from hardware.panel.codec import FrameDecoder
 from hardware.panel.connection import LinkDown, LinkUp
-from hardware.panel.host import PanelHost
+from hardware.panel.host import NvNotSupported, PanelHost
 from hardware.panel.messages import (
     BUTTONS,
     SEQUENCED,
@@ -217,3 +217,15 @@ def test_close_closes_the_transport(bench: Bench) -> None:
     with bench.host:
         pass
     assert bench.transport.closed
+
+
+def test_the_nv_exchange_waits_through_the_injected_sleep_in_the_tests_own_time(bench: Bench, monkeypatch) -> None:
+    """Without the poll thread, the NV exchange pauses between polls through ``sleep`` (issue 22:
+    it slept for real, inline): a panel that never answers takes no real second."""
+    monkeypatch.setattr("time.sleep", lambda s: pytest.fail("slept for real"))
+    bench.host.sleep = bench.step  # each pause: the test's clock moves and the bytes go round
+    bench.cut = True  # the panel hears nothing more, and the link stays up for a while
+    before = bench.clock()
+    with pytest.raises(NvNotSupported):
+        bench.host.read_head(timeout=0.2)
+    assert 0.2 <= bench.clock() - before < 0.3

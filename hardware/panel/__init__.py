@@ -1,11 +1,12 @@
-"""The button panel: its protocol (docs/panel-protocol.md), the host driver and the simulator.
+"""The button panel: its protocol (docs/panel-protocol.md) and the host driver.
 
 ``messages`` (names, ids, payloads), ``codec`` (frames, CRC, stuffing), ``connection`` (the
-pure state machines of both ends), ``host`` (``PanelHost``, the cabinet's driver), ``device``
-(the panel as a pure model), ``sim`` and ``control`` (the simulator and its control channel).
-The simulator is not imported here, so ``python -m hardware.sim.panel`` runs cleanly, and
-neither is the host driver until it is asked for (``PanelHost`` below): it opens serial ports,
-and the games, which only name the buttons (``buttons.py``), must not load pyserial.
+pure state machines of both ends), ``host`` (``PanelHost``, the cabinet's driver), ``testing``
+(a pair of connections joined in memory), ``buttons`` (the buttons' names, for the games).
+The simulated panel lives in ``hardware.sim`` (``panel_device``, the panel as a pure model;
+``panel`` and ``panel_control``, the simulator and its control channel). The host driver is
+not imported until it is asked for (``PanelHost`` below): it opens serial ports, and what only
+names the buttons must not load pyserial.
 """
 
 from typing import Any

@@ -7,8 +7,8 @@ everything again whenever the link comes up); the last known key and door positi
 changes become events); reopening a link that failed; the panel's non-volatile memory for the
 journal's head (``store_head`` / ``read_head``: the only calls that block, up to about a
 second). Non-blocking otherwise: the cabinet loop calls ``poll()`` every frame, or ``start()``
-runs it in a thread. Never decides what a button means
-and never reads the wall clock except through the injected ``clock`` when ``now`` is omitted.
+runs it in a thread. Never decides what a button means, and never reads the clock or sleeps
+except through the injected ``clock`` (when ``now`` is omitted) and ``sleep``.
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ class PanelHost:
         *,
         transport: Transport | None = None,
         clock: Clock = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
         session: int | None = None,
         baudrate: int = BAUDRATE,
         reopen_interval: float = REOPEN_INTERVAL,
@@ -82,6 +83,7 @@ class PanelHost:
             raise ValueError("give the panel link as a URL or as a transport, not both")
         self.url = url
         self.clock = clock
+        self.sleep = sleep  # the NV exchange's pause between polls without the thread (a test's clock)
         self.baudrate = baudrate
         self.reopen_interval = reopen_interval
         self.conn = HostConnection(
@@ -283,7 +285,7 @@ class PanelHost:
                     self._replied.wait(min(0.02, max(0.0, deadline - now)))
                     continue
             self.poll()
-            time.sleep(0.002)
+            self.sleep(0.002)
 
     def _now(self, now: float | None) -> float:
         return self.clock() if now is None else now

@@ -1,15 +1,17 @@
-"""The device side of the cabinet: the ccTalk bus worker, and the simulators for ``tools/run``.
+"""The device side of the cabinet: the ccTalk bus, its devices, and the worker that drives them.
 
-Owns: ``BusWorker``, the thread that talks to the coin acceptors and hoppers (blocking serial
-request/response, so never in the frame loop): it polls every acceptor every 150 ms and credits
-what it reports, keeps each acceptor's inhibits following ``Cabinet.may_take_coins``, carries
-out the payouts the cabinet owes through the hopper driver, and looks for a runaway hopper
-between payouts; as soon as the bus opens (``check_at_start``, before any payout resumes or a
-coin is accepted) and after every payout or hopper test it hands the devices' counters to the
-cabinet, which compares them with the journal's. Every call into the cabinet holds the cabinet
-lock. Also ``Simulators``:
-starting the bus simulator process and the embedded panel simulator on real ptys when the
-configuration says ``sim``. Never draws and never decides what is owed.
+Owns: ``BusDevices`` (the bus opened on the configured link and every configured acceptor and
+hopper identified; reopened and identified again after the link was lost) and ``BusWorker``,
+the thread that talks to them (blocking serial request/response, so never in the frame loop):
+it polls every acceptor every 150 ms and credits what it reports (a counter fault credits
+nothing), keeps each acceptor's inhibits following ``Cabinet.may_take_coins``, carries out the
+payouts the cabinet owes through the hopper driver, and looks for a runaway hopper between
+payouts; as soon as the bus opens (``check_at_start``, before any payout resumes or a coin is
+accepted), after every payout or hopper test and when a lost link comes back, it hands the
+devices' counters to the cabinet, which compares them with the journal's. A lost link pauses
+play (``step``) until the devices answer again. Every call into the cabinet holds the cabinet
+lock. Never draws, never starts a simulator (``machine/devtools/harness.py`` does, for links
+set to ``sim``) and never decides what is owed.
 """
 
 from __future__ import annotations
