@@ -8,6 +8,8 @@ behind ``VirtualTransport``; ``Tamper`` sits on the wire between them.
 
 from __future__ import annotations
 
+import heapq
+import random
 import threading
 
 import pytest
@@ -15,6 +17,7 @@ import pytest
 from hardware.cctalk.acceptor import CoinAcceptor
 from hardware.cctalk.headers import Header
 from hardware.cctalk.hopper import Hopper
+from hardware.cctalk.host import CctalkBus
 from hardware.sim.virtual import VirtualTransport
 from hardware.transport import TransportError
 
@@ -278,5 +281,101 @@ def test_a_link_lost_mid_payout_pauses_play_reopens_with_back_off_and_the_payout
         assert w.cab.hopper_counter(3) == 10
         events = [r.data["event"] for r in w.cab.journal.records("event")]
         assert events.count("tilt") == events.count("tilt_cleared") == 1  # the bus's pause, and its end
+    finally:
+        w.cab.journal.close()
+
+
+# -- a man in the middle on the ccTalk link: a short soak ------------------------------------------
+
+
+class Meddler(VirtualTransport):
+    """The wire with a man in the middle who, at random, flips a bit of a reply, drops it,
+    sends it twice, floods the line with noise, or answers with an old valid reply to the same
+    header. ``on`` switches him on and off."""
+
+    def __init__(self, *args, rng: random.Random, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.rng, self.on = rng, False
+        self.old: dict[int, list[bytes]] = {}  # header -> replies seen
+        self.done: dict[str, int] = {"flip": 0, "drop": 0, "duplicate": 0, "flood": 0, "replay": 0}
+        self._header: int | None = None
+
+    def write(self, data: bytes) -> None:
+        self._header = data[3] if len(data) > 3 else None
+        before = len(self._queue)
+        super().write(data)
+        if len(self._queue) == before or self._header is None:
+            return
+        newest = max(range(len(self._queue)), key=lambda i: self._queue[i][1])  # the reply just queued
+        due, seq, reply = self._queue.pop(newest)
+        self._queue.append((due, seq, self._meddle(reply)))
+        heapq.heapify(self._queue)
+        self.old.setdefault(self._header, []).append(reply)
+
+    def _meddle(self, reply: bytes) -> bytes:
+        if not self.on or self.rng.random() > 0.2:
+            return reply
+        what = self.rng.choice(list(self.done))
+        self.done[what] += 1
+        if what == "flip":
+            i = self.rng.randrange(len(reply))
+            return reply[:i] + bytes((reply[i] ^ (1 << self.rng.randrange(8)),)) + reply[i + 1:]
+        if what == "drop":
+            return b""
+        if what == "duplicate":
+            return reply + reply
+        if what == "flood":
+            return bytes(self.rng.randrange(256) for _ in range(self.rng.randint(1, 40))) + reply
+        seen = self.old.get(self._header or -1) or [reply]
+        return self.rng.choice(seen[-20:])
+
+
+@pytest.mark.parametrize("seed", [2024, 1, 2, 3, 4, 5])
+def test_a_man_in_the_middle_on_the_bus_creates_and_loses_no_coin_in_a_short_soak(tmp_path, seed):
+    """Issue 24: through bit flips, drops, duplicates, floods and replays, the acceptor's and the
+    hopper's own counts equal the journal's, or the difference is a device fault the attendant
+    sees (a counter fault with both counters, a payout nothing was paid on trust for)."""
+    rng = random.Random(seed)
+    w = Wired.__new__(Wired)
+    w.rig = Rig(speed=20.0)
+    w.wire = None  # type: ignore[assignment]
+    w.rig.transport = Meddler(w.rig.sim, w.rig.clock, byte_time=0.001, rng=rng)
+    w.rig.bus = CctalkBus(w.rig.transport, link="virtual", clock=w.rig.clock)
+    meddler = w.rig.transport
+    w.cab = boot(tmp_path)
+    acceptor, hopper = CoinAcceptor(w.rig.bus, 2, values=COIN), Hopper(w.rig.bus, 3)
+    acceptor.start()
+    hopper.start()
+    w.devices = BusDevices(w.rig.bus, {1: acceptor}, [(hopper, [1, 2])])
+    w.worker = BusWorker(w.cab, threading.Lock(), w.devices, w.rig.clock)
+    w.worker.check_at_start()
+    try:
+        meddler.on = True
+        for _ in range(150):
+            if w.cab.may_take_coins(1) and rng.random() < 0.5:
+                for _ in range(rng.randint(1, 3)):
+                    w.rig.acc.insert(rng.choice(["EU100A", "EU200A"]))
+            if rng.random() < 0.15 and w.cab.seats[1].money.credit >= 20:
+                w.cab.press(1, "collect", w.rig.clock())
+            w.worker.step()
+            w.rig.bus.wait(0.15)
+        meddler.on = False
+        for _ in range(40):  # the wire clean again: what is owed is paid, what is pending settled
+            w.worker.step()
+            w.rig.bus.wait(0.15)
+        assert sum(meddler.done.values()) > 50 and all(meddler.done.values())
+        seat = w.cab.seats[1]
+        events = [r.data for r in w.cab.journal.records("event")]
+        credited = sum(seat.meters.get(f"coin_in_count:{c}") for c in COIN)
+        faults = [e for e in events if e["event"] == "coin_counter_fault"]
+        # every coin the acceptor took is credited, or lies in a counter fault the attendant sees
+        assert credited <= w.rig.acc.credits
+        assert credited == w.rig.acc.credits or faults
+        # every coin the hopper paid is the journal's, and none it did not
+        paid = seat.meters.get("hopper_out") // 10 + seat.meters.get("hopper_extra_out") // 10
+        assert paid == w.rig.hop.left == w.rig.hop.lifetime
+        assert w.cab.hopper_counter(3) == w.rig.hop.lifetime
+        assert w.worker.error is None and not w.cab.is_paying(1)
+        assert paid > 20 and credited > 20  # a soak that paid and took coins, not an idle one
     finally:
         w.cab.journal.close()

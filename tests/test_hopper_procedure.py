@@ -50,6 +50,11 @@ def drive(procedure: Generator[Step, object, object], replies: dict[int, list[by
             answer = now
 
 
+def same(reply: bytes, n: int) -> list[bytes | None]:
+    """``n`` replies alike (168 is read until two in a row agree)."""
+    return [reply] * n
+
+
 def logic() -> HopperLogic:
     h = HopperLogic(3)
     h.serial = SERIAL
@@ -63,7 +68,7 @@ def ledger_events(steps: list[Step]) -> list[Step]:
 def test_a_payout_is_its_requests_in_order_and_each_coin_a_ledger_event_as_the_status_shows_it():
     replies: dict[int, list[bytes | None]] = {
         Header.HOPPER_STATUS: [bytes((5, 0, 0, 0)), bytes((6, 1, 1, 0)), bytes((6, 0, 2, 0))],
-        Header.DISPENSE_COUNT: [bytes((100, 0, 0)), bytes((102, 0, 0))],
+        Header.DISPENSE_COUNT: same(bytes((100, 0, 0)), 2) + same(bytes((102, 0, 0)), 2),  # believed when two agree
         Header.TEST_HOPPER: [b"\x00", b"\x00"],
         Header.ENABLE_HOPPER: [b"", b""],
         Header.DISPENSE: [bytes((6,))],
@@ -71,8 +76,9 @@ def test_a_payout_is_its_requests_in_order_and_each_coin_a_ledger_event_as_the_s
     steps, result = drive(logic().payout(2), replies)
     assert ledger_events(steps) == [Begin(2), Baseline(100, 5, SERIAL), Paid(1), Paid(1), Ended(2, 0, None)]
     assert [s.header for s in steps if isinstance(s, Ask)] == [
-        Header.HOPPER_STATUS, Header.DISPENSE_COUNT, Header.TEST_HOPPER, Header.ENABLE_HOPPER, Header.DISPENSE,
-        Header.HOPPER_STATUS, Header.HOPPER_STATUS, Header.DISPENSE_COUNT, Header.TEST_HOPPER, Header.ENABLE_HOPPER,
+        Header.HOPPER_STATUS, Header.DISPENSE_COUNT, Header.DISPENSE_COUNT, Header.TEST_HOPPER, Header.ENABLE_HOPPER,
+        Header.DISPENSE, Header.HOPPER_STATUS, Header.HOPPER_STATUS, Header.DISPENSE_COUNT, Header.DISPENSE_COUNT,
+        Header.TEST_HOPPER, Header.ENABLE_HOPPER,
     ]
     dispense = next(s for s in steps if isinstance(s, Ask) and s.header == Header.DISPENSE)
     assert dispense.data == bytes((0x0C, 0x0B, 0x0A, 2)) and dispense.retries == 0  # serial LSB first, then n
@@ -83,7 +89,7 @@ def test_a_payout_is_its_requests_in_order_and_each_coin_a_ledger_event_as_the_s
 def test_a_lost_dispense_reply_is_resent_only_when_the_counts_show_it_was_not_taken():
     replies: dict[int, list[bytes | None]] = {
         Header.HOPPER_STATUS: [bytes((5, 0, 0, 0)), bytes((5, 0, 0, 0)), bytes((6, 0, 1, 0))],
-        Header.DISPENSE_COUNT: [bytes((100, 0, 0)), bytes((100, 0, 0)), bytes((101, 0, 0))],
+        Header.DISPENSE_COUNT: same(bytes((100, 0, 0)), 4) + same(bytes((101, 0, 0)), 2),
         Header.TEST_HOPPER: [b"\x00", b"\x00"],
         Header.ENABLE_HOPPER: [b"", b""],
         Header.DISPENSE: [None, bytes((6,))],
@@ -95,11 +101,13 @@ def test_a_lost_dispense_reply_is_resent_only_when_the_counts_show_it_was_not_ta
 
 @pytest.mark.parametrize(("lifetime", "serial"), [(0, SERIAL), (1000, 0x777), (4, 0x777)])
 def test_a_reconcile_the_count_cannot_explain_pays_nothing_and_asks(lifetime, serial):
+    """Issue 24, finding 6, without a bus: a count behind the baseline (no wrap), a used hopper
+    fitted, another hopper whose count a payout could explain."""
     h = HopperLogic(3)
     h.serial = serial
     replies: dict[int, list[bytes | None]] = {
         Header.HOPPER_STATUS: [bytes((0, 0, 0, 0))],
-        Header.DISPENSE_COUNT: [lifetime.to_bytes(3, "little")],
+        Header.DISPENSE_COUNT: same(lifetime.to_bytes(3, "little"), 2),
         Header.TEST_HOPPER: [b"\x00"],
         Header.ENABLE_HOPPER: [b""],
     }
@@ -107,3 +115,14 @@ def test_a_reconcile_the_count_cannot_explain_pays_nothing_and_asks(lifetime, se
     before = 5 if serial == SERIAL else 0
     assert ledger_events(steps) == [Unexplained(before, lifetime, SERIAL, serial), Ended(0, 10, PayoutFault.UNEXPLAINED)]
     assert (result.paid, result.unpaid) == (0, 10)
+
+
+def test_the_lifetime_count_is_believed_only_when_two_readings_agree():
+    """A replayed or damaged 168 reply that passes its checksum moves nothing (issue 24's man in
+    the middle: an old count read at a baseline became coins paid that never left)."""
+    replies: dict[int, list[bytes | None]] = {Header.DISPENSE_COUNT: [bytes((7, 0, 0)), bytes((90, 0, 0)), bytes((90, 0, 0))]}
+    steps, lifetime = drive(logic().dispense_count(), replies)
+    assert lifetime == 90 and len(steps) == 3
+    replies = {Header.DISPENSE_COUNT: [bytes((n, 0, 0)) for n in (1, 2, 3, 4)]}
+    with pytest.raises(NoReply, match="168 readings do not agree after 4 tries"):
+        drive(logic().dispense_count(), replies)

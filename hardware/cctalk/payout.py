@@ -13,7 +13,9 @@ Theory of operation
 -------------------
 A procedure is a coroutine. ``data`` and ``command`` below stand for one request: they yield an
 ``Ask`` and turn its ``Answer`` into the reply's data, or raise the error inside the procedure,
-where the payout's rules catch it exactly where the blocking code did. Ledger events are
+where the payout's rules catch it exactly where the blocking code did. The lifetime count is
+believed only when two readings in a row agree (a replayed or damaged reply that passes its
+checksum could otherwise move the books; the acceptor confirms its news the same way). Ledger events are
 facts the owner must make durable before the procedure goes on (the driver calls the ledger
 before it sends the next answer), so a power cut between any two steps finds the books as the
 procedure left them. ``LIFETIME_MODULUS`` and the rules of an explained rise live here.
@@ -43,6 +45,7 @@ LIFETIME_MODULUS = 1 << 24
 # (a fast hopper, about 12 coins/s, for the few seconds it takes to see and stop it): a rise of
 # 168 past the coins asked plus this is no payout's, whatever the hopper says.
 RUNAWAY_MARGIN = 50
+CONFIRM_READS = 3  # further readings of 168 to find two in a row that agree
 
 
 class PayoutFault:
@@ -209,7 +212,15 @@ class HopperLogic:
         return HopperFlags.decode((yield from self.data(Header.TEST_HOPPER)))
 
     def dispense_count(self) -> Generator[Step, object, int]:
-        return decode_uint((yield from self.data(Header.DISPENSE_COUNT)))
+        """168, believed only when two readings in a row agree: a damaged or replayed reply
+        that passes its checksum cannot move the count the books are kept against."""
+        first = decode_uint((yield from self.data(Header.DISPENSE_COUNT)))
+        for _ in range(CONFIRM_READS):
+            again = decode_uint((yield from self.data(Header.DISPENSE_COUNT)))
+            if again == first:
+                return first
+            first = again
+        raise NoReply(self.link, self.address, f"168 readings do not agree after {CONFIRM_READS + 1} tries")
 
     def enable(self, on: bool = True) -> Generator[Step, object, None]:
         yield from self.command(Header.ENABLE_HOPPER, bytes((ENABLE_CODE if on else 0,)))
