@@ -49,13 +49,14 @@ class StartWatch(Protocol):
     def while_starting(self, work: Callable[[], None]) -> None: ...
 
 
-def prepare_auto(in_force: Any, others: list[Any], watch: StartWatch | None = None) -> None:
+def prepare_auto(in_force: Any, others: list[Any], watch: StartWatch | None = None) -> threading.Timer | None:
     """Auto's tables (a few seconds a game): the game in force now, so no decision of it waits,
     through ``watch`` where given (each report of the engine, done of total, to its
     ``starting``; none when the cache folder has the tables); the other enabled games in a
     background thread a minute after start-up (the start and the first rounds keep both cores),
     each ready long before a player is likely to choose it (a game chosen sooner computes its
-    own tables at its first Auto decision)."""
+    own tables at its first Auto decision). Returns that thread's timer, for the cabinet to
+    cancel when it closes (None: no other game)."""
     from machine.gamemath.engines import prepare
 
     if watch is None:
@@ -68,10 +69,12 @@ def prepare_auto(in_force: Any, others: list[Any], watch: StartWatch | None = No
         for p in others:
             prepare(p, workers=1)  # one core: the other keeps the rounds going
 
-    if others:
-        later = threading.Timer(60.0, the_others)
-        later.name, later.daemon = "auto-tables", True
-        later.start()
+    if not others:
+        return None
+    later = threading.Timer(60.0, the_others)
+    later.name, later.daemon = "auto-tables", True
+    later.start()
+    return later
 
 
 @dataclass
@@ -85,6 +88,7 @@ class Wiring:
     devices: BusDevices
     worker: BusWorker
     panel_head: PanelHeadStore | None = None  # the journal's head in the panel's memory
+    later: threading.Timer | None = None  # the other games' Auto tables, a minute after start
 
     @classmethod
     def build(
@@ -124,8 +128,11 @@ class Wiring:
                 memory,
             )
             opened.callback(cab.journal.close)
+            later = None
             if auto is None:
-                prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game], watch)
+                later = prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game], watch)
+                if later is not None:
+                    opened.callback(later.cancel)
             lock = threading.Lock()
             ident = software_id()
             manifest = check_manifest()
@@ -138,9 +145,11 @@ class Wiring:
             worker = BusWorker(cab, lock, devices, clock)
             worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout
             opened.pop_all()  # started: Wiring.close closes them from now on
-        return cls(cab, lock, ident, panel, devices, worker, panel_head)
+        return cls(cab, lock, ident, panel, devices, worker, panel_head, later)
 
     def close(self) -> None:
+        if self.later is not None:
+            self.later.cancel()  # not yet run: it never will (a run under way is a daemon, left to end)
         self.worker.stop()
         self.devices.close()
         if self.panel_head is not None:
