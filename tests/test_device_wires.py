@@ -357,11 +357,11 @@ def test_a_man_in_the_middle_on_the_bus_creates_and_loses_no_coin_in_a_short_soa
                     w.rig.acc.insert(rng.choice(["EU100A", "EU200A"]))
             if rng.random() < 0.15 and w.cab.seats[1].money.credit >= 20:
                 w.cab.press(1, "collect", w.rig.clock())
-            w.worker.step()
+            w.worker.poll_once()
             w.rig.bus.wait(0.15)
         meddler.on = False
         for _ in range(40):  # the wire clean again: what is owed is paid, what is pending settled
-            w.worker.step()
+            w.worker.poll_once()
             w.rig.bus.wait(0.15)
         assert sum(meddler.done.values()) > 50 and all(meddler.done.values())
         seat = w.cab.seats[1]
