@@ -60,8 +60,9 @@ RULES = (
         forbidden=("hardware", "serial", "machine.loop"),
         allowed=("hardware.panel.buttons",),
     ),
-    Rule("money knows no screen, loop or cabinet core", "machine.money",
-         forbidden=("machine.display", "pygame", "machine.loop", "machine.core")),
+    Rule("money knows no game, screen, loop, operator or cabinet core", "machine.money",
+         forbidden=("machine.display", "pygame", "machine.loop", "machine.core", "machine.games", "machine.gamemath",
+                    "machine.operator", "machine.scripts", "machine.cli")),
     Rule("the game math knows no money, cabinet, loop, screen or operator", "machine.gamemath",
          forbidden=("machine.money", "machine.core", "machine.loop", "machine.display", "machine.operator")),
     Rule("the product knows no development harness", "machine", forbidden=("machine.devtools",),
@@ -189,7 +190,8 @@ def test_the_checker_catches_a_planted_forbidden_import_wherever_it_stands(tmp_p
 LOADS = {
     "machine.games": ("serial", "pygame", "sqlite3", "machine.money", "machine.core", "machine.loop",
                       "machine.display", "machine.operator", "machine.devtools", "machine.gamemath"),
-    "machine.money": ("pygame", "serial", "machine.display", "machine.loop", "machine.core"),
+    "machine.money": ("pygame", "serial", "machine.display", "machine.loop", "machine.core", "machine.games",
+                      "machine.operator"),
     "hardware": ("machine", "pygame"),
 }
 
