@@ -123,6 +123,7 @@ class SimulatedCabinet(CabinetApp):
         *,
         headless: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
     ):
@@ -131,7 +132,7 @@ class SimulatedCabinet(CabinetApp):
         self.coins = CoinFeeder(lambda address, coin_id: self.sims.bus.control.coin(address, coin_id))
         try:
             super().__init__(
-                cfg, base, headless=headless, clock=clock, auto=auto, shoes=shoes,
+                cfg, base, headless=headless, clock=clock, wall=wall, auto=auto, shoes=shoes,
                 panel_url=self.sims.panel_url, bus_url=self.sims.bus_url,
                 key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0,
             )

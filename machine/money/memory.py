@@ -325,12 +325,15 @@ def init(path: str | Path, memory: Memory) -> Journal:
     return open_journal(path, memory, create=True)
 
 
-def ram_clear(path: str | Path, memory: Memory, reason: str, now: float | None = None) -> tuple[Journal, Path | None]:
+def ram_clear(path: str | Path, memory: Memory, reason: str, now: float | None = None,
+              clock: Callable[[], float] = time.time) -> tuple[Journal, Path | None]:
     """A new start after a memory error: the untrusted journal (if any) is moved aside for the
     inspector, a new journal begins with a ``ram_clear`` record saying what was found, and every
-    head store is pointed at it. Returns the journal and where the old one went."""
+    head store is pointed at it. Returns the journal and where the old one went. ``clock`` is the
+    wall clock the new journal's records are stamped with; ``now`` (default: the clock) names
+    the untrusted journal kept aside."""
     path = Path(path)
-    when = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now if now is not None else time.time()))
+    when = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now if now is not None else clock()))
     kept: Path | None = None
     if path.exists():
         kept = path.with_name(f"{path.name}.untrusted-{when}")
@@ -339,7 +342,7 @@ def ram_clear(path: str | Path, memory: Memory, reason: str, now: float | None =
             if old.exists():
                 old.rename(Path(str(kept) + suffix))
     newest = _newest(memory, skip_damaged=True)
-    journal = _create(path, memory, None, time.time, ("ram_clear", {
+    journal = _create(path, memory, None, clock, ("ram_clear", {
         "by": "memory error", "reason": reason, "kept": None if kept is None else kept.name,
         "old_head": None if newest is None else newest[0].seq}))
     return journal, kept
