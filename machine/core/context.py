@@ -9,12 +9,13 @@ the job modules (play, payouts, admin) receive. Never decides what an input does
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from machine.core import seats
 from machine.core.state import CabinetState
 from machine.core.store import Snapshot, Store
 from machine.games.interface import Game
@@ -75,9 +76,14 @@ class Core:
         """The wall-clock time (seconds since 1970, UTC) at the loop's ``now``."""
         return now + self.wall_offset
 
-    def tx(self, kind: str, data: dict[str, Any], seat: int | None = None) -> AbstractContextManager[None]:
-        """Open the one transaction of an input."""
-        return self.store.transaction(kind, data, seat, self.state, self._rollback)
+    @contextlib.contextmanager
+    def tx(self, kind: str, data: dict[str, Any], seat: int | None = None) -> Iterator[None]:
+        """Open the one transaction of an input; the seats move only along the seat table
+        (``seats.check_moves``: a move off it undoes the whole input)."""
+        before = seats.seat_states(self.state)
+        with self.store.transaction(kind, data, seat, self.state, self._rollback):
+            yield
+            seats.check_moves(before, self.state)
 
     def _rollback(self, snap: Snapshot) -> None:
         self.state = CabinetState.from_data(snap, self.game.restore)
