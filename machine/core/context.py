@@ -18,6 +18,7 @@ from typing import Any
 from machine.core import seats
 from machine.core.state import CabinetState
 from machine.core.store import Snapshot, Store
+from machine.core.tourstages import stage_of
 from machine.games.interface import Game
 from machine.games.rules import Profile, Rules
 from machine.money.journal import Journal
@@ -108,7 +109,7 @@ class Core:
         self.base_profile = self.profiles.get(self.state.row.game or "", self.config_profile)
         rules = self.base_profile.rules.with_overrides(rule_overrides)
         tournament = self.state.row.tournaments.get("open")
-        if tournament is not None and tournament.get("in_force"):  # the tournament's game and variant, nothing else
+        if tournament is not None and stage_of(tournament).in_force:  # the tournament's game and variant, nothing else
             try:
                 self.base_profile = self.profile_of_engine(TOURNAMENT_ENGINE)
             except KeyError:  # disabled in the configuration while it was open: its own defaults play it out

@@ -151,8 +151,7 @@ def tournament_live(state: CabinetState, game: Game, n: int, button: Button) -> 
         return "collect" in lamps and state.seats[n].money.is_live("collect")
     if state.round is not None:
         return _group(button) == "play" and action_for(state, game, n, button) is not None
-    a = tournament.active(state)
-    if a is not None and a["seat"] == n and a["stage"] == "name":
+    if tournament.entering(state, n):
         return tournament.name_key_live(state, n, button)
     if button == Button.START:
         return tournament.may_enter(state, n) or tournament.may_play_next(state, n)
@@ -180,12 +179,11 @@ def press_kind(state: CabinetState, game: Game, n: int, button: Button, games: i
     if not is_live(state, game, n, button, games):
         return None
     if tournament.in_force(state):
-        a = tournament.active(state)
         if state.round is not None:
             return Press.PLAY
         if button == Button.COLLECT:
             return Press.COLLECT
-        if a is not None and a["seat"] == n and a["stage"] == "name":
+        if tournament.entering(state, n):
             return Press.NAME
         return Press.NEXT_ROUND if tournament.may_play_next(state, n) else Press.ENTER
     at_bet = bet_press(state, n, button)

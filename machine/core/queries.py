@@ -172,8 +172,7 @@ class CabinetQueries:
 
     def _tournament_labels(self, n: int) -> dict[Button, str]:
         state = self.core.state
-        a = tournament.active(state)
-        if a is not None and a["seat"] == n and a["stage"] == "name":
+        if tournament.entering(state, n):
             return {b: w for b, w in tournament.NAME_KEYS.items() if self.is_live(n, b)}
         if tournament.may_play_next(state, n):
             return {Button.START: "Next round"}
@@ -207,7 +206,7 @@ class CabinetQueries:
         if a is None:
             return None
         out = {k: v for k, v in a.items() if k != "since"}
-        if a["stage"] == "play":
+        if tournament.playing(self.core.state):
             out["progress"] = tournament.progress(self.core.state)
         return out
 

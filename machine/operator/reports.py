@@ -14,6 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from machine.core.tourstages import stage_of
 from machine.games.eenendertigen.rules import score_value
 from machine.games.eenendertigen.standings import display_name, ranking
 from machine.money.audit import tournament_rows, verify_result
@@ -173,7 +174,7 @@ def gather_tournaments(journal_path: Path, key: bytes) -> dict[str, Any]:
 def _tournament(t: dict[str, Any], closed: bool) -> dict[str, Any]:
     rows = t["ranking"] if closed else ranking(t["participants"])
     return {
-        "id": t["id"], "variant": t["variant"], "state": "closed" if closed else ("playing" if t["in_force"] else "open"),
+        "id": t["id"], "variant": t["variant"], "state": "closed" if closed else ("playing" if stage_of(t).in_force else "open"),
         "opened": t["opened"], "closed": t.get("closed"), "start": t["start"], "end": t["end"],
         "entry": t["entry"], "prizes": list(t["prizes"]), "seed": t["seed"] if closed else None,
         "why_closed": t.get("why"),
