@@ -138,9 +138,6 @@ class Renderer:
         t0 = self._seen.setdefault(key, now)
         return min(1.0, (now - t0) / DEAL_SECONDS) if DEAL_SECONDS else 1.0
 
-    def forget_cards(self) -> None:
-        self._seen.clear()
-
     # -- whole screens ----------------------------------------------------------------------------
 
     def draw_table(self, surf: pygame.Surface, view: TableView, now: float, tiles: tuple[int, int] | None = None) -> None:

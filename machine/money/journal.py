@@ -356,9 +356,6 @@ class Journal:
         row = self.db.execute("SELECT MAX(seq) FROM journal WHERE kind = ?", (kind,)).fetchone()
         return row[0] or 0
 
-    def state_keys(self) -> list[str]:
-        return [k for (k,) in self.db.execute("SELECT key FROM state ORDER BY key")]
-
     def records(
         self, kind: str | None = None, seat: int | None = None, last: int | None = None, since: int = 0
     ) -> list[Record]:
