@@ -47,3 +47,30 @@ def test_an_input_that_moves_a_seat_off_the_seat_table_is_refused_and_undone(tmp
     assert cab.seats[1].money.credit == 0 and cab.seat_state(1) == "idle" and cab.journal.last_seq == records
     monkeypatch.undo()
     assert cab.coin(1, "EU100A", now=0) and cab.seat_state(1) == "ready"
+
+
+def test_a_journal_whose_seat_rows_hold_a_games_whole_rules_restores_the_seats_limits(tmp_path):
+    """Seat rows written before seat money kept limits of its own held the rules of the game in
+    force: the cabinet boots from them with the three limits read out of those rules."""
+    from machine.games.rules import load_profile
+    from machine.money.memory import open_journal
+    from machine.money.seatmoney import TableLimits
+
+    from .cabinet_helpers import memory
+
+    cab = boot(tmp_path)
+    assert cab.coin(1, "EU200A", now=0)
+    cab.journal.close()
+    rules = load_profile("random-blackjack").rules.to_dict()
+    j = open_journal(tmp_path / "journal.sqlite", memory(tmp_path))
+    with j.transaction():
+        for n in (1, 2):
+            row = j.get(f"seat/{n}")
+            money = {k: v for k, v in row["money"].items() if k != "limits"}
+            j.put(f"seat/{n}", {**row, "money": {**money, "rules": {**rules, "min_bet": 4, "max_bet": 40}}})
+    j.close()
+    again = boot(tmp_path)
+    assert again.seats[1].money.limits == TableLimits(min_bet=4, max_bet=40, bet_step=rules["bet_step"])
+    assert again.seats[1].money.credit == 20 and again.seats[1].money.bet_cap() == 4  # the minimum, always allowed
+    assert again.press(1, "+2", now=1) and "start" not in again.live(1)  # a bet of 2 is below the minimum of 4
+    assert again.journal.get("seat/1")["money"]["limits"] == {"min_bet": 4, "max_bet": 40, "bet_step": 2}

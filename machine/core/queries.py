@@ -13,6 +13,7 @@ from typing import Any
 from machine.core import lamps, play, tournament
 from machine.core.context import CabinetSettings, Core
 from machine.core.state import Payout, SeatState
+from machine.core.tourstages import Stage
 from machine.games.interface import Button, Game
 from machine.games.rules import Profile, Rules
 from machine.money.journal import Journal
@@ -192,6 +193,11 @@ class CabinetQueries:
     @property
     def tournament_in_force(self) -> bool:
         return tournament.in_force(self.core.state)
+
+    @property
+    def tournament_stage(self) -> Stage:
+        """Where the open tournament is (machine/core/tourstages.py); ``Stage.NONE``: none is open."""
+        return tournament.stage(self.core.state)
 
     @property
     def last_tournament(self) -> dict[str, Any] | None:
