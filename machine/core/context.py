@@ -3,8 +3,10 @@
 Owns: the cabinet's settings (``CabinetSettings``, and which of them the operator may change
 at once), the settings and the ``Game`` in force (rebuilt from the profile whenever the game's
 rules change, so the shoe, Auto and the rules never disagree; while a tournament is in force,
-eenendertigen with the tournament's variant, the other games' settings kept as they were), and ``Core``, the one object
-the job modules (play, payouts, admin) receive. Never decides what an input does.
+eenendertigen with the tournament's variant, the other games' settings kept as they were), and
+``Core``, the one object the job modules (play, payouts, admin) receive, with ``tx``, the one
+transaction of an input, in which the seats move only along the seat table
+(machine/core/seats.py). Never decides what an input does.
 """
 
 from __future__ import annotations
