@@ -27,8 +27,13 @@ checkpoint into a verified export; the journal then starts at an anchor (the seq
 and mac of the last record moved), itself authenticated.
 
 Every record also carries ``at``, the wall-clock time it was written (seconds since 1970, UTC),
-for the event log and recall to show a date and time. It is not in the mac (a clock is no
-evidence).
+for the event log and recall to show a date and time.
+
+The file holds nothing else: its schema (every table, index, trigger and view in
+``sqlite_master``) must be exactly the one ``_SCHEMA`` makes, checked at open and again whenever
+SQLite says the schema changed; and every transaction reads back, before it commits, the records
+and rows it wrote. So an object planted in the file (a trigger that drops every insert, a view)
+is a memory error at once, before or while the cabinet runs, not at the next start.
 """
 
 from __future__ import annotations
@@ -77,6 +82,23 @@ CREATE TABLE IF NOT EXISTS meta (
 
 class JournalError(RuntimeError):
     """The journal cannot be trusted or written; the machine must lock, not play on."""
+
+
+SchemaObject = tuple[str, str, str, str | None]  # sqlite_master's type, name, table and SQL
+
+
+def _schema_objects(db: sqlite3.Connection) -> set[SchemaObject]:
+    return set(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+
+
+def _made_by_schema() -> frozenset[SchemaObject]:
+    """Every object ``_SCHEMA`` makes, as sqlite_master names it (SQLite's own text of each)."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(_SCHEMA)
+        return frozenset(_schema_objects(db))
+
+
+EXPECTED_SCHEMA = _made_by_schema()
 
 
 @dataclass(frozen=True)
@@ -172,6 +194,9 @@ class Journal:
         self.on_commit = on_commit
         self._in_tx = False
         self._pending: dict[str, str] = {}
+        self._written: list[tuple[int, str]] = []  # this transaction's records (seq, mac)
+        self._rows_written: dict[str, tuple[str, int, str]] = {}  # and rows (value, seq, mac)
+        self._schema_version = -1
         try:
             if readonly:
                 if not self.path.exists():
@@ -224,6 +249,23 @@ class Journal:
                                f"this key's is {key_id(self.key)})")
         self.journal_id: str = meta.get("journal_id", "")
         self._meta = meta
+        self._check_schema()
+
+    def _check_schema(self) -> None:
+        """The file's tables, indexes, triggers and views: exactly those ``_SCHEMA`` makes."""
+        version = int(self.db.execute("PRAGMA schema_version").fetchone()[0])
+        found = _schema_objects(self.db)
+        if found != EXPECTED_SCHEMA:
+            odd = [f"{t} {n!r} on {tbl}" for t, n, tbl, _ in sorted(found - EXPECTED_SCHEMA, key=str)]
+            odd += [f"{t} {n!r} not as made" for t, n, _, _ in sorted(EXPECTED_SCHEMA - found, key=str)]
+            raise JournalError(f"{self.path}: the journal's file holds what the cabinet never made: {', '.join(odd)} "
+                               "(a planted object: memory error)")
+        self._schema_version = version
+
+    def _schema_unchanged(self) -> None:
+        """Inside a transaction (the write lock held): the schema is the one checked, or is checked again."""
+        if int(self.db.execute("PRAGMA schema_version").fetchone()[0]) != self._schema_version:
+            self._check_schema()
 
     def _anchor(self) -> tuple[int, str]:
         """Where the chain starts: record 0 (genesis), or after the records archived away."""
@@ -254,13 +296,15 @@ class Journal:
         if self._in_tx:
             raise JournalError("transactions do not nest")
         saved = (self._last_seq, self._last_mac, self._since_checkpoint, dict(self._index))
-        self._pending = {}
+        self._pending, self._written, self._rows_written = {}, [], {}
         self._hook("begin")
         try:
             self.db.execute("BEGIN IMMEDIATE")
             self._in_tx = True
+            self._schema_unchanged()
             yield
             self._write_rows()
+            self._read_back(saved[0])
             self._hook("before_commit")
             self.db.execute("COMMIT")
         except BaseException as exc:
@@ -277,6 +321,17 @@ class Journal:
         if self.on_commit is not None:
             self.on_commit(self._last_seq, self._last_mac)
         self._still_there()
+
+    def _read_back(self, before: int) -> None:
+        """Before the commit: the file holds exactly the records and rows this transaction wrote
+        (something in the file that drops, changes or adds a write is found here, not at the next start)."""
+        got = self.db.execute("SELECT seq, mac FROM journal WHERE seq > ? ORDER BY seq", (before,)).fetchall()
+        lost = f"{self.path}: the journal did not keep what was written (%s: a planted object or a damaged file, memory error)"
+        if got != self._written:
+            raise JournalError(lost % f"records {before + 1} to {self._last_seq} written, {len(got)} found")
+        for key, want in self._rows_written.items():
+            if self.db.execute("SELECT value, seq, mac FROM state WHERE key = ?", (key,)).fetchone() != want:
+                raise JournalError(lost % f"state row {key!r} is not what was written")
 
     def _still_there(self) -> None:
         """After a commit: the file and its write-ahead log are still where SQLite writes them.
@@ -298,6 +353,7 @@ class Journal:
         self.db.execute("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)",
                         (seq, kind, seat, text, mac, self._clock()))
         self._last_seq, self._last_mac = seq, mac
+        self._written.append((seq, mac))
         self._since_checkpoint += 1
         return seq
 
@@ -314,8 +370,9 @@ class Journal:
             seq = self.append(ROWS, digests)
             for k, text in sorted(self._pending.items()):
                 self._hook("put")
-                self.db.execute("INSERT OR REPLACE INTO state (key, value, seq, mac) VALUES (?, ?, ?, ?)",
-                                (k, text, seq, self._mac(row_text(k, text, seq))))
+                row = (text, seq, self._mac(row_text(k, text, seq)))
+                self.db.execute("INSERT OR REPLACE INTO state (key, value, seq, mac) VALUES (?, ?, ?, ?)", (k, *row))
+                self._rows_written[k] = row
                 self._index[k] = (seq, digests[k])
             self._pending = {}
         if self._since_checkpoint >= CHECKPOINT_EVERY:
@@ -508,6 +565,7 @@ class Journal:
             (ok,) = self.db.execute("PRAGMA integrity_check").fetchone()
             if ok != "ok":
                 return [f"SQLite integrity check: {ok}"]
+            self._check_schema()
             with self._snapshot():
                 if self._max_seq() <= self.anchor_seq:
                     return ["the journal holds no records (emptied)"]
@@ -517,4 +575,6 @@ class Journal:
                     problems += self._compare_rows(walk.index)
         except sqlite3.DatabaseError as exc:
             problems.append(f"the journal cannot be read: {exc}")
+        except JournalError as exc:
+            problems.append(str(exc).removeprefix(f"{self.path}: "))
         return problems

@@ -1,0 +1,79 @@
+"""The journal's file against an adversary with the disk but not the key (issue 24, findings 8-11):
+objects planted in the SQLite file, meta rows added or edited, record times moved, the data
+folder or its witnesses deleted. Each is a memory error (or ``audit verify`` fails), never play
+on a journal that does not keep what it is given.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from machine.core.cabinet import CabinetLocked
+from machine.money.journal import Journal, JournalError
+
+from .cabinet_helpers import TEST_KEY, boot
+
+DROP_EVERY_RECORD = "CREATE TRIGGER drop_it BEFORE INSERT ON journal BEGIN SELECT RAISE(IGNORE); END"
+
+
+def coins(cab, seat: int, n: int) -> None:
+    for _ in range(n):
+        assert cab.coin(seat, "EU200A", 0.0)
+
+
+def db(tmp: Path) -> sqlite3.Connection:
+    return sqlite3.connect(tmp / "journal.sqlite", isolation_level=None)
+
+
+def played(tmp: Path) -> None:
+    cab = boot(tmp)
+    coins(cab, 1, 3)
+    cab.journal.close()
+
+
+# -- finding 8: objects planted in the file --------------------------------------------------------
+
+
+@pytest.mark.parametrize("planted, named", [
+    (DROP_EVERY_RECORD, "trigger 'drop_it' on journal"),
+    ("CREATE TRIGGER keep_credit BEFORE UPDATE ON state BEGIN SELECT RAISE(IGNORE); END", "trigger 'keep_credit' on state"),
+    ("CREATE VIEW v AS SELECT * FROM journal", "view 'v' on v"),
+    ("CREATE INDEX extra ON state (seq)", "index 'extra' on state"),
+])
+def test_an_object_planted_in_the_file_before_the_start_is_a_memory_error(tmp_path, planted, named):
+    played(tmp_path)
+    db(tmp_path).execute(planted)
+    with pytest.raises(CabinetLocked, match=f"memory error: .*holds what the cabinet never made: {named} .*planted"):
+        boot(tmp_path)
+    with pytest.raises(JournalError, match=named):  # and the audit's reading of it
+        Journal(tmp_path / "journal.sqlite", TEST_KEY, readonly=True)
+
+
+def test_a_trigger_planted_while_the_cabinet_runs_stops_it_at_the_next_money_event(tmp_path):
+    cab = boot(tmp_path)
+    coins(cab, 1, 2)
+    credit, last = cab.seats[1].money.credit, cab.journal.last_seq
+    db(tmp_path).execute(DROP_EVERY_RECORD)  # another process, no key needed
+    with pytest.raises(JournalError, match="trigger 'drop_it' on journal .*memory error"):
+        cab.coin(1, "EU200A", 0.0)
+    assert db(tmp_path).execute("SELECT MAX(seq) FROM journal").fetchone()[0] == last
+    cab.journal.close()
+    with pytest.raises(CabinetLocked, match="trigger 'drop_it'"):
+        boot(tmp_path)
+    db(tmp_path).execute("DROP TRIGGER drop_it")  # taken away again: the journal is what it was
+    assert boot(tmp_path).seats[1].money.credit == credit
+
+
+def test_a_write_the_file_does_not_keep_is_found_before_the_commit(tmp_path, monkeypatch):
+    """Read-back: even where the schema check cannot see it (here the schema version is made to
+    look unchanged), a record the file did not keep is a memory error at that commit."""
+    cab = boot(tmp_path)
+    coins(cab, 1, 1)
+    monkeypatch.setattr(Journal, "_schema_unchanged", lambda self: None)
+    db(tmp_path).execute(DROP_EVERY_RECORD)
+    with pytest.raises(JournalError, match="did not keep what was written \\(records \\d+ to \\d+ written, 0 found"):
+        cab.coin(1, "EU200A", 0.0)
+    cab.journal.close()
