@@ -77,3 +77,48 @@ def test_a_write_the_file_does_not_keep_is_found_before_the_commit(tmp_path, mon
     with pytest.raises(JournalError, match="did not keep what was written \\(records \\d+ to \\d+ written, 0 found"):
         cab.coin(1, "EU200A", 0.0)
     cab.journal.close()
+
+
+# -- finding 9: the meta rows ------------------------------------------------------------------------
+
+
+def keyfile(tmp: Path) -> Path:
+    path = tmp / "auditor.key"
+    path.write_text(TEST_KEY.hex())
+    path.chmod(0o600)
+    return path
+
+
+def audit_verify(tmp: Path, capsys, data: Path | None = None) -> tuple[int, str]:
+    from machine.cli import main
+
+    status = main(["audit", "verify", "--data", str(data or tmp), "--key", str(keyfile(tmp))])
+    out, err = capsys.readouterr()
+    return status, out + err
+
+
+def test_an_inserted_archive_of_row_does_not_switch_verify_off(tmp_path, capsys):
+    played(tmp_path)
+    con = db(tmp_path)
+    (value,) = con.execute("SELECT value FROM state WHERE key = 'seat/1'").fetchone()
+    forged = value.replace('"credit":60', '"credit":1060')
+    assert forged != value
+    con.execute("UPDATE state SET value = ? WHERE key = 'seat/1'", (forged,))
+    con.execute("INSERT INTO meta (key, value) VALUES ('archive_of', 'journal.sqlite')")
+    status, text = audit_verify(tmp_path, capsys)
+    assert status == 1 and "JOURNAL BROKEN" in text and "meta rows fail their mac" in text
+    with pytest.raises(CabinetLocked, match="meta rows fail their mac"):
+        boot(tmp_path)
+
+
+@pytest.mark.parametrize("tamper", [
+    "UPDATE meta SET value = '0123456789abcdef' WHERE key = 'journal_id'",
+    "INSERT INTO meta (key, value) VALUES ('note', 'anything')",
+    "DELETE FROM meta WHERE key = 'journal_id'",
+])
+def test_every_meta_row_is_under_the_key(tmp_path, capsys, tamper):
+    played(tmp_path)
+    assert audit_verify(tmp_path, capsys)[0] == 0
+    db(tmp_path).execute(tamper)
+    status, text = audit_verify(tmp_path, capsys)
+    assert status == 1 and "meta rows fail their mac" in text

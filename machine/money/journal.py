@@ -10,7 +10,11 @@ Authenticated with the machine's key (HMAC-SHA-256; the key lives outside the da
 ``machine/money/memory.py``): every record's ``mac`` covers the previous record's mac and this
 record's fields, so editing, inserting or deleting any row breaks the chain from there, and
 without the key nobody can write a chain that passes. The file names the key it was written
-under (``meta.key_id``) so another machine's journal is told apart from a forged one.
+under (``meta.key_id``) so another machine's journal is told apart from a forged one. Every meta
+row (the schema, key id, journal id, anchor, ``archive_of``) is covered by one more, ``meta_mac``,
+under the key: a row added (an ``archive_of`` that would spare a journal the row check), edited
+or removed is a memory error. A file written before that tag existed gets it the first time it
+is opened to write; read-only, its unsigned rows are used only where something else checks them.
 
 State rows are bound to the chain: each transaction that writes rows ends with one ``rows``
 record naming every row it wrote and the digest of its value; a row carries the sequence number
@@ -149,6 +153,14 @@ class Keyed:
         return h.hexdigest()
 
 
+META_MAC = "meta_mac"  # the meta row whose mac covers every other meta row
+
+
+def meta_mac(key: bytes, meta: dict[str, str]) -> str:
+    """The tag over every meta row (but itself): none can be added, edited or removed without the key."""
+    return mac(key, "meta|" + canon({k: v for k, v in meta.items() if k != META_MAC}))
+
+
 def anchor_mac(key: bytes, journal_id: str, seq: int, last: str) -> str:
     """The tag of an anchor: the last record archived away (``seq``) and its mac ``last``."""
     return mac(key, f"anchor|{journal_id}|{seq}|{last}")
@@ -216,6 +228,8 @@ class Journal:
                 if create and not self._tables():
                     self._create()
             self._read_meta()
+            if self.unsigned_meta and not readonly:
+                self._sign_old_meta()
             self.anchor_seq, self._anchor_mac = self._anchor()
             with self._snapshot():
                 walk = self._walk(self._boot_start())
@@ -235,7 +249,27 @@ class Journal:
     def _create(self) -> None:
         self.db.executescript(_SCHEMA)
         meta = {"schema": str(SCHEMA_VERSION), "key_id": key_id(self.key), "journal_id": secrets.token_hex(8)}
-        self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+        self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", self._signed(meta).items())
+
+    def _signed(self, meta: dict[str, str]) -> dict[str, str]:
+        """``meta`` with its tag (the rows to write)."""
+        rows = {k: v for k, v in meta.items() if k != META_MAC}
+        return {**rows, META_MAC: meta_mac(self.key, rows)}
+
+    def _sign_old_meta(self) -> None:
+        """A journal written before every meta row was authenticated, opened to write: its rows
+        get their tag now (an ``archive_of`` row no tag covers is refused: no journal has one)."""
+        if "archive_of" in self._meta:
+            raise JournalError(f"{self.path}: an archive_of meta row that no mac covers in a journal opened to write "
+                               "(planted: memory error)")
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", self._signed(self._meta).items())
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self._read_meta()
 
     def _read_meta(self) -> None:
         if not {"journal", "state", "meta"} <= self._tables():
@@ -247,6 +281,12 @@ class Journal:
         if meta.get("key_id") != key_id(self.key):
             raise JournalError(f"{self.path}: written under another machine key (key id {meta.get('key_id', '?')}, "
                                f"this key's is {key_id(self.key)})")
+        tag = meta.get(META_MAC)
+        if tag is not None and not hmac.compare_digest(meta_mac(self.key, meta), tag):
+            raise JournalError(f"{self.path}: the journal's meta rows fail their mac (one added, edited or removed: "
+                               "memory error)")
+        # written before every meta row was authenticated (only what is checked elsewhere is used)
+        self.unsigned_meta = tag is None
         self.journal_id: str = meta.get("journal_id", "")
         self._meta = meta
         self._check_schema()
@@ -279,8 +319,11 @@ class Journal:
 
     @property
     def is_archive(self) -> bool:
-        """Records ``archive`` moved out of a journal (no state rows of their own)."""
-        return "archive_of" in self._meta
+        """Records ``archive`` moved out of a journal (no state rows of their own): said by a meta
+        row under the tag, or, in a file written before meta rows had one, by no state row at all."""
+        if "archive_of" not in self._meta:
+            return False
+        return not self.unsigned_meta or self.db.execute("SELECT COUNT(*) FROM state").fetchone()[0] == 0
 
     def close(self) -> None:
         self.db.close()
@@ -530,9 +573,9 @@ class Journal:
             raise JournalError(f"{self.path}: record {cut - 1} is missing: nothing archived")
         with contextlib.closing(sqlite3.connect(to, isolation_level=None)) as out:
             out.executescript(_SCHEMA)
+            kept = {k: v for k, v in self._meta.items() if k in ("schema", "key_id", "journal_id", "anchor")}
             out.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
-                            [(k, v) for k, v in self._meta.items() if k in ("schema", "key_id", "journal_id", "anchor")]
-                            + [("archive_of", self.path.name)])
+                            self._signed({**kept, "archive_of": self.path.name}).items())
             out.execute("BEGIN")
             rows = self.db.execute("SELECT seq, kind, seat, data, mac, at FROM journal WHERE seq < ? ORDER BY seq", (cut,))
             while batch := rows.fetchmany(10_000):
@@ -551,9 +594,11 @@ class Journal:
         with self.transaction():
             self._hook("archive")
             self.db.execute("DELETE FROM journal WHERE seq < ?", (cut,))
-            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('anchor', ?)", (canon(anchor),))
+            meta = self._signed({**self._meta, "anchor": canon(anchor)})
+            self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
+                                [(k, meta[k]) for k in ("anchor", META_MAC)])
             self.append("archived", {"records": moved, "upto": cut - 1, "file": to.name, "last_mac": last_mac})
-        self._meta["anchor"] = canon(anchor)
+        self._meta = meta
         self.anchor_seq, self._anchor_mac = cut - 1, last_mac
         return moved, cut - 1
 
@@ -565,8 +610,9 @@ class Journal:
             (ok,) = self.db.execute("PRAGMA integrity_check").fetchone()
             if ok != "ok":
                 return [f"SQLite integrity check: {ok}"]
-            self._check_schema()
             with self._snapshot():
+                self._read_meta()  # nothing trusted that is not checked now: the schema, the meta rows' tag
+                self.anchor_seq, self._anchor_mac = self._anchor()
                 if self._max_seq() <= self.anchor_seq:
                     return ["the journal holds no records (emptied)"]
                 walk = self._walk(0)
