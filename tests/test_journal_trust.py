@@ -122,3 +122,83 @@ def test_every_meta_row_is_under_the_key(tmp_path, capsys, tamper):
     db(tmp_path).execute(tamper)
     status, text = audit_verify(tmp_path, capsys)
     assert status == 1 and "meta rows fail their mac" in text
+
+
+# -- finding 10: record times ---------------------------------------------------------------------
+
+
+def test_record_times_moved_without_the_key_are_a_memory_error(tmp_path, capsys):
+    played(tmp_path)
+    db(tmp_path).execute("UPDATE journal SET at = at - 365 * 86400")  # every record a year back
+    with pytest.raises(CabinetLocked, match="record 1 \\(init\\) was altered or forged"):
+        boot(tmp_path)
+    status, text = audit_verify(tmp_path, capsys)
+    assert status == 1 and "record 1 (init) was altered or forged" in text
+
+
+def test_one_time_moved_or_cleared_is_found(tmp_path):
+    played(tmp_path)
+    last = db(tmp_path).execute("SELECT MAX(seq) FROM journal").fetchone()[0]
+    db(tmp_path).execute("UPDATE journal SET at = NULL WHERE seq = ?", (last,))
+    with pytest.raises(CabinetLocked, match=f"record {last} \\(.*\\) was altered or forged"):
+        boot(tmp_path)
+
+
+def test_the_meta_tag_stripped_to_pass_as_an_older_journal_is_found(tmp_path):
+    """Removing the tag (and the first timed record) makes the file look written before times were
+    authenticated: then its records' macs, which cover their times, do not match the older form."""
+    played(tmp_path)
+    db(tmp_path).execute("DELETE FROM meta WHERE key IN ('meta_mac', 'times_from')")
+    with pytest.raises(CabinetLocked, match="record 1 \\(init\\) was altered or forged"):
+        boot(tmp_path)
+
+
+def as_written_before_times_were_authenticated(tmp: Path) -> int:
+    """Rewrite the journal in ``tmp`` as the release before this one wrote it: every mac without
+    the record's time, no meta tag, the head store following. Returns its last record."""
+    from machine.money.journal import Keyed, untimed_record_text
+    from machine.money.memory import Head
+
+    from .cabinet_helpers import memory
+
+    con = db(tmp)
+    sign, prev = Keyed(TEST_KEY), "0" * 64
+    for seq, kind, seat, data in con.execute("SELECT seq, kind, seat, data FROM journal ORDER BY seq").fetchall():
+        prev = sign(untimed_record_text(prev, seq, kind, seat, data))
+        con.execute("UPDATE journal SET mac = ? WHERE seq = ?", (prev, seq))
+    con.execute("DELETE FROM meta WHERE key IN ('meta_mac', 'times_from')")
+    (journal_id,) = con.execute("SELECT value FROM meta WHERE key = 'journal_id'").fetchone()
+    last = con.execute("SELECT MAX(seq) FROM journal").fetchone()[0]
+    memory(tmp).heads[0].write(Head(journal_id, last, prev), TEST_KEY)
+    return last
+
+
+def test_a_journal_written_before_times_were_authenticated_opens_verifies_and_restores(tmp_path, capsys):
+    """The migration chosen: its records keep their macs (a journal is never re-signed: that would
+    launder a forgery); the first open to write signs the meta rows with ``times_from`` after its
+    last record, and every record from there covers its time."""
+    played(tmp_path)
+    old_last = as_written_before_times_were_authenticated(tmp_path)
+    assert audit_verify(tmp_path, capsys)[0] == 0  # read as it is
+    cab = boot(tmp_path)
+    assert cab.seats[1].money.credit == 60  # every meter restored
+    coins(cab, 1, 1)
+    cab.journal.close()
+    meta = dict(db(tmp_path).execute("SELECT key, value FROM meta"))
+    assert int(meta["times_from"]) == old_last + 1 and "meta_mac" in meta
+    assert boot(tmp_path).seats[1].money.credit == 80
+    assert audit_verify(tmp_path, capsys)[0] == 0
+    db(tmp_path).execute("UPDATE journal SET at = at - 86400 WHERE seq = ?", (old_last + 1,))  # a timed record
+    with pytest.raises(CabinetLocked, match=f"record {old_last + 1} \\(power_up\\) was altered or forged"):
+        boot(tmp_path)
+
+
+def test_an_older_journal_with_an_archive_of_row_is_not_taken_for_an_archive(tmp_path, capsys):
+    played(tmp_path)
+    as_written_before_times_were_authenticated(tmp_path)
+    con = db(tmp_path)
+    (value,) = con.execute("SELECT value FROM state WHERE key = 'seat/1'").fetchone()
+    con.execute("UPDATE state SET value = ? WHERE key = 'seat/1'", (value.replace('"credit":60', '"credit":1060'),))
+    con.execute("INSERT INTO meta (key, value) VALUES ('archive_of', 'journal.sqlite')")
+    status, text = audit_verify(tmp_path, capsys)  # it has state rows: no archive, so they are checked
+    assert status == 1 and "state row 'seat/1' fails its mac" in text

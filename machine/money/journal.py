@@ -31,7 +31,11 @@ checkpoint into a verified export; the journal then starts at an anchor (the seq
 and mac of the last record moved), itself authenticated.
 
 Every record also carries ``at``, the wall-clock time it was written (seconds since 1970, UTC),
-for the event log and recall to show a date and time.
+for the event log and recall to show a date and time; the mac covers it, so a date in recall or
+the event log cannot be moved without the key. (A journal written before that keeps its older
+records' macs, which do not: ``meta.times_from`` names the first record whose mac does, set when
+the new release first opens the file to write; a clock is still no evidence of the true time,
+only the key's word for the time the cabinet's clock said.)
 
 The file holds nothing else: its schema (every table, index, trigger and view in
 ``sqlite_master``) must be exactly the one ``_SCHEMA`` makes, checked at open and again whenever
@@ -48,6 +52,7 @@ import hmac
 import json
 import secrets
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -128,7 +133,13 @@ def key_id(key: bytes) -> str:
     return mac(key, "cabinet key id")[:16]
 
 
-def record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
+def record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str, at: float | None = None) -> str:
+    """What a record's mac covers: the previous mac, its fields and the time it was written."""
+    return f"record+at|{prev}|{seq}|{kind}|{'' if seat is None else seat}|{'' if at is None else repr(at)}|{data_text}"
+
+
+def untimed_record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
+    """What the mac of a record written before times were authenticated covers (its time not)."""
     return f"record|{prev}|{seq}|{kind}|{'' if seat is None else seat}|{data_text}"
 
 
@@ -136,8 +147,9 @@ def row_text(name: str, value_text: str, seq: int) -> str:
     return f"row|{name}|{seq}|{value_text}"
 
 
-def record_mac(key: bytes, prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
-    return mac(key, record_text(prev, seq, kind, seat, data_text))
+def record_mac(key: bytes, prev: str, seq: int, kind: str, seat: int | None, data_text: str,
+               at: float | None = None) -> str:
+    return mac(key, record_text(prev, seq, kind, seat, data_text, at))
 
 
 
@@ -248,7 +260,8 @@ class Journal:
 
     def _create(self) -> None:
         self.db.executescript(_SCHEMA)
-        meta = {"schema": str(SCHEMA_VERSION), "key_id": key_id(self.key), "journal_id": secrets.token_hex(8)}
+        meta = {"schema": str(SCHEMA_VERSION), "key_id": key_id(self.key), "journal_id": secrets.token_hex(8),
+                "times_from": "1"}
         self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", self._signed(meta).items())
 
     def _signed(self, meta: dict[str, str]) -> dict[str, str]:
@@ -264,7 +277,8 @@ class Journal:
                                "(planted: memory error)")
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", self._signed(self._meta).items())
+            meta = {**self._meta, "times_from": str(self._max_seq() + 1)}  # the records before keep untimed macs
+            self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", self._signed(meta).items())
             self.db.execute("COMMIT")
         except BaseException:
             self.db.execute("ROLLBACK")
@@ -287,6 +301,8 @@ class Journal:
                                "memory error)")
         # written before every meta row was authenticated (only what is checked elsewhere is used)
         self.unsigned_meta = tag is None
+        # the first record whose mac covers its time (a file from before: none of them)
+        self.times_from = sys.maxsize if tag is None else int(meta.get("times_from", "1"))
         self.journal_id: str = meta.get("journal_id", "")
         self._meta = meta
         self._check_schema()
@@ -391,10 +407,11 @@ class Journal:
             raise JournalError("append outside a transaction")
         seq = self._last_seq + 1
         text = canon(data)
-        mac = self._mac(record_text(self._last_mac, seq, kind, seat, text))
+        at = float(self._clock())  # (as SQLite gives it back: a REAL)
+        mac = self._mac(record_text(self._last_mac, seq, kind, seat, text, at))
         self._hook("append")
         self.db.execute("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)",
-                        (seq, kind, seat, text, mac, self._clock()))
+                        (seq, kind, seat, text, mac, at))
         self._last_seq, self._last_mac = seq, mac
         self._written.append((seq, mac))
         self._since_checkpoint += 1
@@ -518,13 +535,16 @@ class Journal:
         index: RowIndex = {}
         known = start == 1  # the index is complete only from the very first record
         expect, since = start, 0
-        for seq, kind, seat, text, mac in self.db.execute(
-            "SELECT seq, kind, seat, data, mac FROM journal WHERE seq >= ? ORDER BY seq", (start,)
+        timed = self.times_from
+        for seq, kind, seat, text, mac, at in self.db.execute(
+            "SELECT seq, kind, seat, data, mac, at FROM journal WHERE seq >= ? ORDER BY seq", (start,)
         ):
             if seq != expect:
                 problems.append(f"record {expect} is missing (the chain jumps to {seq})")
                 break
-            if not hmac.compare_digest(self._mac(record_text(prev, seq, kind, seat, text)), mac):
+            said = (record_text(prev, seq, kind, seat, text, at) if seq >= timed
+                    else untimed_record_text(prev, seq, kind, seat, text))
+            if not hmac.compare_digest(self._mac(said), mac):
                 problems.append(f"record {seq} ({kind}) was altered or forged: its mac does not match the chain")
                 break
             since += 1
@@ -573,7 +593,7 @@ class Journal:
             raise JournalError(f"{self.path}: record {cut - 1} is missing: nothing archived")
         with contextlib.closing(sqlite3.connect(to, isolation_level=None)) as out:
             out.executescript(_SCHEMA)
-            kept = {k: v for k, v in self._meta.items() if k in ("schema", "key_id", "journal_id", "anchor")}
+            kept = {k: v for k, v in self._meta.items() if k in ("schema", "key_id", "journal_id", "anchor", "times_from")}
             out.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
                             self._signed({**kept, "archive_of": self.path.name}).items())
             out.execute("BEGIN")
