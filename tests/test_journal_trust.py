@@ -202,3 +202,137 @@ def test_an_older_journal_with_an_archive_of_row_is_not_taken_for_an_archive(tmp
     con.execute("INSERT INTO meta (key, value) VALUES ('archive_of', 'journal.sqlite')")
     status, text = audit_verify(tmp_path, capsys)  # it has state rows: no archive, so they are checked
     assert status == 1 and "state row 'seat/1' fails its mac" in text
+
+
+# -- finding 11: the first start asks every witness ---------------------------------------------
+
+
+def machine(tmp: Path, data: str = "data"):
+    """A configuration with its data folder, key and head store in ``tmp`` (not initialised)."""
+    from machine.operator.config import parse_config
+    from tests.helpers import two_seats
+
+    return parse_config(two_seats(f"data_dir: {tmp / data}",
+                                  f"memory: {{key_file: {tmp / 'key' / 'machine.key'}, head_stores: [{tmp / 'usb'}]}}"),
+                        "m.yaml")
+
+
+def commit_coins(cfg, base: Path, more=(), n: int = 3) -> int:
+    from machine.money.memory import open_journal
+
+    j = open_journal(cfg.journal_path(base), cfg.machine_memory(base, more))
+    for k in range(n):
+        with j.transaction():
+            j.append("coin", {"points": 20, "n": k}, 1)
+    last = j.last_seq
+    j.close()
+    return last
+
+
+@pytest.mark.timeout(60)
+def test_a_journal_the_panels_memory_knows_is_never_started_anew(tmp_path):
+    """Journal and head store both deleted: the panel's memory still holds the head, so the first
+    start (``cabinet run --init``, the soak's ``--data``) does not begin a fresh journal."""
+    import shutil
+    import time
+
+    from hardware.panel.host import PanelHost
+    from hardware.sim.panel import PanelSimulator
+
+    from machine.loop.panelhead import PanelHeadStore, decode
+    from machine.money.memory import Head, UntrustedMemory, open_journal
+    from machine.operator.firststart import init_if_new, is_new
+
+    cfg = machine(tmp_path)
+    with PanelSimulator(seats=2) as sim, PanelHost(sim.link_url) as host:
+        host.start()
+        panel = PanelHeadStore(host)
+        try:
+            assert init_if_new(cfg, tmp_path, (panel,)) is not None
+            last = commit_coins(cfg, tmp_path, (panel,))
+            end = time.monotonic() + 5
+            while (decode(host.read_head() or b"", load_key(cfg)) or Head("", 0, "")).seq != last:
+                assert time.monotonic() < end, "the panel never got the head"
+                time.sleep(0.02)
+            shutil.rmtree(tmp_path / "data")
+            shutil.rmtree(tmp_path / "usb")
+            assert not is_new(cfg, tmp_path, (panel,))
+            assert init_if_new(cfg, tmp_path, (panel,)) is None
+            said = f"the journal is missing, but the panel's memory holds its head at record {last}"
+            with pytest.raises(UntrustedMemory, match=said):
+                open_journal(cfg.journal_path(tmp_path), cfg.machine_memory(tmp_path, (panel,)))
+            assert not (tmp_path / "data").exists()
+        finally:
+            panel.close()
+
+
+def load_key(cfg) -> bytes:
+    from machine.money.memory import load_key as load
+
+    return load(cfg.memory.key_file)
+
+
+@pytest.mark.parametrize("left", ["zero bytes", "emptied", "only its wal"])
+def test_a_data_folder_that_holds_journal_files_is_never_new_when_copied_elsewhere(tmp_path, left):
+    import shutil
+
+    from machine.money.memory import UntrustedMemory, open_journal
+    from machine.operator.firststart import init_cabinet, init_if_new, is_new
+
+    cfg = machine(tmp_path)
+    init_cabinet(cfg, tmp_path)
+    commit_coins(cfg, tmp_path)
+    copy = machine(tmp_path, data="elsewhere")  # the same key; its head file (named by the folder) is not there
+    shutil.copytree(tmp_path / "data", tmp_path / "elsewhere")
+    journal = copy.journal_path(tmp_path)
+    if left == "zero bytes":
+        journal.write_bytes(b"")
+    elif left == "emptied":
+        sqlite3.connect(journal, isolation_level=None).executescript("DELETE FROM journal; DELETE FROM state;")
+    else:
+        journal.unlink()
+        Path(f"{journal}-wal").write_bytes(b"")
+    assert not is_new(copy, tmp_path)
+    assert init_if_new(copy, tmp_path) is None
+    with pytest.raises(UntrustedMemory, match="a journal is already here"):
+        init_cabinet(copy, tmp_path)
+    with pytest.raises(UntrustedMemory):  # a temporary start (create) does not begin one either
+        open_journal(journal, copy.machine_memory(tmp_path), create=True).close()
+
+
+def test_init_after_a_deleted_key_writes_no_key_it_would_refuse_with(tmp_path):
+    from machine.money.memory import UntrustedMemory
+    from machine.operator.firststart import init_cabinet
+
+    cfg = machine(tmp_path)
+    init_cabinet(cfg, tmp_path)
+    commit_coins(cfg, tmp_path)
+    key = cfg.key_path(tmp_path)
+    key.unlink()
+    with pytest.raises(UntrustedMemory, match="no machine key, but the journal's files journal.sqlite.* put back the key"):
+        init_cabinet(cfg, tmp_path)
+    assert not key.exists()  # no new key that would be refused at once
+    for f in (tmp_path / "data").iterdir():  # the head store alone still knows it
+        f.unlink()
+    with pytest.raises(UntrustedMemory, match="no machine key, but the head store .* knows a journal"):
+        init_cabinet(cfg, tmp_path)
+    assert not key.exists()
+
+
+def test_the_old_key_put_back_after_a_refused_init_opens_the_journal(tmp_path):
+    from machine.money.memory import UntrustedMemory, open_journal
+    from machine.operator.firststart import init_cabinet
+
+    cfg = machine(tmp_path)
+    init_cabinet(cfg, tmp_path)
+    last = commit_coins(cfg, tmp_path)
+    key = cfg.key_path(tmp_path)
+    saved = key.read_bytes()
+    key.unlink()
+    with pytest.raises(UntrustedMemory):
+        init_cabinet(cfg, tmp_path)
+    key.write_bytes(saved)  # as the operator restores it: no manual delete of a new key first
+    key.chmod(0o600)
+    j = open_journal(cfg.journal_path(tmp_path), cfg.machine_memory(tmp_path))
+    assert j.last_seq == last
+    j.close()

@@ -50,6 +50,7 @@ class CabinetApp:
         bus_url: str | None = None,
         key_hints: dict[str, str] | None = None,
         help_height: int = 0,
+        first_start: bool = False,
     ):
         self.cfg = cfg
         self.clock = clock
@@ -62,7 +63,7 @@ class CabinetApp:
         try:
             self.wiring = Wiring.build(
                 cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes,
-                watch=self.screens,
+                watch=self.screens, first_start=first_start,
             )
         except BaseException as exc:
             if self.screens is not None:
