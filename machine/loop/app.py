@@ -111,6 +111,8 @@ class CabinetApp:
                 self.router.panel_event(ev, now)
         with self.lock:
             self.cab.tick(now, time.time())  # the wall clock: tournament times survive a power cut
+            if self.wiring.keeper is not None:  # the journal archives itself at idle moments, a chunk a frame
+                self.wiring.keeper.step(now, time.time())
             self.router.observe(now)
             lit = self.router.lamps()
         for n, on in lit.items():

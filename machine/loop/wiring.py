@@ -28,6 +28,7 @@ from machine.games.catalog import make_game
 from machine.games.rules import load_profile
 from machine.loop.devices import BusDevices, BusWorker
 from machine.loop.panelhead import PanelHeadStore
+from machine.money.archive import JournalKeeper
 from machine.money.memory import UntrustedMemory
 from machine.operator.config import MachineConfig
 from machine.operator.firststart import init_if_new
@@ -86,6 +87,7 @@ class Wiring:
     worker: BusWorker
     panel_head: PanelHeadStore | None = None  # the journal's head in the panel's memory
     first_start: str | None = None  # what a first start made (``first_start=True`` where nothing was there)
+    keeper: JournalKeeper | None = None  # the journal's own archiving, a step each frame
 
     @classmethod
     def build(
@@ -143,9 +145,13 @@ class Wiring:
             worker = BusWorker(cab, lock, devices, clock)
             worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout
             opened.pop_all()  # started: Wiring.close closes them from now on
-        return cls(cab, lock, ident, panel, devices, worker, panel_head, made)
+        keeper = JournalKeeper(cab.journal, cfg.data_path(base) / "archive", cfg.seats, cfg.memory.archive_at_mb * 2**20,
+                               cfg.memory.archive_at_days * 86400.0, idle=lambda: cab.round is None and not cab.is_paying())
+        return cls(cab, lock, ident, panel, devices, worker, panel_head, made, keeper)
 
     def close(self) -> None:
+        if self.keeper is not None:
+            self.keeper.close()
         self.worker.stop()
         self.devices.close()
         if self.panel_head is not None:

@@ -26,9 +26,10 @@ Every ``CHECKPOINT_EVERY`` records a ``checkpoint`` record names every row's seq
 digest at that point. Start-up checks the chain and the rows from the last checkpoint at least
 ``BOOT_WINDOW`` records back (the whole of a journal up to that size, so a boot costs at most
 that whatever the journal's age); ``verify`` checks everything from the first record; both
-check each checkpoint they pass against the rows recomputed up to it. ``archive`` moves records before a
-checkpoint into a verified export; the journal then starts at an anchor (the sequence number
-and mac of the last record moved), itself authenticated.
+check each checkpoint they pass against the rows recomputed up to it. Archiving
+(``machine/money/archive.py``) moves records before a checkpoint into a verified export;
+``move_anchor`` then deletes them and the journal starts at an anchor (the sequence number and
+mac of the last record moved), itself authenticated.
 
 Every record also carries ``at``, the wall-clock time it was written (seconds since 1970, UTC),
 for the event log and recall to show a date and time; the mac covers it, so a date in recall or
@@ -38,7 +39,7 @@ the new release first opens the file to write; a clock is still no evidence of t
 only the key's word for the time the cabinet's clock said.)
 
 The file holds nothing else: its schema (every table, index, trigger and view in
-``sqlite_master``) must be exactly the one ``_SCHEMA`` makes, checked at open and again whenever
+``sqlite_master``) must be exactly the one ``SCHEMA`` makes, checked at open and again whenever
 SQLite says the schema changed; and every transaction reads back, before it commits, the records
 and rows it wrote. So an object planted in the file (a trigger that drops every insert, a view)
 is a memory error at once, before or while the cabinet runs, not at the next start.
@@ -66,7 +67,7 @@ BOOT_WINDOW = 50_000  # start-up checks at least this many of the last records (
 ROWS = "rows"  # the record that closes a transaction which wrote state rows
 CHECKPOINT = "checkpoint"
 
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
     seq INTEGER PRIMARY KEY,
     kind TEXT NOT NULL,
@@ -101,13 +102,20 @@ def _schema_objects(db: sqlite3.Connection) -> set[SchemaObject]:
 
 
 def _made_by_schema() -> frozenset[SchemaObject]:
-    """Every object ``_SCHEMA`` makes, as sqlite_master names it (SQLite's own text of each)."""
+    """Every object ``SCHEMA`` makes, as sqlite_master names it (SQLite's own text of each)."""
     with contextlib.closing(sqlite3.connect(":memory:")) as db:
-        db.executescript(_SCHEMA)
+        db.executescript(SCHEMA)
         return frozenset(_schema_objects(db))
 
 
 EXPECTED_SCHEMA = _made_by_schema()
+
+
+def planted(db: sqlite3.Connection) -> list[str]:
+    """Every object in the file that ``SCHEMA`` does not make, and every one it makes that is not there as made."""
+    found = _schema_objects(db)
+    odd = [f"{t} {n!r} on {tbl}" for t, n, tbl, _ in sorted(found - EXPECTED_SCHEMA, key=str)]
+    return odd + [f"{t} {n!r} not as made" for t, n, _, _ in sorted(EXPECTED_SCHEMA - found, key=str)]
 
 
 @dataclass(frozen=True)
@@ -173,6 +181,19 @@ def meta_mac(key: bytes, meta: dict[str, str]) -> str:
     return mac(key, "meta|" + canon({k: v for k, v in meta.items() if k != META_MAC}))
 
 
+def meta_problem(meta: dict[str, str], key: bytes) -> str | None:
+    """What makes a file's meta rows not those of a journal under ``key`` (None: nothing)."""
+    if meta.get("schema") != str(SCHEMA_VERSION):
+        return (f"a journal of schema {meta.get('schema', '?')}, not {SCHEMA_VERSION} "
+                "(written without authenticated memory: read it with the release that wrote it)")
+    if meta.get("key_id") != key_id(key):
+        return f"written under another machine key (key id {meta.get('key_id', '?')}, this key's is {key_id(key)})"
+    tag = meta.get(META_MAC)
+    if tag is not None and not hmac.compare_digest(meta_mac(key, meta), tag):
+        return "the journal's meta rows fail their mac (one added, edited or removed: memory error)"
+    return None
+
+
 def anchor_mac(key: bytes, journal_id: str, seq: int, last: str) -> str:
     """The tag of an anchor: the last record archived away (``seq``) and its mac ``last``."""
     return mac(key, f"anchor|{journal_id}|{seq}|{last}")
@@ -184,6 +205,24 @@ def digest(value_text: str) -> str:
 
 
 RowIndex = dict[str, tuple[int, str]]  # row name -> (the rows record that wrote it, its digest)
+
+
+def compare_rows(db: sqlite3.Connection, sign: Callable[[str], str], index: RowIndex) -> list[str]:
+    """Every state row against the value its records say it holds (``sign``: the mac under the key)."""
+    problems: list[str] = []
+    rows = {k: (v, s, m) for k, v, s, m in db.execute("SELECT key, value, seq, mac FROM state")}
+    for name in sorted(set(rows) | set(index)):
+        if name not in rows:
+            problems.append(f"state row {name!r} is missing (record {index[name][0]} wrote it)")
+            continue
+        value, seq, mac = rows[name]
+        if not hmac.compare_digest(sign(row_text(name, value, seq)), mac):
+            problems.append(f"state row {name!r} fails its mac (edited or forged)")
+        elif name not in index:
+            problems.append(f"state row {name!r} was written by no record")
+        elif (seq, digest(value)) != index[name]:
+            problems.append(f"state row {name!r} is not what record {index[name][0]} wrote (an old or altered copy)")
+    return problems
 
 
 @dataclass
@@ -221,6 +260,7 @@ class Journal:
         self._written: list[tuple[int, str]] = []  # this transaction's records (seq, mac)
         self._rows_written: dict[str, tuple[str, int, str]] = {}  # and rows (value, seq, mac)
         self._schema_version = -1
+        self._moved: tuple[dict[str, str], int, str] | None = None  # meta and anchor move_anchor set, at commit
         try:
             if readonly:
                 if not self.path.exists():
@@ -245,7 +285,7 @@ class Journal:
             self.anchor_seq, self._anchor_mac = self._anchor()
             with self._snapshot():
                 walk = self._walk(self._boot_start())
-                self.problems = walk.problems + (self._compare_rows(walk.index) if not walk.problems else [])
+                self.problems = walk.problems + (compare_rows(self.db, self._mac, walk.index) if not walk.problems else [])
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: the journal cannot be read: {exc}") from None
         self._index = walk.index
@@ -259,10 +299,15 @@ class Journal:
         return {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
     def _create(self) -> None:
-        self.db.executescript(_SCHEMA)
+        self.db.executescript(SCHEMA)
         meta = {"schema": str(SCHEMA_VERSION), "key_id": key_id(self.key), "journal_id": secrets.token_hex(8),
                 "times_from": "1"}
         self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", self._signed(meta).items())
+
+    @property
+    def meta(self) -> dict[str, str]:
+        """The meta rows, checked under their tag."""
+        return dict(self._meta)
 
     def _signed(self, meta: dict[str, str]) -> dict[str, str]:
         """``meta`` with its tag (the rows to write)."""
@@ -275,30 +320,18 @@ class Journal:
         if "archive_of" in self._meta:
             raise JournalError(f"{self.path}: an archive_of meta row that no mac covers in a journal opened to write "
                                "(planted: memory error)")
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            meta = {**self._meta, "times_from": str(self._max_seq() + 1)}  # the records before keep untimed macs
-            self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", self._signed(meta).items())
-            self.db.execute("COMMIT")
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
+        meta = self._signed({**self._meta, "times_from": str(self._max_seq() + 1)})  # the records before: untimed macs
+        self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?), (?, ?)",  # one statement: atomic
+                        ("times_from", meta["times_from"], META_MAC, meta[META_MAC]))
         self._read_meta()
 
     def _read_meta(self) -> None:
         if not {"journal", "state", "meta"} <= self._tables():
             raise JournalError(f"{self.path}: the journal cannot be read: no journal tables in it (an empty or foreign file)")
         meta = dict(self.db.execute("SELECT key, value FROM meta"))
-        if meta.get("schema") != str(SCHEMA_VERSION):
-            raise JournalError(f"{self.path}: a journal of schema {meta.get('schema', '?')}, not {SCHEMA_VERSION} "
-                               "(written without authenticated memory: read it with the release that wrote it)")
-        if meta.get("key_id") != key_id(self.key):
-            raise JournalError(f"{self.path}: written under another machine key (key id {meta.get('key_id', '?')}, "
-                               f"this key's is {key_id(self.key)})")
+        if wrong := meta_problem(meta, self.key):
+            raise JournalError(f"{self.path}: {wrong}")
         tag = meta.get(META_MAC)
-        if tag is not None and not hmac.compare_digest(meta_mac(self.key, meta), tag):
-            raise JournalError(f"{self.path}: the journal's meta rows fail their mac (one added, edited or removed: "
-                               "memory error)")
         # written before every meta row was authenticated (only what is checked elsewhere is used)
         self.unsigned_meta = tag is None
         # the first record whose mac covers its time (a file from before: none of them)
@@ -308,12 +341,9 @@ class Journal:
         self._check_schema()
 
     def _check_schema(self) -> None:
-        """The file's tables, indexes, triggers and views: exactly those ``_SCHEMA`` makes."""
+        """The file's tables, indexes, triggers and views: exactly those ``SCHEMA`` makes."""
         version = int(self.db.execute("PRAGMA schema_version").fetchone()[0])
-        found = _schema_objects(self.db)
-        if found != EXPECTED_SCHEMA:
-            odd = [f"{t} {n!r} on {tbl}" for t, n, tbl, _ in sorted(found - EXPECTED_SCHEMA, key=str)]
-            odd += [f"{t} {n!r} not as made" for t, n, _, _ in sorted(EXPECTED_SCHEMA - found, key=str)]
+        if odd := planted(self.db):
             raise JournalError(f"{self.path}: the journal's file holds what the cabinet never made: {', '.join(odd)} "
                                "(a planted object: memory error)")
         self._schema_version = version
@@ -369,13 +399,16 @@ class Journal:
         except BaseException as exc:
             self._in_tx = False
             self._last_seq, self._last_mac, self._since_checkpoint, self._index = saved
-            self._pending = {}
+            self._pending, self._moved = {}, None
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
                 raise JournalError(f"{self.path}: writing the journal failed: {exc}") from None
             raise
         self._in_tx = False
+        if self._moved is not None:
+            self._meta, self.anchor_seq, self._anchor_mac = self._moved
+            self._moved = None
         self._hook("after_commit")
         if self.on_commit is not None:
             self.on_commit(self._last_seq, self._last_mac)
@@ -560,67 +593,21 @@ class Journal:
             problems.append(f"the records after the anchor (record {self.anchor_seq}) do not begin with a checkpoint")
         return _Walk(problems, index, since)
 
-    def _compare_rows(self, index: RowIndex) -> list[str]:
-        """Every state row against the value its records say it holds."""
-        problems: list[str] = []
-        rows = {k: (v, s, m) for k, v, s, m in self.db.execute("SELECT key, value, seq, mac FROM state")}
-        for name in sorted(set(rows) | set(index)):
-            if name not in rows:
-                problems.append(f"state row {name!r} is missing (record {index[name][0]} wrote it)")
-                continue
-            value, seq, mac = rows[name]
-            if not hmac.compare_digest(self._mac(row_text(name, value, seq)), mac):
-                problems.append(f"state row {name!r} fails its mac (edited or forged)")
-            elif name not in index:
-                problems.append(f"state row {name!r} was written by no record")
-            elif (seq, digest(value)) != index[name]:
-                problems.append(f"state row {name!r} is not what record {index[name][0]} wrote (an old or altered copy)")
-        return problems
-
-    def archive(self, upto: int, to: Path) -> tuple[int, int]:
-        """Move the records before the last checkpoint at or before ``upto`` into a new file
-        ``to`` (same schema, same key, the chain from the same anchor), check that file, then
-        delete them here: the journal then starts at an anchor (the last record moved) and an
-        ``archived`` record says what went where. Returns (records moved, the new anchor); (0, ...)
-        when no checkpoint is that old. Inside no transaction; the cabinet must not be running."""
-        cut = self.db.execute("SELECT MAX(seq) FROM journal WHERE kind = ? AND seq <= ?", (CHECKPOINT, upto)).fetchone()[0]
-        if not cut or cut - 1 <= self.anchor_seq:
-            return 0, self.anchor_seq
-        if to.exists():
-            raise JournalError(f"{to}: a file is already there (an archive is never written over)")
-        last_mac = self.mac_at(cut - 1)
-        if last_mac is None:
-            raise JournalError(f"{self.path}: record {cut - 1} is missing: nothing archived")
-        with contextlib.closing(sqlite3.connect(to, isolation_level=None)) as out:
-            out.executescript(_SCHEMA)
-            kept = {k: v for k, v in self._meta.items() if k in ("schema", "key_id", "journal_id", "anchor", "times_from")}
-            out.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
-                            self._signed({**kept, "archive_of": self.path.name}).items())
-            out.execute("BEGIN")
-            rows = self.db.execute("SELECT seq, kind, seat, data, mac, at FROM journal WHERE seq < ? ORDER BY seq", (cut,))
-            while batch := rows.fetchmany(10_000):
-                out.executemany("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)", batch)
-            out.execute("COMMIT")
-        exported = Journal(to, self.key, readonly=True)
-        try:
-            problems = exported._walk(0).problems
-            moved = exported.last_seq - exported.anchor_seq
-        finally:
-            exported.close()
-        if problems or exported.last_seq != cut - 1:
-            raise JournalError(f"{to}: the archive failed its check ({'; '.join(problems) or 'records missing'}): "
-                               "nothing deleted from the journal")
-        anchor = {"seq": cut - 1, "mac": last_mac, "tag": anchor_mac(self.key, self.journal_id, cut - 1, last_mac)}
-        with self.transaction():
-            self._hook("archive")
-            self.db.execute("DELETE FROM journal WHERE seq < ?", (cut,))
-            meta = self._signed({**self._meta, "anchor": canon(anchor)})
-            self.db.executemany("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)",
-                                [(k, meta[k]) for k in ("anchor", META_MAC)])
-            self.append("archived", {"records": moved, "upto": cut - 1, "file": to.name, "last_mac": last_mac})
-        self._meta = meta
-        self.anchor_seq, self._anchor_mac = cut - 1, last_mac
-        return moved, cut - 1
+    def move_anchor(self, upto: int, meta: dict[str, str | None]) -> None:
+        """Inside a transaction: delete the records after the anchor up to ``upto`` (archived: a
+        checked copy is elsewhere, see ``machine/money/archive.py``); the chain then starts at an
+        anchor at ``upto``. ``meta`` rows are set (None: removed), the tag renewed. In force once
+        the transaction commits."""
+        last = self.mac_at(upto)
+        if not self._in_tx or last is None or not self.anchor_seq < upto < self._last_seq:
+            raise JournalError(f"{self.path}: records up to {upto} cannot be archived away (anchor {self.anchor_seq})")
+        anchor = {"seq": upto, "mac": last, "tag": anchor_mac(self.key, self.journal_id, upto, last)}
+        rows = self._signed({k: v for k, v in {**self._meta, **meta, "anchor": canon(anchor)}.items() if v is not None})
+        self._hook("archive")
+        self.db.execute("DELETE FROM journal WHERE seq <= ?", (upto,))
+        self.db.execute("DELETE FROM meta")
+        self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", rows.items())
+        self._moved = (rows, upto, last)
 
     def verify(self) -> list[str]:
         """Every problem found: SQLite's integrity check, the whole chain, every checkpoint, the
@@ -638,7 +625,7 @@ class Journal:
                 walk = self._walk(0)
                 problems += walk.problems
                 if not problems and not self.is_archive:
-                    problems += self._compare_rows(walk.index)
+                    problems += compare_rows(self.db, self._mac, walk.index)
         except sqlite3.DatabaseError as exc:
             problems.append(f"the journal cannot be read: {exc}")
         except JournalError as exc:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from machine.money.archive import archive, keep_from
 from machine.money.memory import (
     FileHeadStore,
     HeadStore,
@@ -91,18 +92,10 @@ def archive_cabinet(cfg: MachineConfig, base: Path, to: Path, keep_days: int, no
     journal = open_journal(cfg.journal_path(base), cfg.machine_memory(base))
     try:
         row = journal.db.execute("SELECT MAX(seq) FROM journal WHERE at < ?", (now - keep_days * 86400,)).fetchone()
-        upto = row[0] or 0
-        for n in range(1, cfg.seats + 1):
-            kept = journal.records("game", seat=n, last=games)
-            if kept:
-                upto = min(upto, kept[0].seq - 1)
-        start = journal.records("round_start", last=1)
-        if start and journal.get("round") is not None:
-            upto = min(upto, start[0].seq - 1)
-        moved, anchor = journal.archive(upto, to)
+        moved, anchor = archive(journal, min(row[0] or 0, keep_from(journal, cfg.seats, games)), to)
         if not moved:
             return f"nothing to archive: no checkpoint is older than {keep_days} days and the last {games} games of every seat"
-        return (f"archived records {journal.anchor_seq - moved + 1} to {anchor} ({moved:,}) into {to}, checked; the journal "
+        return (f"archived records {anchor - moved + 1} to {anchor} ({moved:,}) into {to}, checked; the journal "
                 f"keeps {journal.last_seq - anchor:,} records, the last {games} games of every seat and every meter")
     finally:
         journal.close()
