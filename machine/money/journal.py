@@ -575,9 +575,9 @@ class Journal:
             if seq != expect:
                 problems.append(f"record {expect} is missing (the chain jumps to {seq})")
                 break
-            said = (record_text(prev, seq, kind, seat, text, at) if seq >= timed
-                    else untimed_record_text(prev, seq, kind, seat, text))
-            if not hmac.compare_digest(self._mac(said), mac):
+            covered = (record_text(prev, seq, kind, seat, text, at) if seq >= timed
+                       else untimed_record_text(prev, seq, kind, seat, text))
+            if not hmac.compare_digest(self._mac(covered), mac):
                 problems.append(f"record {seq} ({kind}) was altered or forged: its mac does not match the chain")
                 break
             since += 1
