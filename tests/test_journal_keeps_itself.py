@@ -132,3 +132,38 @@ def test_the_configuration_sets_when(tmp_path):
     assert (cfg.memory.archive_at_mb, cfg.memory.archive_at_days) == (64, 30)
     with pytest.raises(ConfigError):
         parse_config(two_seats("memory: {archive_at_mb: 0}"), "m.yaml")
+
+
+@pytest.mark.timeout(90)
+def test_the_running_cabinet_archives_from_its_frame_loop(tmp_path, small_checkpoints, monkeypatch, capsys):
+    from machine.devtools.harness import SimulatedCabinet
+    from machine.loop import wiring
+    from machine.operator.config import parse_config
+    from machine.operator.firststart import temporary
+    from tests.helpers import two_seats
+
+    monkeypatch.setattr(wiring, "prepare_auto", lambda *args: None)
+    cfg = temporary(parse_config(two_seats("memory: {archive_at_mb: 1}"), "m.yaml"), tmp_path)
+    app = SimulatedCabinet(cfg, tmp_path, headless=True)
+    try:
+        k = app.wiring.keeper
+        assert k is not None and k.max_bytes == 2**20 and k.max_age == 90 * 86400
+        with app.lock:
+            play_rounds(app.cab, 10)
+            before = state(app.cab, 3)
+        k.max_bytes, k.games, k.check_every, k.min_records = 1, 3, 0.0, 1  # due at once (a journal of a few KB)
+        for _ in range(400):
+            app.frame()
+            if k.made:
+                break
+            time.sleep(0.01)
+        (made,) = k.made
+        with app.lock:
+            assert state(app.cab, 3) == before and app.cab.journal.anchor_seq > 0 and app.cab.journal.verify() == []
+        assert made.parent == cfg.data_path(tmp_path) / "archive"
+    finally:
+        app.close()
+    from machine.cli import main
+
+    assert main(["audit", "verify", "--data", str(made), "--key", str(cfg.key_path(tmp_path))]) == 0
+    assert "journal OK" in capsys.readouterr().out

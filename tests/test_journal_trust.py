@@ -336,3 +336,45 @@ def test_the_old_key_put_back_after_a_refused_init_opens_the_journal(tmp_path):
     j = open_journal(cfg.journal_path(tmp_path), cfg.machine_memory(tmp_path))
     assert j.last_seq == last
     j.close()
+
+
+@pytest.mark.timeout(90)
+def test_the_cabinets_first_start_asks_the_panels_memory(tmp_path, monkeypatch):
+    """End to end through the wiring (``cabinet run --init``, the soak's ``--data``): a panel that
+    keeps its memory in a file, the journal and the head store deleted: a memory error, and no
+    fresh journal written."""
+    import shutil
+    import time
+
+    from hardware.sim import panel as sim_panel
+
+    from machine.core.cabinet import MemoryLocked
+    from machine.devtools.harness import SimulatedCabinet
+    from machine.loop import wiring
+    from machine.loop.panelhead import decode
+
+    real = sim_panel.PanelSimulator
+    monkeypatch.setattr(sim_panel, "PanelSimulator", lambda seats: real(seats=seats, nv_file=str(tmp_path / "panel.nv")))
+    monkeypatch.setattr(wiring, "prepare_auto", lambda *args: None)
+    cfg = machine(tmp_path)
+    app = SimulatedCabinet(cfg, tmp_path, headless=True, first_start=True)
+    try:
+        assert app.wiring.first_start is not None and app.wiring.first_start.startswith("initialised: ")
+        key, end = load_key(cfg), time.monotonic() + 10
+        while (decode(app.sims.panel.nv.load() or b"", key) or Head0).seq != app.cab.journal.last_seq:
+            assert time.monotonic() < end, "the panel never got the head"
+            app.frame()
+            time.sleep(0.02)
+        last = app.cab.journal.last_seq
+    finally:
+        app.close()
+    shutil.rmtree(tmp_path / "data")
+    shutil.rmtree(tmp_path / "usb")
+    with pytest.raises(MemoryLocked, match=f"memory error: .*the journal is missing, but the panel's memory holds its head "
+                                           f"at record {last}"):
+        SimulatedCabinet(cfg, tmp_path, headless=True, first_start=True)
+    assert not (tmp_path / "data" / "journal.sqlite").exists()
+
+
+class Head0:
+    seq = 0
