@@ -380,3 +380,26 @@ def test_the_cabinets_first_start_asks_the_panels_memory(tmp_path, monkeypatch):
 
 class Head0:
     seq = 0
+
+
+@pytest.mark.parametrize("cut_at", ["head", "begin", "append", "before_commit"])
+def test_a_first_start_cut_before_its_first_record_starts_again_and_only_then(tmp_path, cut_at):
+    """The head stores learn a new journal (at record 0) before its file is made: a cut first
+    start leaves files only beside a witness that knows them at their start, so "journal files
+    are never new" and "a cut first start is started again" do not meet."""
+    from machine.money.memory import open_journal
+
+    from .cabinet_helpers import memory
+
+    class Cut(Exception):
+        pass
+
+    def cut(where: str) -> None:
+        if where == cut_at:
+            raise Cut(where)
+
+    with pytest.raises(Cut):
+        open_journal(tmp_path / "journal.sqlite", memory(tmp_path), step_hook=cut, create=True)
+    j = open_journal(tmp_path / "journal.sqlite", memory(tmp_path), create=True)  # started again
+    assert [r.kind for r in j.records()] == ["init"]
+    j.close()

@@ -51,7 +51,6 @@ import contextlib
 import hashlib
 import hmac
 import json
-import secrets
 import sqlite3
 import sys
 import time
@@ -237,15 +236,15 @@ class _Walk:
 class Journal:
     """One journal file. Writes happen only inside ``with journal.transaction():``.
 
-    ``key`` is the machine's key. ``create`` makes a new journal where there is none (only
-    ``machine/money/memory.py``'s explicit first start does that). ``step_hook`` is called at
+    ``key`` is the machine's key. ``create`` (its new journal id) makes a new journal where there
+    is none (only ``machine/money/memory.py``'s explicit first start does that). ``step_hook`` is called at
     every point where the disk is touched (before and after each statement and the commit); the
     crash test uses it to kill the process at such an instant. ``on_commit(seq, mac)`` runs after
     every commit (the second record of the head). A journal whose tail fails its check at open
     (``problems``) takes no transaction.
     """
 
-    def __init__(self, path: str | Path, key: bytes, *, readonly: bool = False, create: bool = False,
+    def __init__(self, path: str | Path, key: bytes, *, readonly: bool = False, create: str | None = None,
                  step_hook: Callable[[str], None] | None = None, clock: Callable[[], float] = time.time,
                  on_commit: Callable[[int, str], None] | None = None):
         self.path = Path(path)
@@ -278,7 +277,7 @@ class Journal:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=FULL")
                 if create and not self._tables():
-                    self._create()
+                    self._create(create)
             self._read_meta()
             if self.unsigned_meta and not readonly:
                 self._sign_old_meta()
@@ -298,9 +297,9 @@ class Journal:
     def _tables(self) -> set[str]:
         return {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
-    def _create(self) -> None:
+    def _create(self, journal_id: str) -> None:
         self.db.executescript(SCHEMA)
-        meta = {"schema": str(SCHEMA_VERSION), "key_id": key_id(self.key), "journal_id": secrets.token_hex(8),
+        meta = {"schema": str(SCHEMA_VERSION), "key_id": key_id(self.key), "journal_id": journal_id,
                 "times_from": "1"}
         self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", self._signed(meta).items())
 

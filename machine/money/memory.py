@@ -202,12 +202,12 @@ def _newest(memory: Memory, skip_damaged: bool = False) -> tuple[Head, str] | No
     return best
 
 
-def _writer(memory: Memory, journal: Journal, step_hook: Callable[[str], None] | None) -> Callable[[int, str], None]:
+def _writer(memory: Memory, journal_id: str, step_hook: Callable[[str], None] | None) -> Callable[[int, str], None]:
     """After every commit: the new head to every store (a store that cannot be written: fatal)."""
     hook = step_hook or (lambda where: None)
 
     def write(seq: int, mac: str) -> None:
-        head = Head(journal.journal_id, seq, mac)
+        head = Head(journal_id, seq, mac)
         for store in memory.heads:
             hook("head")
             try:
@@ -251,7 +251,7 @@ def open_journal(
     except UntrustedMemory:
         journal.close()
         raise
-    journal.on_commit = _writer(memory, journal, step_hook)
+    journal.on_commit = _writer(memory, journal.journal_id, step_hook)
     return journal
 
 
@@ -287,14 +287,16 @@ def _committed(path: Path, key: bytes) -> bool:
 
 def _create(path: Path, memory: Memory, step_hook: Callable[[str], None] | None, clock: Callable[[], float],
             first: tuple[str, dict[str, Any]] | None = None) -> Journal:
-    """A new journal: the head stores learn it (at record 0) before its first record commits, so a
-    cut at any instant leaves either nothing committed or a journal its heads know."""
+    """A new journal: the head stores learn it (at record 0) before its file is made, so a cut at
+    any instant leaves either nothing, or a journal its heads know (its file, if any, holding no
+    record: started again), never a file of a journal no witness knows."""
     for suffix in ("", "-wal", "-shm"):  # what a cut first start left (nothing committed)
         with contextlib.suppress(FileNotFoundError, NotADirectoryError):
             Path(str(path) + suffix).unlink()
-    journal = Journal(path, memory.key, create=True, step_hook=step_hook, clock=clock)
-    write = _writer(memory, journal, step_hook)
+    journal_id = secrets.token_hex(8)
+    write = _writer(memory, journal_id, step_hook)
     write(0, GENESIS)
+    journal = Journal(path, memory.key, create=journal_id, step_hook=step_hook, clock=clock)
     journal.on_commit = write
     kind, data = first or ("init", {})
     with journal.transaction():
