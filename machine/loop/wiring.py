@@ -146,7 +146,8 @@ class Wiring:
             worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout
             opened.pop_all()  # started: Wiring.close closes them from now on
         keeper = JournalKeeper(cab.journal, cfg.data_path(base) / "archive", cfg.seats, cfg.memory.archive_at_mb * 2**20,
-                               cfg.memory.archive_at_days * 86400.0, idle=lambda: cab.round is None and not cab.is_paying())
+                               cfg.memory.archive_at_days * 86400.0, idle=lambda: cab.round is None and not cab.is_paying(),
+                               games=max(100, cab.settings.recall_games))
         return cls(cab, lock, ident, panel, devices, worker, panel_head, made, keeper)
 
     def close(self) -> None:
