@@ -126,6 +126,7 @@ class SimulatedCabinet(CabinetApp):
         wall: Callable[[], float] = time.time,
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
+        first_start: bool = False,
     ):
         self.sims = Simulators(cfg)
         self.selected_seat = 1
@@ -134,7 +135,7 @@ class SimulatedCabinet(CabinetApp):
             super().__init__(
                 cfg, base, headless=headless, clock=clock, wall=wall, auto=auto, shoes=shoes,
                 panel_url=self.sims.panel_url, bus_url=self.sims.bus_url,
-                key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0,
+                key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0, first_start=first_start,
             )
         except BaseException:
             self.sims.stop()

@@ -52,6 +52,7 @@ class CabinetApp:
         bus_url: str | None = None,
         key_hints: dict[str, str] | None = None,
         help_height: int = 0,
+        first_start: bool = False,
     ):
         self.cfg = cfg
         self.clock = clock
@@ -65,7 +66,7 @@ class CabinetApp:
         try:
             self.wiring = Wiring.build(
                 cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes,
-                watch=self.screens,
+                watch=self.screens, first_start=first_start,
             )
         except BaseException as exc:
             if self.screens is not None:
@@ -112,7 +113,10 @@ class CabinetApp:
             with self.lock:
                 self.router.panel_event(ev, now)
         with self.lock:
-            self.cab.tick(now, self.wall())  # the wall clock: tournament times survive a power cut
+            wall = self.wall()
+            self.cab.tick(now, wall)  # the wall clock: tournament times survive a power cut
+            if self.wiring.keeper is not None:  # the journal archives itself at idle moments, a chunk a frame
+                self.wiring.keeper.step(now, wall)
             self.router.observe(now)
             lit = self.router.lamps()
         for n, on in lit.items():
