@@ -111,6 +111,9 @@ def open_link(url: str, *, baudrate: int = 9600) -> Transport:
     return transport
 
 
+open_transport = open_link  # the name the drivers use
+
+
 def _accepted() -> str:
     return ("a device path (/dev/ttyUSB0), serial:///dev/ttyUSB0, socket://HOST:PORT, rfc2217://HOST:PORT, "
             "loop://, or sim (the simulators)")

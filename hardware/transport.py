@@ -3,8 +3,8 @@
 Owns: the ``Transport`` interface every driver is written against (``write``, ``read`` with a
 timeout, ``close``) and ``SerialTransport``, which opens a pyserial URL or device path with
 ``serial.serial_for_url`` (``/dev/ttyUSB0``, a pty path, ``socket://host:port``, ``loop://``)
-at 9600 baud 8N1. Which class opens which URL is the registry's (``hardware/links.py``):
-``open_transport`` asks it. Knows nothing of ccTalk: it moves bytes.
+at 9600 baud 8N1. Which class opens which URL is the registry's (``hardware/links.py``,
+``open_transport``), which this module never imports. Knows nothing of ccTalk: it moves bytes.
 """
 
 from __future__ import annotations
@@ -78,9 +78,3 @@ class SerialTransport:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-
-def open_transport(url: str, *, baudrate: int = 9600) -> Transport:
-    """Open the link a configuration names, through the backend its scheme registers."""
-    from hardware.links import open_link
-
-    return open_link(url, baudrate=baudrate)

@@ -7,8 +7,8 @@ import contextlib
 import pytest
 
 from hardware.cctalk.host import CctalkBus, NoReply
-from hardware.links import LinkError, is_simulated, parse_link
-from hardware.transport import SerialTransport, TransportError, open_transport
+from hardware.links import LinkError, is_simulated, open_transport, parse_link
+from hardware.transport import SerialTransport, TransportError
 
 pytestmark = pytest.mark.timeout(30)
 

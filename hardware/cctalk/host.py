@@ -40,7 +40,8 @@ from hardware.cctalk.codec import (
 )
 from hardware.cctalk.headers import REPLY_LENGTHS, Header, decode_ascii, decode_uint
 from hardware.clock import Clock
-from hardware.transport import Transport, open_transport
+from hardware.links import open_transport
+from hardware.transport import Transport
 
 
 class CctalkError(Exception):

@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 
 from hardware.clock import Clock
+from hardware.links import open_transport
 from hardware.panel.connection import HostConnection, HostEvent, LinkDown, LinkUp
 from hardware.panel.messages import (
     BUTTONS,
@@ -42,7 +43,7 @@ from hardware.panel.messages import (
     check_seat,
     lamp_state,
 )
-from hardware.transport import Transport, TransportError, open_transport
+from hardware.transport import Transport, TransportError
 
 BAUDRATE = 115200
 READ_CHUNK = 4096

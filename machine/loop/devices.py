@@ -27,7 +27,8 @@ from hardware.cctalk.codec import Checksum
 from hardware.cctalk.headers import BUFFER_EVENTS, new_event_count
 from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, CctalkError
-from hardware.transport import Transport, TransportError, open_transport
+from hardware.links import open_transport
+from hardware.transport import Transport, TransportError
 
 from machine.core.cabinet import Cabinet
 from machine.loop.payout import HopperTestLedger, SeatLedger, check_counter, pending_test, run_payouts
