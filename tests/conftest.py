@@ -14,7 +14,8 @@ import tempfile
 
 import pytest
 
-from machine.games.rules import Rules, load_profile
+from machine.games.blackjack.rules import Rules
+from machine.profiles import load_profile
 
 _OWN_CACHE: list[str] = []  # the folder this process made (the controller's, or a lone run's)
 

@@ -11,11 +11,11 @@ import pytest
 from machine.core.cabinet import CabinetSettings, open_cabinet, random_shuffle
 from machine.core.lamps import SEAT_STATES, transition_allowed
 from machine.core.play import ShoeError
-from machine.games.blackjack import BlackjackGame
+from machine.games.blackjack.game import BlackjackGame
 from machine.games.cards import new_shoe
 from machine.games.interface import Button, Decision, Game, GameRound
-from machine.games.rules import load_profile
 from machine.loop.payout import SeatLedger
+from machine.profiles import load_profile
 
 from .cabinet_helpers import boot, memory, stacked_shoes, stand_player
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from machine.core.cabinet import CabinetSettings
-from machine.games.rules import load_profile
 from machine.money.audit import gather
+from machine.profiles import load_profile
 from tests.cabinet_helpers import TEST_KEY, boot, stacked_shoes
 
 TWO_GAMES = CabinetSettings(seats=2, games=(load_profile("casino-blackjack"),))

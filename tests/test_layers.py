@@ -49,7 +49,7 @@ RULES = (
         forbidden=(
             "machine.gamemath", "machine.money", "machine.core", "machine.loop", "machine.display",
             "machine.operator", "machine.devtools", "machine.scripts", "machine.cli", "machine.i18n",
-            "hardware", "serial", "pygame", "sqlite3",
+            "machine.profiles", "machine.yamlio", "hardware", "serial", "pygame", "sqlite3",
         ),
         allowed=("hardware.panel.buttons",),
     ),
@@ -188,7 +188,8 @@ def test_the_checker_catches_a_planted_forbidden_import_wherever_it_stands(tmp_p
 # layer -> modules it must not load, directly or through any package it imports
 LOADS = {
     "machine.games": ("serial", "pygame", "sqlite3", "machine.money", "machine.core", "machine.loop",
-                      "machine.display", "machine.operator", "machine.devtools", "machine.gamemath"),
+                      "machine.display", "machine.operator", "machine.devtools", "machine.gamemath",
+                      "machine.profiles", "machine.yamlio"),
     "machine.money": ("pygame", "serial", "machine.display", "machine.loop", "machine.core"),
     "hardware": ("machine", "pygame"),
 }

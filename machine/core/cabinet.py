@@ -30,9 +30,10 @@ from machine.core.admin import fresh_seat
 from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, CabinetSettings, Core, GameFactory, Shuffler
 from machine.core.payouts import POWER_CUT
 from machine.core.state import CabinetRow, CabinetState, Payout, SeatState
+from machine.games.blackjack.rules import Rules
 from machine.games.cards import RandomSource, shuffle
 from machine.games.interface import BET_BUTTONS, PICK, Button, Game
-from machine.games.rules import Profile, Rules
+from machine.games.rules import Profile
 from machine.money.journal import Journal, JournalError
 from machine.money.memory import Memory, UntrustedMemory, open_journal
 from machine.money.meters import Meters

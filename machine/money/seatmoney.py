@@ -17,8 +17,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from machine.games.blackjack.rules import Rules
 from machine.games.catalog import settings_from_dict
-from machine.games.rules import Rules
 
 BET_BUTTONS = ("+2", "+10", "x2", "repeat", "max")
 BUTTONS = BET_BUTTONS + ("start", "collect")

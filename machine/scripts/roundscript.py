@@ -10,10 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from machine.games.blackjack.events import Event
+from machine.games.blackjack.round import Round
 from machine.games.cards import RANKS, CardError, check_stacked_shoe, deck_ranks
-from machine.games.interface import GameRound, bet_action
-from machine.games.round import Event, Round, RoundError
-from machine.games.rules import Profile, RulesError, load_profile
+from machine.games.interface import GameRound, RoundError, bet_action
+from machine.games.rules import Profile, RulesError
+from machine.profiles import load_profile
 
 MAX_SEATS = 7
 SCRIPT_ACTIONS = ("hit", "stand", "double", "split", "surrender", "auto")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from machine.games.blackjack.events import Event
 from machine.games.catalog import make_game
-from machine.games.round_events import Event
 from machine.games.rules import Profile
 from machine.money.seatmoney import BUTTONS, MoneySettings, SeatMoney
 from machine.scripts.roundscript import (

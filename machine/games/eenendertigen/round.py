@@ -29,7 +29,7 @@ from machine.games.eenendertigen.rules import (
     score_value,
 )
 from machine.games.interface import FACE_DOWN, Decision, HandShown, PlaceShown, SeatSettlement, TableShown
-from machine.games.round import IllegalAction, RoundError, ShoeExhausted
+from machine.games.roundbase import IllegalAction, RoundError, ShoeExhausted
 
 MAX_SWAPS = 5  # classic: a place that has swapped five times has passed
 MOVE_TEXT = {"swap": "swapped", "swap_all": "swapped all three", "take_open": "took the open card", "draw": "drew"}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from machine.games.blackjack_rules import is_natural
+from machine.games.blackjack.scoring import is_natural
 from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.eenentwintig.scoring import BUST, THREE_SEVENS, TWENTY_AND_A_HALF, score_cards, value
 from machine.games.interface import SeatSettlement

@@ -53,7 +53,7 @@ from machine.games.eenentwintig.events import (
 from machine.games.eenentwintig.result import hand_text, round_result, seat_settlements
 from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.interface import FACE_DOWN, Decision, HandShown, SeatSettlement, TableShown, bet_action, bet_of
-from machine.games.round import IllegalAction, RoundError, ShoeExhausted
+from machine.games.roundbase import IllegalAction, RoundError, ShoeExhausted
 
 __all__ = ["PLAY_ACTIONS", "EenentwintigRound", "Hand", "IllegalAction", "RoundError", "Seat", "ShoeExhausted"]
 

@@ -5,7 +5,7 @@ settlement), the bank as the round moves it, which choices are allowed at each d
 why the others are refused, the events, what each seat sees (``shown``) and the whole state as
 plain data. Never does I/O, reads a clock or draws a random number: the shoe comes in shuffled,
 the decisions one at a time through ``act``. The rules it applies are ``ochko.rules``' and
-``blackjack_rules``' functions; the finished round as data is ``ochko.result``'s.
+``blackjack.scoring``' functions; the finished round as data is ``ochko.result``'s.
 
 Theory of operation
 -------------------
@@ -41,7 +41,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
 from machine.games.interface import FACE_DOWN, Decision, HandShown, SeatSettlement, TableShown, bet_action, bet_of
 from machine.games.ochko import events as ev
 from machine.games.ochko.result import round_result
@@ -59,7 +59,7 @@ from machine.games.ochko.rules import (
     points,
     stake_cap,
 )
-from machine.games.round import IllegalAction, RoundError, ShoeExhausted
+from machine.games.roundbase import IllegalAction, RoundError, ShoeExhausted
 
 PLAY_ACTIONS = ("hit", "stand", "dark")
 STUK_NOTICE = "Stuk: the last round of this bank"

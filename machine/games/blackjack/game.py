@@ -17,11 +17,12 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from machine.games.blackjack.round import Round
+from machine.games.blackjack.rules import Rules
 from machine.games.cards import deck_ranks, new_shoe
 from machine.games.hosted import HostedGame
 from machine.games.interface import Button, TableShown
-from machine.games.round import Round
-from machine.games.rules import Profile, Rules
+from machine.games.rules import Profile
 
 AutoStrategy = Callable[[Round], str]
 

@@ -6,8 +6,8 @@ refused, the events a display and a journal consume, and the whole state as plai
 does I/O, reads a clock or draws a random number: the shoe comes in already shuffled (its whole
 order is the round's record), the decisions come in one at a time through ``act``. The rules
 it applies (totals, naturals, the dealer's draw, the peek, the settlement table) are the
-functions of ``blackjack_rules``, shared with the analysis and the fast simulator; its events
-are the classes of ``round_events``.
+functions of ``blackjack.scoring``, shared with the analysis and the fast simulator; its events
+are the classes of ``blackjack.events``.
 
 Theory of operation
 -------------------
@@ -26,7 +26,7 @@ round is always in one of these phases::
   ``split``, ``surrender``). Hands that need no decision (bust, 21 with nothing but stand
   allowed, split aces holding their one card, five-card charlie) finish by themselves.
 * ``done``: the dealer has played and every hand, insurance and bonus is settled. The dealer
-  draws only while something still waits for its hand (``blackjack_rules.waits_for_dealer``):
+  draws only while something still waits for its hand (``scoring.waits_for_dealer``):
   with a hole card it otherwise only turns the hole card over.
 
 ``pending`` says whose turn it is and what is allowed; ``why_not`` says why an action is
@@ -46,12 +46,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from machine.games import blackjack_rules as bj
-from machine.games.cards import value
-from machine.games.hand import earns_three_sevens, is_bust, is_natural, score, total_text
-from machine.games.interface import FACE_DOWN, Decision, HandShown, RoundError, SeatSettlement, ShoeExhausted, TableShown
-from machine.games.round_checks import PLAY_ACTIONS, play_problem
-from machine.games.round_events import (
+from machine.games.blackjack import scoring as bj
+from machine.games.blackjack.checks import PLAY_ACTIONS, play_problem
+from machine.games.blackjack.events import (
     Action,
     BonusPaid,
     Busted,
@@ -66,22 +63,18 @@ from machine.games.round_events import (
     InsuranceSettled,
     Peeked,
     RoundEnded,
-    event_from_dict,
+    from_dict,
 )
-from machine.games.round_result import round_result, seat_settlements
-from machine.games.rules import Rules, totals_mask
+from machine.games.blackjack.hand import earns_three_sevens, is_bust, is_natural, score, total_text
+from machine.games.blackjack.result import round_result, seat_settlements
+from machine.games.blackjack.rules import Rules, totals_mask
+from machine.games.cards import value
+from machine.games.interface import FACE_DOWN, Decision, HandShown, RoundError, SeatSettlement, TableShown
+from machine.games.roundbase import IllegalAction, RoundBase
 
 INSURANCE_ACTIONS = ("insure", "no_insurance")
 SURRENDER_ACTIONS = ("surrender", "continue")
 
-
-class IllegalAction(RoundError):
-    """An action refused at this point; the round is unchanged."""
-
-    def __init__(self, seat: int, hand: int | None, action: str, reason: str):
-        self.seat, self.hand, self.action, self.reason = seat, hand, action, reason
-        where = f"seat {seat}" + (f", hand {hand + 1}" if hand is not None else "")
-        super().__init__(f"{where}: {action} is not allowed: {reason}")
 
 
 @dataclass
@@ -144,20 +137,19 @@ class Seat:
             self.funds -= amount
 
 
-class Round:
+class Round(RoundBase):
     """A round in progress or finished. Build one with ``Round.start``."""
 
+    events: list[Event]
+
     def __init__(self, rules: Rules, shoe: list[str], seats: list[Seat]):
+        super().__init__(shoe)
         self.rules = rules
-        self.shoe = shoe
-        self.pos = 0
         self.seats = seats
         self.dealer: list[str] = []
-        self.phase = "deal"
         self.seat_i = 0
         self.hand_i = 0
         self.peeked = False
-        self.events: list[Event] = []
 
     # -- construction -------------------------------------------------------------------------
 
@@ -192,16 +184,8 @@ class Round:
     # -- queries ------------------------------------------------------------------------------
 
     @property
-    def finished(self) -> bool:
-        return self.phase == "done"
-
-    @property
     def up_card(self) -> str | None:
         return self.dealer[0] if self.dealer else None
-
-    @property
-    def cards_used(self) -> int:
-        return self.pos
 
     def seat(self, number: int) -> Seat:
         for s in self.seats:
@@ -252,13 +236,13 @@ class Round:
             if action == "insure":
                 seat.insurance = seat.bet // 2
                 seat.take(seat.insurance)
-            self._emit(InsuranceDecided(seat.number, seat.insurance))
+            self.emit(InsuranceDecided(seat.number, seat.insurance))
         elif self.phase == "surrender":
             seat.surrender_decided = True
             if action == "surrender":
                 first = seat.hands[0]
                 first.surrendered = first.done = True
-                self._emit(EarlySurrendered(seat.number, 0))
+                self.emit(EarlySurrendered(seat.number, 0))
         else:
             self._play(seat, self.hand_i, action)
         self._advance()
@@ -266,23 +250,16 @@ class Round:
 
     # -- the deal -----------------------------------------------------------------------------
 
-    def _draw(self) -> str:
-        if self.pos >= len(self.shoe):
-            raise ShoeExhausted(f"the shoe ran out after {self.pos} cards")
-        card = self.shoe[self.pos]
-        self.pos += 1
-        return card
-
     def _give(self, seat: Seat, hand_i: int) -> str:
-        card = self._draw()
+        card = self.draw()
         seat.hands[hand_i].cards.append(card)
-        self._emit(CardDealt(seat.number, hand_i, card))
+        self.emit(CardDealt(seat.number, hand_i, card))
         return card
 
     def _give_dealer(self, face_down: bool = False) -> str:
-        card = self._draw()
+        card = self.draw()
         self.dealer.append(card)
-        self._emit(DealerCardDealt(card, face_down))
+        self.emit(DealerCardDealt(card, face_down))
         return card
 
     def _deal(self) -> None:
@@ -353,7 +330,7 @@ class Round:
             return False
         self.peeked = True
         natural = is_natural(self.dealer)
-        self._emit(Peeked("blackjack" if natural else "no_blackjack"))
+        self.emit(Peeked("blackjack" if natural else "no_blackjack"))
         return natural
 
     def _next_play_decision(self) -> bool:
@@ -379,11 +356,11 @@ class Round:
         if hand.blackjack or hand.bust:
             hand.done = True
             if hand.bust:
-                self._emit(Busted(seat.number, seat.hands.index(hand)))
+                self.emit(Busted(seat.number, seat.hands.index(hand)))
             return
         if r.five_card_charlie and len(hand.cards) >= 5:
             hand.done = hand.charlie = True
-            self._emit(Charlie(seat.number, seat.hands.index(hand)))
+            self.emit(Charlie(seat.number, seat.hands.index(hand)))
             return
         if hand.split_aces and r.split_aces_one_card and len(hand.cards) >= 2:
             if self._play_problem(seat, hand, "split") is not None:
@@ -399,7 +376,7 @@ class Round:
 
     def _play(self, seat: Seat, hand_i: int, action: str) -> None:
         hand = seat.hands[hand_i]
-        self._emit(Action(seat.number, hand_i, action, seat.bet))
+        self.emit(Action(seat.number, hand_i, action, seat.bet))
         if action == "hit":
             self._give(seat, hand_i)
         elif action == "stand":
@@ -415,7 +392,7 @@ class Round:
             self._give(seat, hand_i)
             hand.done = True
             if hand.bust:
-                self._emit(Busted(seat.number, hand_i))
+                self.emit(Busted(seat.number, hand_i))
         elif action == "split":
             seat.take(seat.bet)
             seat.splits_and_doubles += 1
@@ -437,7 +414,7 @@ class Round:
         r = self.rules
         dealer_bj_known = self.peeked and is_natural(self.dealer)
         if self.rules.hole_card:
-            self._emit(HoleCardRevealed(self.dealer[1]))
+            self.emit(HoleCardRevealed(self.dealer[1]))
         insured = bj.insurance_waits_for_dealer(r.hole_card) and any(s.insurance for s in self.seats)
         needed = insured or any(self._hand_waits_for_dealer(h) for s in self.seats for h in s.hands)
         if needed and not dealer_bj_known:
@@ -461,19 +438,16 @@ class Round:
                     d_total, d_bj, late, original_only, ties, r.player_21_wins, pays.numerator, pays.denominator,
                 )
                 hand.result, hand.returned = bj.RESULTS[code], ret
-                self._emit(HandSettled(seat.number, i, ret, hand.result))
+                self.emit(HandSettled(seat.number, i, ret, hand.result))
                 if r.three_sevens_bonus and earns_three_sevens(hand.cards, hand.from_split):
                     bonus = r.three_sevens_bonus
                     seat.bonus += bj.ratio_of(seat.bet, bonus.numerator, bonus.denominator)
-                    self._emit(BonusPaid(seat.number, i, seat.bonus))
+                    self.emit(BonusPaid(seat.number, i, seat.bonus))
             if seat.insurance:
                 ins = r.insurance_pays
                 seat.insurance_returned = bj.insurance_return(seat.insurance, d_bj, ins.numerator, ins.denominator)
-                self._emit(InsuranceSettled(seat.number, seat.insurance_returned))
-        self._emit(RoundEnded())
-
-    def _emit(self, event: Event) -> None:
-        self.events.append(event)
+                self.emit(InsuranceSettled(seat.number, seat.insurance_returned))
+        self.emit(RoundEnded())
 
     # -- plain data -----------------------------------------------------------------------------
 
@@ -509,7 +483,7 @@ class Round:
         rnd.seat_i, rnd.hand_i = data["seat_i"], data["hand_i"]
         rnd.peeked = data["peeked"]
         bets = {s.number: s.bet for s in seats}
-        rnd.events = [event_from_dict(e, bets) for e in data["events"]]
+        rnd.events = [from_dict(e, bets) for e in data["events"]]
         return rnd
 
     # -- the result ---------------------------------------------------------------------------
