@@ -12,7 +12,7 @@ from collections import Counter
 
 import pytest
 
-from hardware.panel.buttons import Button
+from hardware.buttons import Button
 
 from machine.devtools.harness import SimulatedCabinet
 from machine.games.cards import shuffle

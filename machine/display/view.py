@@ -17,7 +17,7 @@ from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUND
 from machine.games.interface import Button, HandShown, PlaceShown
 from machine.i18n import N_
 
-BUTTON_ORDER = ("+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect")
+BUTTON_ORDER = tuple(Button)  # a seat's buttons in their wire order
 
 
 HandView = HandShown  # one hand as its seat sees it (machine/games/interface.py)

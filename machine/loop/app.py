@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hardware.panel.buttons import Button
+from hardware.buttons import Button
 
 from machine.core.cabinet import Cabinet, MemoryLocked
 from machine.display.screens import Screens, banner_text
