@@ -10,6 +10,7 @@ import pytest
 
 from machine.cli import main
 from machine.core.cabinet import CabinetSettings, open_cabinet
+from machine.display.view import build_view
 from machine.gamemath.engines import auto_for
 from machine.games import catalog
 from machine.games.catalog import make_game
@@ -50,6 +51,9 @@ def test_the_toy_game_plays_a_round_with_money_through_a_power_cut_and_is_recall
     assert cab.round is not None and cab.round.pending.options == ("swap", "stand")
     assert {n: cab.seats[n].money.club for n in (1, 2)} == {n: clubs[n] - 2 for n in (1, 2)}
     assert cab.round.shown().dealer_cards == ("??",)
+    view = build_view(cab, 1.0)  # the screens read only what the round shows (the toy has no seat())
+    assert [(v.bet, v.insurance, v.hands[0].cards) for v in view.seats] == [(2, 0, ("5S",)), (2, 0, ("9H",))]
+    assert view.dealer_cards == ("??",) and view.dealer_title == "HOUSE"
     assert cab.press(1, "draw", 2)
     before = cab.round.to_dict()
     cab.journal.close()

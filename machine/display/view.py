@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
-from machine.games.interface import Button, HandShown, PlaceShown
+from machine.games.interface import Button, HandShown, PlaceShown, TableShown
 from machine.i18n import N_
 
 BUTTON_ORDER = tuple(Button)  # a seat's buttons in their wire order
@@ -134,7 +134,7 @@ def build_view(
         fields: dict[str, object] = {}
         watching: tuple[HandView, ...] = ()
         if rnd and cab.in_round(n):
-            insurance = getattr(rnd.seat(n), "insurance", 0)
+            insurance, insurance_returned = table.insurance.get(n, (0, 0))
             hands = tuple(table.hands.get(n, ()))
             if pending and pending.seat == n:
                 message = PENDING_MESSAGES.get(pending.kind, N_("Your turn"))
@@ -142,8 +142,7 @@ def build_view(
                 message, fields = N_("Seat {seat} is deciding"), {"seat": pending.seat}
         elif last and n in last.seat_numbers and not m.bet:
             hands = tuple(table.hands.get(n, ()))
-            ls = last.seat(n)
-            insurance, insurance_returned = getattr(ls, "insurance", 0), getattr(ls, "insurance_returned", 0)
+            insurance, insurance_returned = table.insurance.get(n, (0, 0))
         if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
             watching = tuple(table.hands.get(pending.seat, ()))
         state = cab.seat_state(n)
@@ -161,7 +160,7 @@ def build_view(
                 state=state,
                 credit=m.credit,
                 club=m.club,
-                bet=_bet_shown(cab, rnd, n),
+                bet=_bet_shown(cab, table if rnd else None, n),
                 min_bet=cab.rules.min_bet,
                 max_bet=max_bet,
                 hands=hands,
@@ -244,12 +243,13 @@ def _rows(ranking) -> tuple[tuple[str, str, str, str], ...]:
     return tuple((str(r["rank"]), r["name"], str(r["score"]), str(r["rounds"])) for r in ranking)
 
 
-def _bet_shown(cab: Cabinet, rnd, n: int) -> int:
-    """The bet a seat's meters show: being placed, proposed at its bet decision, or in play."""
-    if not (rnd and cab.in_round(n)):
+def _bet_shown(cab: Cabinet, shown: TableShown | None, n: int) -> int:
+    """The bet a seat's meters show: being placed, proposed at its bet decision, or in play
+    (``shown``: the round in play as its game shows it)."""
+    if not (shown and cab.in_round(n)):
         return cab.seats[n].money.bet
     proposed = cab.proposal(n)
-    return proposed if proposed is not None else rnd.seat(n).bet
+    return proposed if proposed is not None else shown.bets.get(n, 0)
 
 
 HOUSE_WINS = {"DEALER": N_("Dealer wins"), "BANK": N_("Bank wins"), "BANKER": N_("Banker wins")}

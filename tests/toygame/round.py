@@ -105,7 +105,8 @@ class ToyRound(RoundBase):
                                       active=self.pending is not None and self.pending.seat == s.number),)
                  for s in self.seats}
         house = self.house if self.finished else FACE_DOWN
-        return TableShown((house,), self.house[0] if self.finished else "", hands, dealer_title="HOUSE")
+        return TableShown((house,), self.house[0] if self.finished else "", hands, dealer_title="HOUSE",
+                          bets={s.number: s.bet for s in self.seats})
 
     def settlement(self) -> list[SeatSettlement]:
         if not self.finished:

@@ -529,7 +529,9 @@ class Round(RoundBase):
             )
             for s in self.seats
         }
-        return TableShown(tuple(dealer), total_text(open_cards), hands)
+        insurance = {s.number: (s.insurance, s.insurance_returned) for s in self.seats if s.insurance}
+        bets = {s.number: s.bet for s in self.seats}
+        return TableShown(tuple(dealer), total_text(open_cards), hands, bets=bets, insurance=insurance)
 
     def settlement(self) -> list[SeatSettlement]:
         """Each seat's stakes, returns and counters for the meters, once the round is finished."""

@@ -356,7 +356,8 @@ class EenendertigenRound:
         return TableShown(
             dealer_cards=open_cards, hands=hands, notice=self._notice(), dealer_title="TABLE", places=tuple(places),
             stack=self.stack if self.rules.variant == "modern" else None,
-            max_swaps=MAX_SWAPS if self.rules.variant == "classic" else None)
+            max_swaps=MAX_SWAPS if self.rules.variant == "classic" else None,
+            bets={p.seat: p.bet for p in self.places if p.seat is not None})
 
     def _notice(self) -> str:
         """The line every screen shows: who knocked, then how the round ended and who won."""

@@ -383,9 +383,10 @@ class EenentwintigRound:
                     active=bool(d and d.kind == "play" and d.seat == s.number and d.hand == i),
                 ))
             hands[s.number] = tuple(shown)
+        bets = {s.number: s.bet for s in self.seats}
         if self.finished:
-            return TableShown(tuple(self.bank), hand_text(self.bank, True, self.rules), hands, dealer_title=BANK)
-        return TableShown((FACE_DOWN,) * len(self.bank), "", hands, dealer_title=BANK)
+            return TableShown(tuple(self.bank), hand_text(self.bank, True, self.rules), hands, dealer_title=BANK, bets=bets)
+        return TableShown((FACE_DOWN,) * len(self.bank), "", hands, dealer_title=BANK, bets=bets)
 
     # -- plain data -----------------------------------------------------------------------------
 

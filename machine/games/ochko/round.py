@@ -394,6 +394,7 @@ class OchkoRound:
         return TableShown(
             tuple(self.banker), total_text(self.total(self.banker)) if self.banker else "", hands,
             bank=self.bank, notice=STUK_NOTICE if self.stuk else "", dealer_title=BANKER,
+            bets={s.number: s.bet for s in self.seats},
         )
 
     @property
