@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from machine.games.blackjack import scoring as bj
 from machine.games.cards import value
+from machine.games.text import Text
 
 
 class Score(NamedTuple):
@@ -63,5 +64,5 @@ def total_text(cards: Sequence[str], aces_hard: bool = False, from_split: bool =
         return "blackjack"
     s = score(cards, aces_hard)
     if s.total > 21:
-        return f"bust {s.total}"
-    return f"soft {s.total}" if s.soft else str(s.total)
+        return Text("bust {total}", total=s.total)
+    return Text("soft {total}", total=s.total) if s.soft else str(s.total)

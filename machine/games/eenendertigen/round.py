@@ -30,9 +30,13 @@ from machine.games.eenendertigen.rules import (
 )
 from machine.games.interface import FACE_DOWN, Decision, HandShown, PlaceShown, SeatSettlement, TableShown
 from machine.games.roundbase import IllegalAction, RoundError, ShoeExhausted
+from machine.games.text import N_, SEP, Text
 
 MAX_SWAPS = 5  # classic: a place that has swapped five times has passed
-MOVE_TEXT = {"swap": "swapped", "swap_all": "swapped all three", "take_open": "took the open card", "draw": "drew"}
+# what the other places did, as a notice: a move by its name, and a pass
+MOVE_TEXT = {"swap": N_("Place {place} swapped"), "swap_all": N_("Place {place} swapped all three"),
+             "take_open": N_("Place {place} took the open card"), "draw": N_("Place {place} drew"),
+             "pass": N_("Place {place} passed")}
 ENDED_TEXT = {"31": "31!", "all passed": "Everyone passed", "swaps": "Five swaps", "stack empty": "The stack is empty"}
 Computer = Callable[["EenendertigenRound", int], str]  # (round, place index 0-3) -> action
 
@@ -359,28 +363,33 @@ class EenendertigenRound:
             max_swaps=MAX_SWAPS if self.rules.variant == "classic" else None,
             bets={p.seat: p.bet for p in self.places if p.seat is not None})
 
-    def _notice(self) -> str:
+    def _notice(self) -> Text:
         """The line every screen shows: who knocked, then how the round ended and who won."""
         knocked = [n + 1 for n, p in enumerate(self.places) if p.knocked]
         if self.turn is not None:
-            return f"31! Place {knocked[0]} knocked: one more turn each" if knocked else self._since_last_turn()
+            if knocked:
+                return Text("31! Place {place} knocked: one more turn each", place=knocked[0])
+            return self._since_last_turn()
         winners = self.winners
-        who = f"Place {winners[0]} wins" if len(winners) == 1 else f"Places {', '.join(map(str, winners))} share the win"
-        return f"{ENDED_TEXT[self.ended]} · {who}"
+        if len(winners) == 1:
+            who = Text("Place {place} wins", place=winners[0])
+        else:
+            who = Text("Places {places} share the win", places=", ".join(map(str, winners)))
+        return Text.joined(SEP, [ENDED_TEXT[self.ended], who])
 
-    def _since_last_turn(self) -> str:
+    def _since_last_turn(self) -> Text:
         """What the other places did since the place to move last moved (computer players move
         at once, so a seat reads it here): "Place 2 swapped · Place 3 passed"."""
         assert self.turn is not None
-        done: list[str] = []
+        done: list[Text] = []
         for e in reversed(self.events):
             if isinstance(e, ev.Dealt) or (isinstance(e, ev.Moved | ev.Passed) and e.place == self.turn + 1):
                 break
             if isinstance(e, ev.Passed) and e.by == "pass":
-                done.append(f"Place {e.place} passed")
+                done.append(Text(MOVE_TEXT["pass"], place=e.place))
             elif isinstance(e, ev.Moved):
-                done.append(f"Place {e.place} {MOVE_TEXT[e.action.partition(':')[0]]}")
-        return " · ".join(reversed(done))
+                done.append(Text(MOVE_TEXT[e.action.partition(":")[0]], place=e.place))
+        return Text.joined(SEP, reversed(done))
 
     # -- plain data ----------------------------------------------------------------------------
 

@@ -60,6 +60,7 @@ from machine.games.ochko.rules import (
     stake_cap,
 )
 from machine.games.roundbase import IllegalAction, RoundError, ShoeExhausted
+from machine.games.text import Text
 
 PLAY_ACTIONS = ("hit", "stand", "dark")
 STUK_NOTICE = "Stuk: the last round of this bank"
@@ -95,7 +96,7 @@ def count(cards: Sequence[str], two_aces_21: bool) -> int:
 
 
 def total_text(total: int) -> str:
-    return f"bust {total}" if total > 21 else str(total)
+    return Text("bust {total}", total=total) if total > 21 else str(total)
 
 
 @lru_cache(maxsize=1024)
