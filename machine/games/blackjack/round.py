@@ -29,9 +29,11 @@ round is always in one of these phases::
   draws only while something still waits for its hand (``scoring.waits_for_dealer``):
   with a hole card it otherwise only turns the hole card over.
 
-``pending`` says whose turn it is and what is allowed; ``why_not`` says why an action is
-refused; ``act`` applies an allowed action and runs forward to the next decision, or raises
-``IllegalAction`` and changes nothing. ``to_dict``/``from_dict`` round-trip the whole state at
+The table ``Round.PHASES`` (after the class) is this diagram as data: for each phase who is
+asked and what, why an answer is refused, what it does and what follows; the round walks it
+(``roundbase.RoundBase``). ``pending`` says whose turn it is and what is allowed; ``why_not``
+says why an action is refused; ``act`` applies an allowed action and runs forward to the next
+decision, or raises ``IllegalAction`` and changes nothing. ``to_dict``/``from_dict`` round-trip the whole state at
 any decision point.
 
 Card order (spec, section 2): first cards in seat order, the up card, second cards in seat
@@ -70,7 +72,7 @@ from machine.games.blackjack.result import round_result, seat_settlements
 from machine.games.blackjack.rules import Rules, totals_mask
 from machine.games.cards import value
 from machine.games.interface import FACE_DOWN, Decision, HandShown, RoundError, SeatSettlement, TableShown
-from machine.games.roundbase import IllegalAction, RoundBase
+from machine.games.roundbase import DONE, Phase, RoundBase
 
 INSURANCE_ACTIONS = ("insure", "no_insurance")
 SURRENDER_ACTIONS = ("surrender", "continue")
@@ -178,7 +180,7 @@ class Round(RoundBase):
         seats = [Seat(number=n, bet=b, funds=f) for n, b, f in zip(numbers, bets, fl, strict=True)]
         rnd = cls(rules, list(shoe), seats)
         rnd._deal()
-        rnd._advance()
+        rnd.advance()
         return rnd
 
     # -- queries ------------------------------------------------------------------------------
@@ -193,60 +195,64 @@ class Round(RoundBase):
                 return s
         raise KeyError(number)
 
-    @property
-    def pending(self) -> Decision | None:
-        """The decision the round waits on, or None when it is finished."""
-        if self.phase in ("insurance", "surrender"):
-            seat = self.seats[self.seat_i]
-            acts = INSURANCE_ACTIONS if self.phase == "insurance" else SURRENDER_ACTIONS
-            return Decision(seat.number, None, self.phase, acts)
-        if self.phase == "play":
-            seat = self.seats[self.seat_i]
-            opts = tuple(a for a in PLAY_ACTIONS if self._play_problem(seat, seat.hands[self.hand_i], a) is None)
-            return Decision(seat.number, self.hand_i, "play", opts)
-        return None
+    # -- the phases: one row of the table each (PHASES, after the class) --------------------------
 
-    def why_not(self, seat_number: int, action: str) -> str | None:
-        """Why ``action`` by that seat is refused now, or None when it is allowed."""
-        if self.phase == "done":
-            return "the round is over"
-        current = self.seats[self.seat_i]
-        if seat_number != current.number:
-            return f"it is seat {current.number}'s turn"
-        if self.phase == "insurance":
-            return None if action in INSURANCE_ACTIONS else "insurance is being decided (insure or no_insurance)"
-        if self.phase == "surrender":
-            return None if action in SURRENDER_ACTIONS else "early surrender is being decided (surrender or continue)"
+    def _ask_insurance(self) -> bool:
+        return self._next_asked(self._insurance_asked)
+
+    def _ask_surrender(self) -> bool:
+        return self._next_asked(self._surrender_asked)
+
+    def _seat_decision(self) -> Decision:
+        acts = INSURANCE_ACTIONS if self.phase == "insurance" else SURRENDER_ACTIONS
+        return Decision(self.seats[self.seat_i].number, None, self.phase, acts)
+
+    def _insurance_refusal(self, action: str) -> str | None:
+        return None if action in INSURANCE_ACTIONS else "insurance is being decided (insure or no_insurance)"
+
+    def _surrender_refusal(self, action: str) -> str | None:
+        return None if action in SURRENDER_ACTIONS else "early surrender is being decided (surrender or continue)"
+
+    def _insure(self, action: str) -> None:
+        seat = self.seats[self.seat_i]
+        seat.insurance_decided = True
+        if action == "insure":
+            seat.insurance = seat.bet // 2
+            seat.take(seat.insurance)
+        self.emit(InsuranceDecided(seat.number, seat.insurance))
+
+    def _surrender(self, action: str) -> None:
+        seat = self.seats[self.seat_i]
+        seat.surrender_decided = True
+        if action == "surrender":
+            first = seat.hands[0]
+            first.surrendered = first.done = True
+            self.emit(EarlySurrendered(seat.number, 0))
+
+    def _to_surrender(self) -> str:
+        self.seat_i = 0
+        return "surrender"
+
+    def _after_surrender(self) -> str:
+        """The peek (where the dealer may look): a dealer blackjack ends the round at once."""
+        if self._peek_ends_round():
+            return self._finish()
+        self.seat_i, self.hand_i = 0, 0
+        return "play"
+
+    def _play_decision(self) -> Decision:
+        seat = self.seats[self.seat_i]
+        opts = tuple(a for a in PLAY_ACTIONS if self._play_problem(seat, seat.hands[self.hand_i], a) is None)
+        return Decision(seat.number, self.hand_i, "play", opts)
+
+    def _play_refusal(self, action: str) -> str | None:
         if action not in PLAY_ACTIONS:
             return f"unknown action (one of {', '.join(PLAY_ACTIONS)})"
+        current = self.seats[self.seat_i]
         return self._play_problem(current, current.hands[self.hand_i], action)
 
-    # -- decisions ------------------------------------------------------------------------------
-
-    def act(self, seat_number: int, action: str) -> list[Event]:
-        """Apply an allowed action and run to the next decision; returns the new events."""
-        problem = self.why_not(seat_number, action)
-        if problem is not None:
-            hand = self.hand_i if self.phase == "play" and seat_number == self.seats[self.seat_i].number else None
-            raise IllegalAction(seat_number, hand, action, problem)
-        first_new = len(self.events)
-        seat = self.seats[self.seat_i]
-        if self.phase == "insurance":
-            seat.insurance_decided = True
-            if action == "insure":
-                seat.insurance = seat.bet // 2
-                seat.take(seat.insurance)
-            self.emit(InsuranceDecided(seat.number, seat.insurance))
-        elif self.phase == "surrender":
-            seat.surrender_decided = True
-            if action == "surrender":
-                first = seat.hands[0]
-                first.surrendered = first.done = True
-                self.emit(EarlySurrendered(seat.number, 0))
-        else:
-            self._play(seat, self.hand_i, action)
-        self._advance()
-        return self.events[first_new:]
+    def _play_action(self, action: str) -> None:
+        self._play(self.seats[self.seat_i], self.hand_i, action)
 
     # -- the deal -----------------------------------------------------------------------------
 
@@ -275,28 +281,6 @@ class Round(RoundBase):
         self.seat_i = 0
 
     # -- running forward ----------------------------------------------------------------------
-
-    def _advance(self) -> None:
-        """Run the round forward until someone must decide, or it is over."""
-        while True:
-            if self.phase == "insurance":
-                if self._next_asked(self._insurance_asked):
-                    return
-                self.phase, self.seat_i = "surrender", 0
-            elif self.phase == "surrender":
-                if self._next_asked(self._surrender_asked):
-                    return
-                if self._peek_ends_round():
-                    self._finish()
-                    return
-                self.phase, self.seat_i, self.hand_i = "play", 0, 0
-            elif self.phase == "play":
-                if self._next_play_decision():
-                    return
-                self._finish()
-                return
-            else:
-                return
 
     def _next_asked(self, asked) -> bool:
         while self.seat_i < len(self.seats):
@@ -410,7 +394,8 @@ class Round(RoundBase):
             hand.total, hand.blackjack, hand.charlie, hand.surrendered, r.surrender == "early", r.hole_card
         )
 
-    def _finish(self) -> None:
+    def _finish(self) -> str:
+        """The dealer plays (only while something waits for its hand) and everything is settled."""
         r = self.rules
         dealer_bj_known = self.peeked and is_natural(self.dealer)
         if self.rules.hole_card:
@@ -420,8 +405,9 @@ class Round(RoundBase):
         if needed and not dealer_bj_known:
             while bj.dealer_draws(*score(self.dealer), r.dealer_hits_soft_17):
                 self._give_dealer()
-        self.phase = "done"
+        self.phase = DONE
         self._settle()
+        return DONE
 
     def _settle(self) -> None:
         r = self.rules
@@ -538,3 +524,14 @@ class Round(RoundBase):
         if not self.finished:
             raise RoundError("the round is not finished")
         return seat_settlements(self.seats)
+
+
+# phase -> who is asked and what, why an answer is refused, what it does, what follows
+Round.PHASES = {
+    "insurance": Phase(Round._ask_insurance, Round._seat_decision, Round._insurance_refusal, Round._insure,
+                       then=Round._to_surrender),
+    "surrender": Phase(Round._ask_surrender, Round._seat_decision, Round._surrender_refusal, Round._surrender,
+                       then=Round._after_surrender),
+    "play": Phase(Round._next_play_decision, Round._play_decision, Round._play_refusal, Round._play_action,
+                  then=Round._finish),
+}
