@@ -209,33 +209,52 @@ class EenendertigenRound:
             self._move(action)
 
     def _move(self, action: str) -> None:
+        """A move by its name, from the table ``MOVES`` (after the class); the turn ends after it
+        unless the move leaves a discard to choose."""
         assert self.turn is not None
-        i, p = self.turn, self.places[self.turn]
+        i = self.turn
         name, _, arg = action.partition(":")
-        if name == "pass":
-            self._pass(i, "pass")
-        elif name == "swap":
-            h, t = (int(x) - 1 for x in arg.split(":"))
-            p.cards[h], self.table[t] = self.table[t], p.cards[h]
-            self._swapped(i, action, (p.cards[h],), (self.table[t],))
-        elif name == "swap_all":
-            took, gave = tuple(self.table), tuple(p.cards)
-            p.cards, self.table = list(took), list(gave)
-            first = i == 0 and not self.first_turn_taken
-            self._swapped(i, action, took, gave)
-            if not first and not p.passed:
-                self._pass(i, "swap_all")
-        elif name in ("take_open", "draw"):
-            p.cards.append(self.table.pop() if name == "take_open" else self._draw())
-            if not arg:
-                self.drawn = name
-                self.first_turn_taken = True
-                return  # the seat chooses its discard seeing all four cards
-            self._discard(i, action, int(arg))
-        elif name == "discard":  # recorded as the one move it completes: take_open:D or draw:D
-            name, self.drawn = self.drawn, ""
-            self._discard(i, f"{name}:{arg}", int(arg))
-        self._after_turn(i)
+        if MOVES[name](self, i, action, arg):
+            self._after_turn(i)
+
+    def _move_pass(self, i: int, action: str, arg: str) -> bool:
+        self._pass(i, "pass")
+        return True
+
+    def _move_swap(self, i: int, action: str, arg: str) -> bool:
+        p = self.places[i]
+        h, t = (int(x) - 1 for x in arg.split(":"))
+        p.cards[h], self.table[t] = self.table[t], p.cards[h]
+        self._swapped(i, action, (p.cards[h],), (self.table[t],))
+        return True
+
+    def _move_swap_all(self, i: int, action: str, arg: str) -> bool:
+        p = self.places[i]
+        took, gave = tuple(self.table), tuple(p.cards)
+        p.cards, self.table = list(took), list(gave)
+        first = i == 0 and not self.first_turn_taken
+        self._swapped(i, action, took, gave)
+        if not first and not p.passed:
+            self._pass(i, "swap_all")
+        return True
+
+    def _move_take(self, i: int, action: str, arg: str) -> bool:
+        """``take_open`` / ``draw``: with a discard named, the whole move; without, the seat
+        chooses its discard next, seeing all four cards."""
+        name = action.partition(":")[0]
+        self.places[i].cards.append(self.table.pop() if name == "take_open" else self._draw())
+        if not arg:
+            self.drawn = name
+            self.first_turn_taken = True
+            return False
+        self._discard(i, action, int(arg))
+        return True
+
+    def _move_discard(self, i: int, action: str, arg: str) -> bool:
+        """Recorded as the one move it completes: ``take_open:D`` or ``draw:D``."""
+        name, self.drawn = self.drawn, ""
+        self._discard(i, f"{name}:{arg}", int(arg))
+        return True
 
     def _swapped(self, i: int, action: str, took: tuple[str, ...], gave: tuple[str, ...]) -> None:
         p = self.places[i]
@@ -414,3 +433,14 @@ class EenendertigenRound:
         rnd.stack_ran_out, rnd.ended = data["stack_ran_out"], data["ended"]
         rnd.events = [ev.from_dict(e) for e in data["events"]]
         return rnd
+
+
+# a move's name -> what it does (True: the turn is over)
+MOVES: dict[str, Callable[[EenendertigenRound, int, str, str], bool]] = {
+    "pass": EenendertigenRound._move_pass,
+    "swap": EenendertigenRound._move_swap,
+    "swap_all": EenendertigenRound._move_swap_all,
+    "take_open": EenendertigenRound._move_take,
+    "draw": EenendertigenRound._move_take,
+    "discard": EenendertigenRound._move_discard,
+}
