@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
-from machine.games.interface import Button, HandShown, PlaceShown, TableShown
+from machine.games.interface import Button, Decision, GameRound, HandShown, PlaceShown, TableShown
 from machine.i18n import N_
 
 BUTTON_ORDER = tuple(Button)  # a seat's buttons in their wire order
@@ -128,23 +128,7 @@ def build_view(
     seats = []
     for n, st in sorted(cab.seats.items()):
         m = st.money
-        hands: tuple[HandView, ...] = ()
-        insurance = insurance_returned = 0
-        message = ""
-        fields: dict[str, object] = {}
-        watching: tuple[HandView, ...] = ()
-        if rnd and cab.in_round(n):
-            insurance, insurance_returned = table.insurance.get(n, (0, 0))
-            hands = tuple(table.hands.get(n, ()))
-            if pending and pending.seat == n:
-                message = PENDING_MESSAGES.get(pending.kind, N_("Your turn"))
-            elif pending:
-                message, fields = N_("Seat {seat} is deciding"), {"seat": pending.seat}
-        elif last and n in last.seat_numbers and not m.bet:
-            hands = tuple(table.hands.get(n, ()))
-            insurance, insurance_returned = table.insurance.get(n, (0, 0))
-        if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
-            watching = tuple(table.hands.get(pending.seat, ()))
+        hands, insurance, insurance_returned, message, fields, watching = _seat_round(cab, n, last, table, pending)
         state = cab.seat_state(n)
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
@@ -208,6 +192,32 @@ def build_view(
         betting_left=betting_left,
         betting_time=settings.betting_time,
     )
+
+
+def _seat_round(
+    cab: Cabinet, n: int, last: GameRound | None, table: TableShown, pending: Decision | None,
+) -> tuple[tuple[HandView, ...], int, int, str, dict[str, object], tuple[HandView, ...]]:
+    """What seat ``n``'s screen shows of the round in play (or of the last one it played, until
+    its next bet), as its game shows it: its hands, its insurance and what that returned, the
+    round's message to it with the message's fields, and the hands it watches being decided."""
+    hands: tuple[HandView, ...] = ()
+    insurance = insurance_returned = 0
+    message = ""
+    fields: dict[str, object] = {}
+    watching: tuple[HandView, ...] = ()
+    if cab.round and cab.in_round(n):
+        insurance, insurance_returned = table.insurance.get(n, (0, 0))
+        hands = tuple(table.hands.get(n, ()))
+        if pending and pending.seat == n:
+            message = PENDING_MESSAGES.get(pending.kind, N_("Your turn"))
+        elif pending:
+            message, fields = N_("Seat {seat} is deciding"), {"seat": pending.seat}
+    elif last and n in last.seat_numbers and not cab.seats[n].money.bet:
+        hands = tuple(table.hands.get(n, ()))
+        insurance, insurance_returned = table.insurance.get(n, (0, 0))
+    if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
+        watching = tuple(table.hands.get(pending.seat, ()))
+    return hands, insurance, insurance_returned, message, fields, watching
 
 
 def tournament_view(cab: Cabinet) -> TournamentView | None:
