@@ -1,4 +1,4 @@
-"""The rules of the blackjack family, written once in machine.games.blackjack_rules.
+"""The rules of the blackjack family, written once in machine.games.blackjack.scoring.
 
 Each rule is pinned on its own (exact totals, draws, returns), then checked to be the one the
 engine's hands, the analysis's compositions and the compiled fast path use: the fast path
