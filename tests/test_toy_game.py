@@ -14,7 +14,8 @@ from machine.display.view import build_view
 from machine.gamemath.engines import auto_for
 from machine.games import catalog
 from machine.games.catalog import make_game
-from machine.money.audit import as_text, gather
+from machine.money.audit import gather
+from machine.operator.reports import as_text
 from machine.profiles import load_profile
 
 from .cabinet_helpers import TEST_KEY, memory, stacked_shoes
