@@ -378,8 +378,8 @@ def _cmd_config_pin(args: argparse.Namespace) -> int:
     standard input (``--pin-stdin``); only the ``operator_pin`` line changes."""
     import getpass
 
-    from machine.games.rules import config_dir
     from machine.operator import pin
+    from machine.profiles import config_dir
 
     path = Path(args.file) if args.file else config_dir() / "machine.yaml"
     if args.pin_stdin:
@@ -406,7 +406,7 @@ def _return_warnings(games: Sequence[str]) -> list[str]:
     """A line for every enabled game whose exact return is 100 % or more (a seed's home rules
     can favour the player), at a flat bet or with the best bet rule where the bet follows the cards."""
     from machine.gamemath.engines import MODULES, has_exact_rtp, returns
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     out = []
     for name in games:

@@ -7,11 +7,11 @@ from collections import Counter
 from pathlib import Path
 
 from machine.core.cabinet import Cabinet, CabinetSettings, open_cabinet
-from machine.games.blackjack import BlackjackGame
+from machine.games.blackjack.game import BlackjackGame
+from machine.games.blackjack.round import Round
 from machine.games.cards import shuffle
-from machine.games.round import Round
-from machine.games.rules import load_profile
 from machine.money.memory import FileHeadStore, Memory, MemoryHeadStore
+from machine.profiles import load_profile
 
 TEST_KEY = bytes(range(32))  # the machine key of every test journal
 _HEADS: dict[Path, MemoryHeadStore] = {}  # each test folder's head store, kept across the test's restarts

@@ -21,7 +21,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from machine.games.rules import Rules, load_profile
+from machine.games.blackjack.rules import Rules
+from machine.profiles import load_profile
 
 _OWN_CACHE: list[str] = []  # the folder this process made (the controller's, or a lone run's)
 

@@ -20,9 +20,10 @@ from machine.gamemath.chart import basic_strategy, chart_rtp
 from machine.gamemath.dealer import probs_batch, terminals
 from machine.gamemath.shoe import Shoe, from_values
 from machine.gamemath.split import _Pair, hands_cap
+from machine.games.blackjack.round import Round
+from machine.games.blackjack.rules import Rules
 from machine.games.cards import new_shoe, shuffle
-from machine.games.round import Round
-from machine.games.rules import Rules, load_profile
+from machine.profiles import load_profile
 
 TOL = 0.001  # per cent of the bet
 

@@ -1,4 +1,4 @@
-"""The rules of the blackjack family, written once in machine.games.blackjack_rules.
+"""The rules of the blackjack family, written once in machine.games.blackjack.scoring.
 
 Each rule is pinned on its own (exact totals, draws, returns), then checked to be the one the
 engine's hands, the analysis's compositions and the compiled fast path use: the fast path
@@ -12,8 +12,8 @@ import itertools
 import pytest
 
 from machine.gamemath import shoe
-from machine.games import blackjack_rules as bj
-from machine.games.hand import earns_three_sevens, is_natural, score
+from machine.games.blackjack import scoring as bj
+from machine.games.blackjack.hand import earns_three_sevens, is_natural, score
 
 
 def test_one_ace_counts_eleven_only_while_the_total_stays_at_21_or_less():

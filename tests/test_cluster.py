@@ -23,7 +23,7 @@ pytest.importorskip("distributed")
 from machine.cli import main  # noqa: E402
 from machine.gamemath import cluster as cl  # noqa: E402
 from machine.gamemath.ochko import sim as ochko_sim  # noqa: E402
-from machine.games.rules import load_profile  # noqa: E402
+from machine.profiles import load_profile  # noqa: E402
 
 OCHKO = "game: ochko\n"
 

@@ -52,9 +52,9 @@ def test_an_input_that_moves_a_seat_off_the_seat_table_is_refused_and_undone(tmp
 def test_a_journal_whose_seat_rows_hold_a_games_whole_rules_restores_the_seats_limits(tmp_path):
     """Seat rows written before seat money kept limits of its own held the rules of the game in
     force: the cabinet boots from them with the three limits read out of those rules."""
-    from machine.games.rules import load_profile
     from machine.money.memory import open_journal
     from machine.money.seatmoney import TableLimits
+    from machine.profiles import load_profile
 
     from .cabinet_helpers import memory
 

@@ -119,8 +119,9 @@ def test_the_software_identity_covers_the_program_files(tmp_path):
         shutil.copytree(identity.ROOT / d, root / d, ignore=shutil.ignore_patterns("__pycache__"))
     first = identity.write_manifest(root)
     assert identity.check_manifest(root) == [] and identity.software_id(root) == first
-    (root / "machine" / "games" / "round.py").write_text((root / "machine" / "games" / "round.py").read_text() + "\n# changed\n")
-    assert identity.check_manifest(root) == ["machine/games/round.py: changed"]
+    (root / "machine" / "games" / "blackjack" / "round.py").write_text(
+        (root / "machine" / "games" / "blackjack" / "round.py").read_text() + "\n# changed\n")
+    assert identity.check_manifest(root) == ["machine/games/blackjack/round.py: changed"]
     assert identity.software_id(root) != first
 
 

@@ -12,7 +12,7 @@ from machine.core.cabinet import CabinetSettings, open_cabinet
 from machine.gamemath.engines import auto_for
 from machine.games.catalog import make_game
 from machine.games.interface import Button
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 
 from .cabinet_helpers import memory, stacked_shoes
 

@@ -19,7 +19,7 @@ import pytest
 
 from machine.gamemath import eenendertigen as een
 from machine.games.eenendertigen.rules import score2
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 
 CLASSIC = load_profile("eenendertigen").rules
 MODERN = load_profile("eenendertigen", {"variant": "modern"}).rules

@@ -12,7 +12,7 @@ from machine.gamemath import eenendertigen as een
 from machine.gamemath.engines import math_of
 from machine.games.cards import deck, shuffle
 from machine.games.eenendertigen.round import EenendertigenRound
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 
 CLASSIC = load_profile("eenendertigen").rules
 MODERN = load_profile("eenendertigen", {"variant": "modern"}).rules

@@ -17,7 +17,7 @@ from machine.gamemath.eenendertigen import computer
 from machine.games.cards import deck, shuffle
 from machine.games.eenendertigen.round import EenendertigenRound
 from machine.games.eenendertigen.rules import score2, score_value
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 
 RULES = {v: load_profile("eenendertigen", {"variant": v}).rules for v in ("classic", "modern")}
 

@@ -18,7 +18,7 @@ from machine.games.eenendertigen.deals import tournament_deck, tournament_decks
 from machine.games.eenendertigen.round import EenendertigenRound, MoveRefused
 from machine.games.eenendertigen.rules import score2, score_text, score_value
 from machine.games.interface import RoundError
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 from machine.scripts.roundscript import ScriptError, run_round_script
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -165,17 +165,19 @@ def test_the_moves_wrap_on_the_recall_page():
 
 
 def test_the_words_of_31_in_dutch():
+    from machine.games.text import SEP, Text
     from machine.i18n import Words
 
     nl = Words("nl")
-    game = {  # the game's own English, read back through the catalog
+    game = {  # the game's own words and texts (message ids with their fields), through the catalog
         "TABLE": "TAFEL", "31!": "31!", "30.5": "30,5",
-        "31! Place 2 knocked: one more turn each": "31! Plaats 2 heeft 31: iedereen nog \u00e9\u00e9n beurt",
-        "Everyone passed · Place 3 wins": "Iedereen heeft gepast · plaats 3 wint",
-        "31! · Places 1, 3 share the win": "31! · plaatsen 1, 3 delen de winst",
+        Text("31! Place {place} knocked: one more turn each", place=2): "31! Plaats 2 heeft 31: iedereen nog \u00e9\u00e9n beurt",
+        Text.joined(SEP, ["Everyone passed", Text("Place {place} wins", place=3)]): "Iedereen heeft gepast · plaats 3 wint",
+        Text.joined(SEP, ["31!", Text("Places {places} share the win", places="1, 3")]): "31! · plaatsen 1, 3 delen de winst",
         "Swap all three": "Alle drie ruilen",
     }
     assert {en: say(nl, en) for en in game} == game
+    assert list(game)[3] == "31! Place 2 knocked: one more turn each"  # the English cabinet round prints
     assert nl("Place {place} \u00b7 {who}", place=2, who=nl("Seat {seat}", seat=4)) == "Plaats 2 \u00b7 Speler 4"
     assert nl("Place {place} \u00b7 {who}", place=3, who=nl("Computer")) == "Plaats 3 \u00b7 Computer"
     assert nl("swaps {swaps}/{most}", swaps=2, most=5) == "geruild 2/5" and nl("Stack {cards}", cards=23) == "Stapel 23"

@@ -16,7 +16,8 @@ from machine.games.eenentwintig.game import EenentwintigGame
 from machine.games.eenentwintig.round import EenentwintigRound, IllegalAction, RoundError
 from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.interface import FACE_DOWN, Button, Decision, Game, GameRound, bet_action
-from machine.games.rules import RulesError, load_profile
+from machine.games.rules import RulesError
+from machine.profiles import load_profile
 
 PROFILE = load_profile("eenentwintig")
 RULES: EenentwintigRules = PROFILE.rules

@@ -15,7 +15,7 @@ from machine.gamemath.eenentwintig_exact import OUTCOME_KEYS, ZERO, Exact, comp_
 from machine.games.eenentwintig import scoring as sc
 from machine.games.eenentwintig.round import EenentwintigRound
 from machine.games.eenentwintig.rules import EenentwintigRules
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 
 RULES: EenentwintigRules = load_profile("eenentwintig").rules
 ONE_DECK = replace(RULES, decks=1)

@@ -11,7 +11,7 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from machine.games.blackjack_rules import LOSE, PUSH, WIN
+from machine.games.blackjack.scoring import LOSE, PUSH, WIN
 from machine.games.cards import new_shoe, shuffle
 from machine.games.eenentwintig import scoring as sc
 from machine.games.eenentwintig.round import EenentwintigRound

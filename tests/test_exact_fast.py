@@ -21,8 +21,8 @@ from machine.gamemath import exact_fast, game  # noqa: E402
 from machine.gamemath.game import Analysis, first_deals  # noqa: E402
 from machine.gamemath.shoe import from_values, shoe_of  # noqa: E402
 from machine.gamemath.table import Play, UpTable  # noqa: E402
-from machine.games import blackjack_rules as bj  # noqa: E402
-from machine.games.rules import load_profile  # noqa: E402
+from machine.games.blackjack import scoring as bj  # noqa: E402
+from machine.profiles import load_profile  # noqa: E402
 
 PROFILES = [
     ("random-blackjack", {"decks": 1}),  # no hole card, three sevens, the joint limit, charlie off

@@ -27,10 +27,11 @@ np = pytest.importorskip("numpy")
 from machine.gamemath import fastsim, game_rtp, tablecache  # noqa: E402
 from machine.gamemath.auto import auto_action  # noqa: E402
 from machine.gamemath.simulate import Tally  # noqa: E402
+from machine.games.blackjack.hand import is_natural, score  # noqa: E402
+from machine.games.blackjack.round import Round  # noqa: E402
+from machine.games.blackjack.rules import Rules  # noqa: E402
 from machine.games.cards import deck_ranks, new_shoe, value  # noqa: E402
-from machine.games.hand import is_natural, score  # noqa: E402
-from machine.games.round import Round  # noqa: E402
-from machine.games.rules import Rules, load_profile  # noqa: E402
+from machine.profiles import load_profile  # noqa: E402
 
 # name -> (rules, random shoes, rich shoes, seats, features the engine rounds must show)
 RULE_SETS = {

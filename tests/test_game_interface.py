@@ -11,11 +11,11 @@ import pytest
 from machine.core.cabinet import CabinetSettings, open_cabinet, random_shuffle
 from machine.core.lamps import SEAT_STATES, transition_allowed
 from machine.core.play import ShoeError
-from machine.games.blackjack import BlackjackGame
+from machine.games.blackjack.game import BlackjackGame
 from machine.games.cards import new_shoe
 from machine.games.interface import Button, Decision, Game, GameRound
-from machine.games.rules import load_profile
 from machine.loop.payout import SeatLedger
+from machine.profiles import load_profile
 
 from .cabinet_helpers import boot, memory, stacked_shoes, stand_player
 
@@ -219,3 +219,21 @@ def test_seat_states_move_only_along_the_table(tmp_path):
         cab.tick(t)
         check()
     assert {("betting", "in_round"), ("ready", "paying"), ("paying", "ready"), ("in_round", "ready")} <= seen
+
+
+def test_a_game_text_is_its_english_and_keeps_its_message_id_through_json_and_pickle():
+    import json
+    import pickle
+
+    from machine.display.gamewords import say
+    from machine.games.text import SEP, Text
+    from machine.i18n import Words
+
+    text = Text("Stakes {low} to {high}, up to the bank: it opens at {bank}", low=2, high=50, bank=100)
+    assert text == "Stakes 2 to 50, up to the bank: it opens at 100" and json.dumps(text) == json.dumps(str(text))
+    line = Text.joined(SEP, ["31!", Text("Place {place} wins", place=3)])
+    for t in (text, line):
+        back = pickle.loads(pickle.dumps(t))
+        assert back == t and say(Words("nl"), back) == say(Words("nl"), t)
+    assert say(Words("nl"), text) == "Inzet 2 tot 50, tot de bank: die opent met 100"
+    assert say(Words("nl"), "Stakes 2 to 50, up to the bank: it opens at 100") == text  # no English read back

@@ -15,7 +15,7 @@ from machine.gamemath import game as gamemath_game
 from machine.gamemath import game_rtp, tablecache
 from machine.gamemath.engines import prepare
 from machine.gamemath.simulate import simulate
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 
 
 def run(argv, text, capsys, monkeypatch):

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from machine.core.cabinet import CabinetSettings
-from machine.games.rules import load_profile
 from machine.money.audit import gather
+from machine.profiles import load_profile
 from tests.cabinet_helpers import TEST_KEY, boot, stacked_shoes
 
 TWO_GAMES = CabinetSettings(seats=2, games=(load_profile("casino-blackjack"),))
@@ -92,9 +92,10 @@ def test_each_game_has_its_own_meters_and_recall_names_the_game_and_its_rules(tm
 
 def test_the_attract_lines_and_the_game_choice_line_read_in_dutch():
     from machine.display.gamewords import say
+    from machine.games.text import Text
     from machine.i18n import Words
 
     nl = Words("nl")
-    assert say(nl, "Blackjack pays 6 to 5") == "Blackjack betaalt 6 tegen 5"
+    assert say(nl, Text("Blackjack pays {a} to {b}", a=6, b=5)) == "Blackjack betaalt 6 tegen 5"
     assert say(nl, "Three sevens pay a bonus!") == "Drie zevens geven een bonus!"
     assert nl("Draw / Stand: choose the game") == "Draw / Stand: kies het spel"

@@ -12,14 +12,14 @@ from collections import Counter
 
 import pytest
 
-from hardware.panel.buttons import Button
+from hardware.buttons import Button
 
 from machine.devtools.harness import SimulatedCabinet
 from machine.games.cards import shuffle
 from machine.games.catalog import make_game
-from machine.games.rules import load_profile
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
+from machine.profiles import load_profile
 from tests.e2e_helpers import lamps, press, ready, run_until
 from tests.helpers import pin_setting
 
@@ -168,7 +168,7 @@ CASINO_ROUND = "TS 9S TC 6H 6D 7C 2H"
 def test_casino_blackjack_surrender_is_pressed_on_the_insurance_button_only_where_offered(tmp_path, monkeypatch):
     import shutil
 
-    from machine.games.rules import config_dir
+    from machine.profiles import config_dir
 
     folder = tmp_path / "config"
     shutil.copytree(config_dir(), folder)

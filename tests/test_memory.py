@@ -181,8 +181,8 @@ def test_a_missing_or_zero_byte_journal_is_a_memory_error_never_a_fresh_start(tm
 
 def test_a_cabinet_never_starts_a_journal_without_being_told(tmp_path):
     from machine.core.cabinet import CabinetSettings, open_cabinet
-    from machine.games.blackjack import BlackjackGame
-    from machine.games.rules import load_profile
+    from machine.games.blackjack.game import BlackjackGame
+    from machine.profiles import load_profile
 
     with pytest.raises(CabinetLocked, match="no journal here, and no head store knows one \\(a first start is `cabinet init`\\)"):
         open_cabinet(tmp_path / "journal.sqlite", load_profile("random-blackjack"), CabinetSettings(seats=1),
@@ -417,8 +417,8 @@ def test_archiving_moves_old_records_into_a_checked_file_and_keeps_the_last_game
     cfg = temporary(parse_config("seats: 2\ndevices: {bus: sim, panel: sim, acceptors: {1: 2, 2: 11}, "
                                  "hoppers: [{address: 3, seats: [1, 2]}]}\n" + pin_setting(), "m.yaml"), tmp_path)
     from machine.core.cabinet import CabinetSettings, open_cabinet
-    from machine.games.blackjack import BlackjackGame
-    from machine.games.rules import load_profile
+    from machine.games.blackjack.game import BlackjackGame
+    from machine.profiles import load_profile
 
     from .cabinet_helpers import stacked_shoes, stand_player
 

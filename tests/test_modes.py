@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from hardware.buttons import Button
 from hardware.panel import ButtonPressed, Door, KeySwitch, LinkDown, LinkUp
-from hardware.panel.buttons import Button
 
 from machine.display.screens import banner_text
 from machine.loop.modes import (

@@ -16,7 +16,7 @@ from machine.gamemath.ochko.exact import NV, VALUES, ZERO, analysis, auto_action
 from machine.gamemath.ochko.sim import play_chunk
 from machine.games.interface import bet_action
 from machine.games.ochko.round import OchkoRound
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 
 RULES = load_profile("ochko").rules
 
@@ -219,7 +219,7 @@ def test_without_numba_the_fast_path_is_refused_with_one_line(capsys, monkeypatc
 def test_the_fast_path_compiles_the_games_rules_and_its_cache_follows_their_source():
     pytest.importorskip("numba")
     from machine.gamemath.ochko import fast
-    from machine.games import blackjack_rules as bj
+    from machine.games.blackjack import scoring as bj
     from machine.games.ochko import rules as ok
 
     assert fast._hand_total.py_func is ok.hand_total and fast._at_once.py_func is ok.at_once

@@ -15,11 +15,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from machine.games.cards import new_shoe, shuffle
-from machine.games.interface import bet_of
+from machine.games.interface import ShoeExhausted, bet_of
 from machine.games.ochko.round import OchkoRound
 from machine.games.ochko.rules import RANKS
-from machine.games.round import IllegalAction, ShoeExhausted
-from machine.games.rules import load_profile
+from machine.games.roundbase import IllegalAction
+from machine.profiles import load_profile
 
 BASE = load_profile("ochko").rules
 VARIANTS = [

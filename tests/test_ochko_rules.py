@@ -15,7 +15,7 @@ from machine.gamemath.engines import auto_for
 from machine.games.interface import FACE_DOWN, Button, Decision, bet_action
 from machine.games.ochko.game import OchkoGame
 from machine.games.ochko.round import OchkoRound
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 from machine.scripts.roundscript import ScriptError, run_round_script
 
 AUTO = auto_for("ochko")

@@ -200,8 +200,8 @@ def test_the_settings_page_offers_only_the_settings_of_the_game_in_force(tmp_pat
     # ochko has no dealer and no soft 17: the page must not ask the rules for one (it crashed)
     from machine.core.cabinet import CabinetSettings, open_cabinet
     from machine.games.catalog import make_game
-    from machine.games.rules import load_profile
     from machine.operator.menu import OperatorMenu
+    from machine.profiles import load_profile
 
     from .cabinet_helpers import stacked_shoes
 

@@ -21,20 +21,26 @@ from machine.devtools import scenes  # noqa: E402
 from machine.display import gamewords  # noqa: E402
 from machine.display.draw import FONT, Renderer  # noqa: E402
 from machine.display.view import build_view  # noqa: E402
+from machine.games.text import Text  # noqa: E402
 from machine.i18n import LANGUAGES, LOCALE_DIR, Words  # noqa: E402
 from machine.money.seatmoney import MoneySettings  # noqa: E402
 from tests.cabinet_helpers import memory  # noqa: E402
 from tests.helpers import stored_pin  # noqa: E402
 
 DISPLAY = Path(__file__).parent.parent / "machine" / "display"
+GAMES = Path(__file__).parent.parent / "machine" / "games"
 PLAYER_SOURCES = ("view.py", "draw.py", "places.py", "tournament.py", "gamewords.py")
 FIELD = re.compile(r"\{\w+\}")
 
 
 def player_messages() -> list[str]:
+    """Every message the player screens show: the display's, and the message ids the games mark
+    where they write them (``Text(...)``, ``N_(...)`` of ``machine.games.text``)."""
     out: list[str] = []
-    for name in PLAYER_SOURCES:
-        for _line, msg, _comments, _ctx in extract_from_file("python", str(DISPLAY / name), keywords={"_": None, "N_": None}):
+    sources = [(DISPLAY / name, {"_": None, "N_": None}) for name in PLAYER_SOURCES]
+    sources += [(path, {"Text": None, "N_": None}) for path in sorted(GAMES.rglob("*.py"))]
+    for path, keywords in sources:
+        for _line, msg, _comments, _ctx in extract_from_file("python", str(path), keywords=keywords):
             if isinstance(msg, str) and msg not in out:
                 out.append(msg)
     return out
@@ -77,9 +83,12 @@ def test_every_text_the_games_show_in_the_scenes_is_read_back_into_a_message(tmp
         cab.journal.close()
     assert {"Draw", "BANKER", "soft 17"} <= seen or {"DEALER", "TABLE"} <= seen
     assert [t for t in sorted(seen) if not gamewords.known(t)] == []
-    assert gamewords.say(nl, "Place 2 swapped · Place 3 passed") == "Plaats 2 ruilde · Plaats 3 paste"
-    assert gamewords.say(nl, "bust 24") == "dood 24" and gamewords.say(nl, "20.5") == "20,5"
-    assert gamewords.say(Words("ru"), "Blackjack pays 3 to 2") == "Блэкджек платит 3 к 2"
+    notice = Text.joined(gamewords.SEP, [Text("Place {place} swapped", place=2), Text("Place {place} passed", place=3)])
+    assert notice == "Place 2 swapped · Place 3 passed"  # the game's English, as cabinet round prints it
+    assert gamewords.say(nl, notice) == "Plaats 2 ruilde · Plaats 3 paste"
+    assert gamewords.say(nl, "Place 2 swapped") == "Place 2 swapped"  # English is never read back into a message
+    assert gamewords.say(nl, Text("bust {total}", total=24)) == "dood 24" and gamewords.say(nl, "20.5") == "20,5"
+    assert gamewords.say(Words("ru"), Text("Blackjack pays {a} to {b}", a=3, b=2)) == "Блэкджек платит 3 к 2"
     assert gamewords.say(Words("nb"), "hopper: empty; 4 coin(s) owed") == "hopper: tom; 4 mynt(er) skyldig"
     assert gamewords.say(nl, "Door open | Panel offline") == "Deur open | Paneel niet verbonden"
     assert gamewords.say(nl, "not a known text") == "not a known text"  # drawn as written
@@ -162,7 +171,7 @@ def test_a_lost_hand_reads_lost_and_its_stake_and_the_hand_label_is_plain(tmp_pa
     r = Renderer(language="nl")
     from machine.games.interface import HandShown
 
-    lost = HandShown(cards=("TS", "6H", "9C"), stake=10, total_text="bust 25", result="lose", returned=0)
+    lost = HandShown(cards=("TS", "6H", "9C"), stake=10, total_text=Text("bust {total}", total=25), result="lose", returned=0)
     win = HandShown(cards=("TS", "QH"), stake=10, total_text="20", result="win", returned=20, doubled=True)
     assert (r.outcome(lost), r.outcome(win)) == ("Verloren 10", "Winst 20")
     assert r.hand_label(lost) == "Inzet 10  \u00b7  dood 25" and r.hand_label(win) == "Inzet 10, verdubbeld  \u00b7  20"

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from machine.games.round import Round
+from machine.games.blackjack.round import Round
 
 from .helpers import play, seat
 

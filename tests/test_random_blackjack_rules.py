@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from machine.games.round import IllegalAction, Round
+from machine.games.blackjack.round import Round
+from machine.games.roundbase import IllegalAction
 from machine.scripts.roundscript import ScriptError
 
 from .helpers import play, seat

@@ -1,4 +1,4 @@
-"""One event class per kind of round event (machine.games.round_events).
+"""One event class per kind of round event (machine.games.events, machine.games.blackjack.events).
 
 The plain data of every kind is pinned to the form the journal and ``cabinet round`` have
 always written; it is read back into the right class (also in the full-width form older
@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 
-from machine.games.round import Round
-from machine.games.round_events import (
+from machine.games.blackjack.events import (
     BY_KIND,
     Action,
     CardDealt,
     DealerCardDealt,
-    EventDataError,
     InsuranceDecided,
-    event_from_dict,
 )
+from machine.games.blackjack.events import from_dict as event_from_dict
+from machine.games.blackjack.round import Round
+from machine.games.events import EventDataError
 
 
 def kinds(rnd: Round) -> list[str]:

@@ -9,10 +9,10 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from machine.games.blackjack.hand import score
+from machine.games.blackjack.round import Round
 from machine.games.cards import deck_ranks, new_shoe, shuffle
-from machine.games.hand import score
-from machine.games.round import Round
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 
 RB = load_profile("random-blackjack").rules
 CASINO = load_profile("casino-blackjack").rules

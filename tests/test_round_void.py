@@ -3,8 +3,8 @@ back): the cabinet gives back exactly what it took, records the void round and l
 
 from __future__ import annotations
 
+from machine.games.blackjack.round import Round
 from machine.games.interface import ShoeExhausted
-from machine.games.round import Round
 
 from .cabinet_helpers import boot, stacked_shoes
 
@@ -22,7 +22,7 @@ def test_a_round_whose_shoe_runs_out_is_void_and_every_stake_comes_back(tmp_path
     def empty(self):
         raise ShoeExhausted(f"the shoe ran out after {self.pos} cards")
 
-    monkeypatch.setattr(Round, "_draw", empty)
+    monkeypatch.setattr(Round, "draw", empty)
     assert cab.press(1, "double", 2)
     assert cab.round is None
     money = cab.seats[1].money

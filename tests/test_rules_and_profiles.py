@@ -7,7 +7,9 @@ from fractions import Fraction
 import pytest
 
 from machine import yamlio
-from machine.games.rules import Rules, RulesError, load_profile
+from machine.games.blackjack.rules import Rules
+from machine.games.rules import RulesError
+from machine.profiles import load_profile
 
 
 def test_the_random_blackjack_profile_holds_the_spec_settings():

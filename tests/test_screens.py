@@ -89,12 +89,14 @@ def test_the_comparison_sees_a_different_screen():
 
 def test_the_screens_speak_dutch_when_the_configuration_says_nl():
     from machine.display.gamewords import say
+    from machine.games.text import Text
     from machine.i18n import Words
 
     dutch = Words("nl")
     assert dutch("Place your bet") == "Plaats uw inzet"
     assert dutch("Seat {seat}: {state}, bet {bet}", seat=2, state=dutch("playing"), bet=6) == "Speler 2: speelt, inzet 6"
-    assert say(dutch, "soft 17") == "zacht 17" and say(Words("en"), "soft 17") == "soft 17"
+    soft = Text("soft {total}", total=17)
+    assert say(dutch, soft) == "zacht 17" and say(Words("en"), soft) == "soft 17"
     assert Words("en")("Place your bet") == "Place your bet"
     en = pygame.transform.smoothscale(render_scene("split"), (480, 270))
     nl = pygame.transform.smoothscale(render_scene("split", language="nl"), (480, 270))

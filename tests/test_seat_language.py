@@ -112,7 +112,7 @@ def test_a_tournament_participant_keeps_the_choice_between_its_unstaked_rounds_a
     from machine.core.cabinet import open_cabinet, random_shuffle
     from machine.gamemath.engines import auto_for
     from machine.games.catalog import make_game
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     settings = CabinetSettings(seats=2, games=(load_profile("eenendertigen"),))
     cab = open_cabinet(tmp_path / "journal.sqlite", load_profile("random-blackjack"), settings,

@@ -8,9 +8,9 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
+from machine.games.blackjack.round import Round
+from machine.games.blackjack.rules import Rules
 from machine.games.cards import new_shoe, shuffle
-from machine.games.round import Round
-from machine.games.rules import Rules
 from machine.money.seatmoney import BET_BUTTONS, MoneySettings, SeatMoney
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from machine.games.rules import Rules, RulesError, load_profile
+from machine.games.blackjack.rules import Rules
+from machine.games.rules import RulesError
+from machine.profiles import load_profile
 from machine.scripts.roundscript import ScriptError
 
 from .helpers import play, seat

@@ -15,7 +15,7 @@ from machine.gamemath import auto, dealer, game, tablecache
 from machine.gamemath import eenentwintig_exact as e21
 from machine.gamemath.ochko import exact as ochko_exact
 from machine.gamemath.shoe import hands_up_to
-from machine.games.rules import load_profile
+from machine.profiles import load_profile
 
 TABLES: dict[str, tablecache.Table] = {
     "rows": {(1, 2, 3): (0.1, -1e-300, 5e300), (0, 0, -7): (math.pi, 0.0, -0.0), (32767, -32768, 0): (1.5, 2.5, 3.5)},

@@ -25,8 +25,8 @@ from machine.gamemath.engines import auto_for
 from machine.games.catalog import make_game
 from machine.games.eenendertigen.deals import tournament_decks
 from machine.games.eenendertigen.standings import prizes_by_rank, ranking
-from machine.games.rules import load_profile
 from machine.operator.menu import PAGES, OperatorMenu
+from machine.profiles import load_profile
 from tests.cabinet_helpers import memory
 from tests.helpers import stored_pin
 

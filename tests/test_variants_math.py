@@ -16,8 +16,8 @@ from machine.gamemath.chart import chart_rtp
 from machine.gamemath.dealer import probs_batch
 from machine.gamemath.shoe import Shoe, merge, plus, score, shoe_of, unit
 from machine.gamemath.table import first_hand_apart, natural_pays, pay_rows
-from machine.games import blackjack_rules as bj
-from machine.games.rules import config_dir, load_profile
+from machine.games.blackjack import scoring as bj
+from machine.profiles import config_dir, load_profile
 from machine.scripts.roundscript import run_round_script
 
 # Pinned (regression) exact returns of the shipped casino-family profiles; cabinet rtp prints them.

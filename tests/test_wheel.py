@@ -155,7 +155,7 @@ def test_cabinet_run_headless_finds_the_shipped_configuration(installed):
 
 
 def test_the_shipped_configuration_is_the_repositorys_config_folder(monkeypatch, tmp_path):
-    from machine.games.rules import config_dir, shipped_config_dir
+    from machine.profiles import config_dir, shipped_config_dir
 
     monkeypatch.delenv("CABINET_CONFIG", raising=False)
     assert shipped_config_dir().resolve() == (ROOT / "config").resolve()

@@ -21,8 +21,9 @@ from machine.core import seats
 from machine.core.state import CabinetState
 from machine.core.store import Snapshot, Store
 from machine.core.tourstages import stage_of
+from machine.games.blackjack.rules import Rules
 from machine.games.interface import Game
-from machine.games.rules import Profile, Rules
+from machine.games.rules import Profile
 from machine.money.journal import Journal
 from machine.money.seatmoney import MoneySettings
 

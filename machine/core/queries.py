@@ -14,8 +14,9 @@ from machine.core import lamps, play, tournament
 from machine.core.context import CabinetSettings, Core
 from machine.core.state import Payout, SeatState
 from machine.core.tourstages import Stage
+from machine.games.blackjack.rules import Rules
 from machine.games.interface import Button, Game
-from machine.games.rules import Profile, Rules
+from machine.games.rules import Profile
 from machine.money.journal import Journal
 from machine.money.meters import Meters
 

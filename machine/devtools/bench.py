@@ -44,8 +44,8 @@ def journal_bench(rounds: int = 300) -> None:
     """Commit latency of one money event, and whole rounds per second, with full durability."""
     from machine.core.cabinet import CabinetSettings, open_cabinet
     from machine.devtools.crashtest import memory_of, shoes_for, simple_player
-    from machine.games.blackjack import BlackjackGame
-    from machine.games.rules import load_profile
+    from machine.games.blackjack.game import BlackjackGame
+    from machine.profiles import load_profile
 
     with tempfile.TemporaryDirectory() as tmp:
         journal = Path(tmp) / "journal.sqlite"
@@ -84,10 +84,10 @@ def boot_bench(records: int = 10_000_000) -> None:
 
     from machine.core.cabinet import Cabinet, CabinetSettings, open_cabinet
     from machine.devtools.crashtest import memory_of, shoes_for, simple_player
-    from machine.games.blackjack import BlackjackGame
-    from machine.games.rules import load_profile
+    from machine.games.blackjack.game import BlackjackGame
     from machine.money import journal as jm
     from machine.money.memory import Head
+    from machine.profiles import load_profile
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "journal.sqlite"
@@ -159,7 +159,7 @@ def rtp_bench() -> None:
 
     from machine.gamemath import game
     from machine.gamemath.game import game_rtp
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     try:
         import machine.gamemath.exact_fast  # noqa: F401
@@ -190,9 +190,9 @@ def rtp_bench() -> None:
 def auto_bench(rounds: int = 3000) -> None:
     """Auto's decision latency once the tables are prepared (at start-up), over random rounds."""
     from machine.gamemath.auto import auto_action, prepare
+    from machine.games.blackjack.round import Round
     from machine.games.cards import new_shoe, shuffle
-    from machine.games.round import Round
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     rules = load_profile("random-blackjack").rules
     t = time.perf_counter()
@@ -217,7 +217,7 @@ def simulate_bench(rounds: int = 40_000) -> None:
 
     from machine.gamemath.auto import prepare
     from machine.gamemath.simulate import play_chunk, simulate
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     rules = load_profile("random-blackjack").rules
     prepare(rules)
@@ -241,7 +241,7 @@ def fastsim_bench(rounds: int = 20_000_000) -> None:
     except ImportError as exc:
         print(f"fast path not installed: {exc}")
         return
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     rules = load_profile("random-blackjack").rules
     warm = fast_run(rules, 100_000, 1, 1)
@@ -268,7 +268,7 @@ def cluster_bench(rounds: int = 10**9, cluster: str = "local") -> None:
     from machine.gamemath import game_rtp
     from machine.gamemath.auto import prepare
     from machine.gamemath.cluster import ClusterError, open_cluster
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     rules = load_profile("random-blackjack").rules
     prepare(rules)  # Auto's tables once, into the cache folder, for the local workers to read
@@ -299,7 +299,7 @@ def ochko_bench(rounds: int = 10_000_000) -> None:
     path (10 M rounds on one thread) against the exact return."""
     from machine.gamemath import ochko
     from machine.gamemath.ochko.sim import play_chunk
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     rules = load_profile("ochko").rules
     t = time.perf_counter()
@@ -460,7 +460,7 @@ def eenentwintig_bench(rounds: int = 10_000_000) -> None:
     from machine.games.cards import new_shoe
     from machine.games.eenentwintig.round import EenentwintigRound
     from machine.games.eenentwintig.scoring import RANKS
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     rules = load_profile("eenentwintig").rules
     t = time.perf_counter()
@@ -503,7 +503,7 @@ def eenendertigen_bench(rounds: int = 1_000_000, workers: int = 2, engine_rounds
     from machine.gamemath import eenendertigen as een
     from machine.gamemath.simulate import Tally
     from machine.games.cards import shuffle
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     try:
         from machine.gamemath import eenendertigen_fast as fast
@@ -563,7 +563,7 @@ def startup_bench() -> None:
 
     cfg = load_config()
     games = list(dict.fromkeys([cfg.game, *cfg.games_enabled]))
-    code = ("import sys, time; t = time.perf_counter(); from machine.games.rules import load_profile; "
+    code = ("import sys, time; t = time.perf_counter(); from machine.profiles import load_profile; "
             "from machine.gamemath.engines import prepare; prepare(load_profile(sys.argv[1])); "
             "print(time.perf_counter() - t)")
     env = _child_env()
@@ -619,7 +619,7 @@ def one_core_child() -> None:
     then the timed run, its wall time around the whole call. Runs under ``ONE_CORE``."""
     import json
 
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     warmed: set[str] = set()
     for line in sys.stdin:
@@ -827,7 +827,7 @@ def last_line(text: str, default: str = "?") -> str:
 
 def shipped_profiles() -> list[Any]:
     """Every game profile in ``config/games``, by name."""
-    from machine.games.rules import config_dir, load_profile
+    from machine.profiles import config_dir, load_profile
 
     return [load_profile(p.stem) for p in sorted((config_dir() / "games").glob("*.yaml"))]
 
@@ -948,7 +948,7 @@ def farmer_bench(repeats: int = 3) -> None:
     import subprocess
 
     from machine.gamemath.game import game_rtp
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     farmer: tuple[list[float], float] | None = None
     checkout = os.environ.get(FARMER_VARIABLE)
@@ -1049,7 +1049,7 @@ def exact_bench() -> None:
     import subprocess
 
     from machine.gamemath.engines import exact_returns
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     profiles = [p for p in shipped_profiles() if p.engine != "eenendertigen"]
     t = time.perf_counter()

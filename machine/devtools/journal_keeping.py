@@ -23,9 +23,9 @@ def journal_keeping_bench(rounds: int = 400) -> None:
     """Bytes per game, then the archive's export time and its longest pause of a frame loop."""
     from machine.core.cabinet import CabinetSettings, open_cabinet
     from machine.devtools.crashtest import memory_of, shoes_for, simple_player
-    from machine.games.blackjack import BlackjackGame
-    from machine.games.rules import load_profile
+    from machine.games.blackjack.game import BlackjackGame
     from machine.money.archive import JournalKeeper
+    from machine.profiles import load_profile
 
     with tempfile.TemporaryDirectory() as tmp:
         cab = open_cabinet(Path(tmp) / "journal.sqlite", load_profile("random-blackjack"), CabinetSettings(seats=4),

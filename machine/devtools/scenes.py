@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
+from machine.games.blackjack.round import Round
 from machine.games.cards import shuffle
 from machine.games.catalog import make_game
-from machine.games.round import Round
-from machine.games.rules import load_profile
 from machine.loop.payout import SeatLedger
 from machine.money.memory import Memory
 from machine.money.seatmoney import MoneySettings
+from machine.profiles import load_profile
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 

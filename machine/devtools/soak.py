@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 from hardware.links import is_simulated
-from hardware.panel.buttons import BET_BUTTONS as BUTTONS_TO_BET
-from hardware.panel.buttons import PLAY_BUTTONS as PLAY
-from hardware.panel.buttons import Button
+from hardware.buttons import BET_BUTTONS as BUTTONS_TO_BET
+from hardware.buttons import PLAY_BUTTONS as PLAY
+from hardware.buttons import Button
 from hardware.sim.launcher import SimProcess
 from hardware.sim.panel import PanelSimulator
 

@@ -25,7 +25,7 @@ from machine.display.cardart import card_surface
 from machine.display.gamewords import BAR, say
 from machine.display.palette import DIM, FELT, FELT_DARK, GOLD, LAMP_OFF, LAMP_ON, RED, WHITE
 from machine.display.view import BUTTON_ORDER, SeatView, TableView
-from machine.games.interface import FACE_DOWN
+from machine.games.interface import FACE_DOWN, Button
 from machine.i18n import LANGUAGE_NAMES, N_, Words
 
 DEAL_SECONDS = 0.25
@@ -41,9 +41,10 @@ W_HEADER = 300  # the other seats' lines at the top left
 # finds no missing glyph), and it stays legible small, where pygame's own font runs its letters together
 FONT = Path(__file__).parent / "fonts" / "DejaVuSans-Bold.ttf"
 BUTTON_LABELS = {  # a button's name where the game says nothing for it now (Dutch: the manual's names)
-    "+2": "+2", "+10": "+10", "x2": "x2", "repeat": N_("Repeat Bet"), "max": N_("Max Bet"), "start": N_("Start"),
-    "draw": N_("Draw"), "stand": N_("Stand"), "double": N_("Double"), "split": N_("Split"), "insurance": N_("Insurance"),
-    "auto": N_("Auto"), "collect": N_("Collect"),
+    Button.PLUS_2: "+2", Button.PLUS_10: "+10", Button.TIMES_2: "x2", Button.REPEAT: N_("Repeat Bet"),
+    Button.MAX: N_("Max Bet"), Button.START: N_("Start"), Button.DRAW: N_("Draw"), Button.STAND: N_("Stand"),
+    Button.DOUBLE: N_("Double"), Button.SPLIT: N_("Split"), Button.INSURANCE: N_("Insurance"), Button.AUTO: N_("Auto"),
+    Button.COLLECT: N_("Collect"),
 }
 OUTCOMES = {"win": N_("Win {amount}"), "blackjack": N_("Blackjack: win {amount}"), "push": N_("Push: {amount} back"),
             "lose": N_("Lost {amount}"), "surrender": N_("Surrendered: {amount} back")}

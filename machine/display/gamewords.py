@@ -1,14 +1,17 @@
-"""The games' and the core's English words on the player screens, read back into catalog messages.
+"""The games' and the core's English words on the player screens, in the seat's language.
 
-Owns: the English texts the games and the cabinet core write for the screens (``notice``,
-``total_text``, button labels, ``attract_lines``, the dealer's title, a tilt's detail, a
-tournament entry's note), each named here once as a message template (``N_``) whose named
-fields match the text's numbers and words; ``say(words, text)`` finds the template a text was
-made from, translates the template through the catalogs and fills in its fields (numbers as
-the language writes them, a field that is itself a known word translated). A text no template
-matches is drawn as written (a test checks every scene's texts match). The games stay pure and
-English (``cabinet round`` prints them as they are); the translation happens only here, at
-drawing time. Never draws, never reads the cabinet's state.
+Owns: ``say(words, text)``, the one translation of what a game or the core writes for the
+screens (``notice``, ``total_text``, button labels, ``attract_lines``, the dealer's title, a
+tilt's detail, a tournament entry's note). A game writes a line with fields as a
+``machine.games.text.Text``: its message id and fields, translated here through the catalogs
+with the fields as the language writes them (numbers by locale, a field that is itself a known
+word translated), a joined line part by part; the message ids are marked where the game writes
+them. A plain word (a button label, a title) is its own message id, named here (``WORDS``). The
+core's and the drivers' texts with numbers in them are still English read back by a template
+(``TEMPLATES``) until they too write ``Text``. A text neither knows is drawn as written (a test
+checks every scene's texts are known). The games stay pure and English (``cabinet round`` prints
+them as they are); the translation happens only here, at drawing time. Never draws, never
+reads the cabinet's state.
 """
 
 from __future__ import annotations
@@ -17,9 +20,10 @@ import re
 from decimal import Decimal
 from functools import cache
 
+from machine.games.text import SEP, Text
 from machine.i18n import N_, Words
 
-SEP = " \u00b7 "  # the games join the parts of a notice with it: "Place 2 swapped · Place 3 passed"
+__all__ = ["BAR", "SEP", "TEMPLATES", "WORDS", "field_text", "known", "say"]
 BAR = " | "  # and the banner its parts (machine/display/screens.py)
 
 WORDS = (  # a text exactly as the game writes it
@@ -49,21 +53,8 @@ WORDS = (  # a text exactly as the game writes it
     N_("Next"), N_("Previous"), N_("Take"), N_("Erase"), N_("Done"), N_("Give up"), N_("Next round"), N_("Enter"),
 )
 
-TEMPLATES = (  # a text with fields, most specific first
-    N_("soft {total}"), N_("bust {total}"),
+TEMPLATES = (  # a core's or a driver's English text with fields, most specific first
     N_("Player {number}"),  # a tournament participant who entered no name (the core's standings)
-    N_("Blackjack pays {a} to {b}"),
-    N_("Bet {low} to {high} after seeing your open card"),
-    N_("Two aces count {score}"),
-    N_("Stake up to the bank: it opens at {bank}"),
-    N_("Stakes {low} to {high}, up to the bank: it opens at {bank}"),
-    N_("The bank closed: a new bank of {bank} opens"),
-    N_("Eenendertigen ({variant}, {deck}): the best hand of four wins"),
-    N_("A win pays {pays} x the bet, shared between tied winners"),
-    N_("31! Place {place} knocked: one more turn each"),
-    N_("Place {place} swapped all three"), N_("Place {place} swapped"), N_("Place {place} took the open card"),
-    N_("Place {place} drew"), N_("Place {place} passed"), N_("Place {place} wins"),
-    N_("Places {places} share the win"),
     N_("The entry is {entry} points: credit {credit}, insert coins"),
     N_("handpay of {amount} points"),
     N_("coin acceptor: {count} event(s) lost between polls"), N_("coin acceptor: {name} (code {code})"),
@@ -94,8 +85,11 @@ def field_text(words: Words, value: object) -> str:
 
 
 def known(text: str) -> bool:
-    """Whether ``text`` is a message here, a number, or parts or a template of them (a test
-    checks every text the scenes show is)."""
+    """Whether ``text`` is a game's ``Text``, a message here, a number, or parts or a template
+    of them (a test checks every text the scenes show is; another that the catalogs hold every
+    message id the games mark)."""
+    if isinstance(text, Text):
+        return all(known(part) for part in text.parts) if text.parts else bool(text.msgid)
     if not text or text in WORDS or NUMBER.match(text):
         return True
     for sep in (SEP, BAR):
@@ -108,6 +102,10 @@ def say(words: Words, text: str) -> str:
     """``text`` (a game's or the core's English) in ``words``' language."""
     if not text:
         return text
+    if isinstance(text, Text):
+        if text.parts:
+            return text.sep.join(say(words, part) for part in text.parts)
+        return words(text.msgid, **{k: field_text(words, v) for k, v in text.fields.items()})
     if text in WORDS:
         return words(text)
     if NUMBER.match(text):

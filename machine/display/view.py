@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
-from machine.games.interface import Button, HandShown, PlaceShown
+from machine.games.interface import Button, Decision, GameRound, HandShown, PlaceShown, TableShown
 from machine.i18n import N_
 
-BUTTON_ORDER = ("+2", "+10", "x2", "repeat", "max", "start", "draw", "stand", "double", "split", "insurance", "auto", "collect")
+BUTTON_ORDER = tuple(Button)  # a seat's buttons in their wire order
 
 
 HandView = HandShown  # one hand as its seat sees it (machine/games/interface.py)
@@ -128,24 +128,7 @@ def build_view(
     seats = []
     for n, st in sorted(cab.seats.items()):
         m = st.money
-        hands: tuple[HandView, ...] = ()
-        insurance = insurance_returned = 0
-        message = ""
-        fields: dict[str, object] = {}
-        watching: tuple[HandView, ...] = ()
-        if rnd and cab.in_round(n):
-            insurance = getattr(rnd.seat(n), "insurance", 0)
-            hands = tuple(table.hands.get(n, ()))
-            if pending and pending.seat == n:
-                message = PENDING_MESSAGES.get(pending.kind, N_("Your turn"))
-            elif pending:
-                message, fields = N_("Seat {seat} is deciding"), {"seat": pending.seat}
-        elif last and n in last.seat_numbers and not m.bet:
-            hands = tuple(table.hands.get(n, ()))
-            ls = last.seat(n)
-            insurance, insurance_returned = getattr(ls, "insurance", 0), getattr(ls, "insurance_returned", 0)
-        if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
-            watching = tuple(table.hands.get(pending.seat, ()))
+        hands, insurance, insurance_returned, message, fields, watching = _seat_round(cab, n, last, table, pending)
         state = cab.seat_state(n)
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
@@ -161,7 +144,7 @@ def build_view(
                 state=state,
                 credit=m.credit,
                 club=m.club,
-                bet=_bet_shown(cab, rnd, n),
+                bet=_bet_shown(cab, table if rnd else None, n),
                 min_bet=cab.rules.min_bet,
                 max_bet=max_bet,
                 hands=hands,
@@ -211,6 +194,32 @@ def build_view(
     )
 
 
+def _seat_round(
+    cab: Cabinet, n: int, last: GameRound | None, table: TableShown, pending: Decision | None,
+) -> tuple[tuple[HandView, ...], int, int, str, dict[str, object], tuple[HandView, ...]]:
+    """What seat ``n``'s screen shows of the round in play (or of the last one it played, until
+    its next bet), as its game shows it: its hands, its insurance and what that returned, the
+    round's message to it with the message's fields, and the hands it watches being decided."""
+    hands: tuple[HandView, ...] = ()
+    insurance = insurance_returned = 0
+    message = ""
+    fields: dict[str, object] = {}
+    watching: tuple[HandView, ...] = ()
+    if cab.round and cab.in_round(n):
+        insurance, insurance_returned = table.insurance.get(n, (0, 0))
+        hands = tuple(table.hands.get(n, ()))
+        if pending and pending.seat == n:
+            message = PENDING_MESSAGES.get(pending.kind, N_("Your turn"))
+        elif pending:
+            message, fields = N_("Seat {seat} is deciding"), {"seat": pending.seat}
+    elif last and n in last.seat_numbers and not cab.seats[n].money.bet:
+        hands = tuple(table.hands.get(n, ()))
+        insurance, insurance_returned = table.insurance.get(n, (0, 0))
+    if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
+        watching = tuple(table.hands.get(pending.seat, ()))
+    return hands, insurance, insurance_returned, message, fields, watching
+
+
 def tournament_view(cab: Cabinet) -> TournamentView | None:
     """The open tournament (its seed never), else the last closed one's final list with its
     published seed, else None. Its heading and progress are message ids, their fields in
@@ -244,12 +253,13 @@ def _rows(ranking) -> tuple[tuple[str, str, str, str], ...]:
     return tuple((str(r["rank"]), r["name"], str(r["score"]), str(r["rounds"])) for r in ranking)
 
 
-def _bet_shown(cab: Cabinet, rnd, n: int) -> int:
-    """The bet a seat's meters show: being placed, proposed at its bet decision, or in play."""
-    if not (rnd and cab.in_round(n)):
+def _bet_shown(cab: Cabinet, shown: TableShown | None, n: int) -> int:
+    """The bet a seat's meters show: being placed, proposed at its bet decision, or in play
+    (``shown``: the round in play as its game shows it)."""
+    if not (shown and cab.in_round(n)):
         return cab.seats[n].money.bet
     proposed = cab.proposal(n)
-    return proposed if proposed is not None else rnd.seat(n).bet
+    return proposed if proposed is not None else shown.bets.get(n, 0)
 
 
 HOUSE_WINS = {"DEALER": N_("Dealer wins"), "BANK": N_("Bank wins"), "BANKER": N_("Banker wins")}

@@ -21,10 +21,11 @@ from collections.abc import Callable, Iterable, Sequence
 from machine.gamemath import tablecache
 from machine.gamemath.game import TABLES, Analysis, analysis, best_of, tables_key
 from machine.gamemath.shoe import from_values, is_natural, score, size
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
+from machine.games.blackjack.round import Round
+from machine.games.blackjack.rules import Rules
 from machine.games.cards import value
-from machine.games.round import Decision, Round
-from machine.games.rules import Rules
+from machine.games.interface import Decision
 
 
 def prepare(

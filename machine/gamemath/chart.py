@@ -27,7 +27,7 @@ from machine.gamemath.game import Analysis, FirstChoice, GameReturn, analysis, b
 from machine.gamemath.shoe import ZERO, Comp, hands_up_to, is_natural, score, size, unit
 from machine.gamemath.split import split_values
 from machine.gamemath.table import Policy
-from machine.games.rules import Rules
+from machine.games.blackjack.rules import Rules
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)
 HARD_ROWS = tuple(range(4, 22))

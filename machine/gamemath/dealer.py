@@ -28,7 +28,7 @@ from functools import cache
 from operator import add, mul
 
 from machine.gamemath.shoe import Comp, Shoe
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
 BUST = 5

@@ -47,7 +47,7 @@ from operator import add, mul, truediv
 from typing import Any
 
 from machine.gamemath.tablecache import Table
-from machine.games.blackjack_rules import hand_score
+from machine.games.blackjack.scoring import hand_score
 from machine.games.eenentwintig import scoring as sc
 from machine.games.eenentwintig.rules import EenentwintigRules
 

@@ -50,7 +50,7 @@ from machine.gamemath.fastsim import (
     inline_kernel,
 )
 from machine.gamemath.simulate import Tally
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
 from machine.games.cards import new_shoe
 from machine.games.eenentwintig import scoring as sc
 from machine.games.eenentwintig.rules import EenentwintigRules
@@ -371,7 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     from machine.gamemath.eenentwintig import exact_rtp
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     ap = argparse.ArgumentParser(prog="python -m machine.gamemath.eenentwintig_fast", description=main.__doc__)
     ap.add_argument("--rounds", type=int, default=10_000_000)

@@ -20,7 +20,6 @@ Each module is imported only when its game is asked for (numba and the tables ar
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 from collections.abc import Callable
@@ -39,10 +38,19 @@ MODULES = {
 
 
 def math_of(engine: str) -> ModuleType:
-    """The math module of a game engine other than blackjack."""
-    if engine not in MODULES:
-        raise ValueError(f"no game math for engine {engine!r}")
-    return importlib.import_module(MODULES[engine])
+    """The math module of a game engine other than blackjack, as the game catalog names it."""
+    from machine.games import catalog
+    from machine.games.rules import RulesError
+
+    try:
+        found = catalog.engine(engine)
+        return found.module("math")
+    except RulesError:
+        raise ValueError(f"no game math for engine {engine!r}") from None
+    except ModuleNotFoundError as exc:
+        if exc.name != found.math:
+            raise
+        raise ValueError(f"no game math for engine {engine!r}") from None
 
 
 def auto_for(engine: str) -> Callable[[Any], str]:

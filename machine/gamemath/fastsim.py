@@ -77,10 +77,11 @@ except ImportError as exc:  # pragma: no cover - exercised only without the extr
 
 from machine.gamemath import tablecache
 from machine.gamemath.simulate import Tally
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
+from machine.games.blackjack.checks import PLAY_ACTIONS
+from machine.games.blackjack.rules import Rules, totals_mask
 from machine.games.cards import RANKS, deck_ranks, new_shoe, value
-from machine.games.round import PLAY_ACTIONS, ShoeExhausted
-from machine.games.rules import Rules, totals_mask
+from machine.games.interface import ShoeExhausted
 
 if TYPE_CHECKING:
     from machine.gamemath.cluster import Cluster
@@ -1155,7 +1156,7 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
 
     from machine.gamemath import game_rtp
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     ap = argparse.ArgumentParser(prog="python -m machine.gamemath.fastsim", description=main.__doc__)
     ap.add_argument("--game", default="random-blackjack")

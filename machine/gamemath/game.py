@@ -32,8 +32,8 @@ from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, shoe_of, u
 from machine.gamemath.split import split_values
 from machine.gamemath.table import ACTION_ORDER, BestOf, Play, Policy, UpTable, best_of_values, natural_pays
 from machine.gamemath.tablecache import Table
-from machine.games import blackjack_rules as bj
-from machine.games.rules import Rules
+from machine.games.blackjack import scoring as bj
+from machine.games.blackjack.rules import Rules
 
 if TYPE_CHECKING:
     from machine.gamemath.exact_fast import FastPlay

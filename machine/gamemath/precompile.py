@@ -40,7 +40,7 @@ def _blackjack() -> None:
 
 def _exact() -> None:
     from machine.gamemath.game import Analysis
-    from machine.games.rules import load_profile
+    from machine.profiles import load_profile
 
     Analysis(load_profile("casino-blackjack").rules).compute_all(1)  # the exact analysis's kernels
 

@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from functools import lru_cache
 from operator import add
 
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
+from machine.games.blackjack.rules import Rules
 from machine.games.cards import RANKS, deck, deck_ranks, value
-from machine.games.rules import Rules
 
 Comp = tuple[int, ...]
 """Counts of the values 1 (ace) .. 10 (ten, jack, queen, king); index 0 is the ace."""

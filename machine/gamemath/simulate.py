@@ -18,9 +18,9 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from machine.games.blackjack.round import Round
+from machine.games.blackjack.rules import Rules
 from machine.games.cards import deck_ranks, new_shoe, shuffle
-from machine.games.round import Round
-from machine.games.rules import Rules
 
 if TYPE_CHECKING:
     from machine.gamemath.cluster import Cluster

@@ -40,8 +40,8 @@ from typing import TYPE_CHECKING
 from machine.gamemath import dealer
 from machine.gamemath.dealer import BLACKJACK, Dist
 from machine.gamemath.shoe import ZERO, Comp, earns_three_sevens, hands_up_to, merge, plus, score, shoe_of, size, unit
-from machine.games import blackjack_rules as bj
-from machine.games.rules import Rules, totals_mask
+from machine.games.blackjack import scoring as bj
+from machine.games.blackjack.rules import Rules, totals_mask
 
 if TYPE_CHECKING:
     from machine.gamemath.exact_fast import FastPlay, FastTable

@@ -18,7 +18,8 @@ from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 
-from machine.games.blackjack import BlackjackGame
+from machine.games.blackjack.game import BlackjackGame
+from machine.games.blackjack.rules import Rules
 from machine.games.eenendertigen.game import EenendertigenGame
 from machine.games.eenendertigen.rules import EenendertigenRules
 from machine.games.eenentwintig.game import EenentwintigGame
@@ -26,7 +27,7 @@ from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.interface import Game
 from machine.games.ochko.game import OchkoGame
 from machine.games.ochko.rules import OchkoRules
-from machine.games.rules import Rules, RulesError, TableRules
+from machine.games.rules import RulesError, TableRules
 
 
 @dataclasses.dataclass(frozen=True)

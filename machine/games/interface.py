@@ -28,7 +28,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
-from hardware.panel.buttons import BET_BUTTONS, MONEY_BUTTONS, PLAY_BUTTONS, Button
+from hardware.buttons import BET_BUTTONS, MONEY_BUTTONS, PLAY_BUTTONS, Button
 
 __all__ = [
     "BET_BUTTONS", "MONEY_BUTTONS", "PLAY_BUTTONS", "Button", "Decision", "Game", "GameRound", "HandShown", "PlaceShown",
@@ -129,6 +129,8 @@ class TableShown:
     places: tuple[PlaceShown, ...] = ()  # a game of places: every place, seats and computer players
     stack: int | None = None  # cards left in a closed stack beside ``dealer_cards`` (modern 31)
     max_swaps: int | None = None  # the swaps a place may make (classic 31: 5), for "swaps 2/5"
+    bets: Mapping[int, int] = field(default_factory=dict)  # seat -> its bet in this round (0: none yet)
+    insurance: Mapping[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (insured, returned)
 
 
 @runtime_checkable

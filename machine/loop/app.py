@@ -20,15 +20,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hardware.panel.buttons import Button
+from hardware.buttons import Button
 
 from machine.core.cabinet import Cabinet, MemoryLocked
 from machine.display.screens import Screens, banner_text
-from machine.games.rules import load_profile
 from machine.loop.router import Router
 from machine.loop.wiring import Wiring
 from machine.operator.config import MachineConfig
 from machine.operator.menu import OperatorMenu
+from machine.profiles import load_profile
 
 
 def memory_error_seen() -> bool:

@@ -34,7 +34,7 @@ import enum
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
-from hardware.panel.buttons import Button
+from hardware.buttons import Button
 
 
 class Mode(enum.StrEnum):

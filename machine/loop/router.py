@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from hardware.buttons import Button
 from hardware.panel import ButtonPressed, Door, KeySwitch, LinkDown, LinkUp
-from hardware.panel.buttons import Button
 
 from machine.core.cabinet import Cabinet
 from machine.i18n import LANGUAGES

@@ -26,7 +26,6 @@ from hardware.panel import PanelHost
 
 from machine.core.cabinet import Cabinet, CabinetLocked, MemoryLocked, open_cabinet, random_shuffle, stacked_shuffle
 from machine.games.catalog import make_game
-from machine.games.rules import load_profile
 from machine.loop.devices import BusDevices, BusWorker
 from machine.loop.panelhead import PanelHeadStore
 from machine.money.archive import JournalKeeper
@@ -34,6 +33,7 @@ from machine.money.memory import UntrustedMemory
 from machine.operator.config import MachineConfig
 from machine.operator.firststart import init_if_new
 from machine.operator.identity import check_manifest, software_id
+from machine.profiles import load_profile
 
 
 def default_auto(engine: str = "blackjack") -> Callable[[Any], str]:

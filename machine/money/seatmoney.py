@@ -19,8 +19,9 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
-BET_BUTTONS = ("+2", "+10", "x2", "repeat", "max")
-BUTTONS = BET_BUTTONS + ("start", "collect")
+from hardware.buttons import BET_BUTTONS, MONEY_BUTTONS, Button
+
+BUTTONS = MONEY_BUTTONS
 
 
 class MoneyError(ValueError):
@@ -154,15 +155,15 @@ class SeatMoney:
         top = self.max_bet()
         if top == 0:
             return None
-        if button == "+2":
+        if button == Button.PLUS_2:
             return min(self.bet + 2, top)
-        if button == "+10":
+        if button == Button.PLUS_10:
             return min(self.bet + 10, top)
-        if button == "x2":
+        if button == Button.TIMES_2:
             return min(2 * self.bet, top) if self.bet else None
-        if button == "repeat":
+        if button == Button.REPEAT:
             return min(self.previous_bet, top) if self.previous_bet else None
-        if button == "max":
+        if button == Button.MAX:
             return top
         raise MoneyError(f"not a bet button: {button!r}")
 
@@ -182,9 +183,9 @@ class SeatMoney:
         if button in BET_BUTTONS:
             after = self._bet_after(button)
             return after is not None and after != self.bet
-        if button == "start":
+        if button == Button.START:
             return not self.in_round and self.bet >= self.limits.min_bet
-        if button == "collect":
+        if button == Button.COLLECT:
             if self.in_round or self.payout_owed:
                 return False
             if self.club > 0 or self.bet > 0:
@@ -300,7 +301,7 @@ class SeatMoney:
         The plan's coins are owed to the hopper from now on (``coins_paid`` takes each off);
         its handpay stays on the credit meter until ``handpay`` records it paid.
         """
-        if not self.is_live("collect"):
+        if not self.is_live(Button.COLLECT):
             return [], PayoutPlan()
         self.bet = 0
         self.game_open = False

@@ -27,10 +27,11 @@ from hardware import links
 
 from machine import yamlio
 from machine.core.cabinet import CabinetSettings
-from machine.games.rules import Profile, RulesError, config_dir, load_profile
+from machine.games.rules import Profile, RulesError
 from machine.money.memory import DEFAULT_HEAD_STORE, DEFAULT_KEY_FILE, FileHeadStore, HeadStore, Memory, load_key
 from machine.money.seatmoney import MoneySettings
 from machine.operator import pin
+from machine.profiles import config_dir, load_profile
 
 MIN_SEATS_FOR_TWO_DECKS = 5  # seats from which a blackjack-family profile must deal two decks or more
 MIN_SECONDS = 1.0  # the shortest betting time or decision time a player can act in

@@ -34,6 +34,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from hardware.buttons import Button
+
 from machine.core.cabinet import Cabinet
 from machine.display.gamewords import say
 from machine.i18n import N_, Words
@@ -41,9 +43,9 @@ from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, per_g
 from machine.operator import pin
 from machine.operator.config import MIN_SEATS_FOR_TWO_DECKS
 
-PIN_DIGITS = {
-    "+2": "1", "+10": "2", "x2": "3", "repeat": "4", "max": "5",
-    "draw": "6", "stand": "7", "double": "8", "split": "9", "insurance": "0",
+PIN_DIGITS: dict[str, str] = {
+    Button.PLUS_2: "1", Button.PLUS_10: "2", Button.TIMES_2: "3", Button.REPEAT: "4", Button.MAX: "5",
+    Button.DRAW: "6", Button.STAND: "7", Button.DOUBLE: "8", Button.SPLIT: "9", Button.INSURANCE: "0",
 }
 RECALL_WIDTH = 100  # characters in a recall line of moves before it wraps
 RECALL_MOVE_LINES = 8  # the most lines of moves the recall page shows (the cards are drawn below)
@@ -150,10 +152,10 @@ DETAIL_WORDS = {
         N_("gone from the acceptor's buffer: their coins cannot be credited"),
     "still in the acceptor's buffer: credited": N_("still in the acceptor's buffer: credited"),
 }
-BUTTON_NAMES = {
-    "repeat": N_("Repeat Bet"), "max": N_("Max Bet"), "start": N_("Start"), "draw": N_("Draw"), "stand": N_("Stand"),
-    "double": N_("Double"), "split": N_("Split"), "insurance": N_("Insurance"), "auto": N_("Auto"),
-    "collect": N_("Collect"),
+BUTTON_NAMES: dict[str, str] = {
+    Button.REPEAT: N_("Repeat Bet"), Button.MAX: N_("Max Bet"), Button.START: N_("Start"), Button.DRAW: N_("Draw"),
+    Button.STAND: N_("Stand"), Button.DOUBLE: N_("Double"), Button.SPLIT: N_("Split"), Button.INSURANCE: N_("Insurance"),
+    Button.AUTO: N_("Auto"), Button.COLLECT: N_("Collect"),
 }
 # Recall: who decided and what
 DECIDED_BY = {"player": N_("player"), "auto": N_("Auto"), "timeout": N_("time out")}
@@ -281,41 +283,41 @@ class OperatorMenu:
         if self.mode == "pin":
             self._pin_key(button, now)
         elif self.mode == "confirm":
-            if button == "start":
+            if button == Button.START:
                 self._do(self.after_pin, now)
             self.mode = "browse"
         elif self.mode == "edit":
             self._edit_key(button, now)
         elif self.mode == "tour_edit":
             self._tournament_edit_key(button)
-        elif self.page is not None and PAGES[self.page] == "Hardware test" and button not in ("collect", "start"):
+        elif self.page is not None and PAGES[self.page] == "Hardware test" and button not in (Button.COLLECT, Button.START):
             self.pressed = f"{seat}:{button}"
         else:
             self._browse_key(seat, button, now)
 
     def _browse_key(self, seat: int, button: str, now: float) -> None:
         if self.page is None:
-            if button == "draw":
+            if button == Button.DRAW:
                 self.cursor = (self.cursor + 1) % len(PAGES)
-            elif button == "stand":
+            elif button == Button.STAND:
                 self.cursor = (self.cursor - 1) % len(PAGES)
-            elif button == "start":
+            elif button == Button.START:
                 self.page, self.cursor = self.cursor, 0
             return
         name = PAGES[self.page]
-        if button == "collect":
+        if button == Button.COLLECT:
             self.cursor, self.page = self.page, None
             return
-        if button in ("draw", "stand"):
-            self.cursor += 1 if button == "draw" else -1
+        if button in (Button.DRAW, Button.STAND):
+            self.cursor += 1 if button == Button.DRAW else -1
             self.cursor = max(0, self.cursor)
             return
-        if name == "Game recall" and button in ("+2", "+10"):
+        if name == "Game recall" and button in (Button.PLUS_2, Button.PLUS_10):
             self.recall_seat = self.recall_seat % len(self.cab.seats) + 1
             self.cursor = 0
-        elif button == "start" and name == "Tournament":
+        elif button == Button.START and name == "Tournament":
             self._need_pin(self._tournament_action(), now)
-        elif button == "start":
+        elif button == Button.START:
             action = {"Settings": "edit", "Period meter reset": "period", "RAM clear": "ram", "Hardware test": "hopper"}.get(name)
             if action:
                 self._need_pin(action, now)
@@ -331,16 +333,16 @@ class OperatorMenu:
         _ = self.words
         if self.cab.pin_locked_for(now) > 0:  # after wrong PINs: nothing but cancel
             self.pin_entry = ""
-            if button == "collect":
+            if button == Button.COLLECT:
                 self.mode = "browse"
             return
         if button in PIN_DIGITS and len(self.pin_entry) < 8:
             self.pin_entry += PIN_DIGITS[button]
-        elif button == "auto":
+        elif button == Button.AUTO:
             self.pin_entry = self.pin_entry[:-1]
-        elif button == "collect":
+        elif button == Button.COLLECT:
             self.mode = "browse"
-        elif button == "start":
+        elif button == Button.START:
             if not pin.PIN_FORMAT.match(self.pin_entry):  # too short to be a PIN: not a try
                 self.message = _("A PIN has 4 to 8 digits")
                 return
@@ -380,11 +382,11 @@ class OperatorMenu:
     def _choose(self, button: str, values: tuple[Any, ...]) -> bool:
         """Draw / Stand step through ``values``, Collect leaves, Start takes the value (True)."""
         i = values.index(self.edit_value) if self.edit_value in values else 0
-        if button in ("draw", "stand"):
-            self.edit_value = values[(i + (1 if button == "draw" else -1)) % len(values)]
-        elif button in ("collect", "start"):
+        if button in (Button.DRAW, Button.STAND):
+            self.edit_value = values[(i + (1 if button == Button.DRAW else -1)) % len(values)]
+        elif button in (Button.COLLECT, Button.START):
             self.mode = "browse"
-        return button == "start"
+        return button == Button.START
 
     def _do(self, action: str, now: float) -> None:
         _ = self.words
@@ -523,14 +525,16 @@ class OperatorMenu:
     def lamps(self) -> set[str]:
         """The buttons that do something in the menu now (lit on every seat)."""
         if self.mode == "pin":
-            return {"collect"} if self.cab.pin_locked_for(self.now) > 0 else set(PIN_DIGITS) | {"start", "collect", "auto"}
+            if self.cab.pin_locked_for(self.now) > 0:
+                return {Button.COLLECT}
+            return set(PIN_DIGITS) | {Button.START, Button.COLLECT, Button.AUTO}
         if self.mode == "confirm":
-            return {"start", "collect"}
+            return {Button.START, Button.COLLECT}
         if self.page is not None and PAGES[self.page] == "Hardware test":
             return {self.pressed.split(":")[1]} if self.pressed else set()
-        lit = {"draw", "stand", "start", "collect"}
+        lit: set[str] = {Button.DRAW, Button.STAND, Button.START, Button.COLLECT}
         if self.page is not None and PAGES[self.page] == "Game recall":
-            lit |= {"+2"}
+            lit |= {Button.PLUS_2}
         return lit
 
     # -- what the screen shows ---------------------------------------------------------------------

@@ -12,20 +12,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from machine.games.catalog import make_game
-from machine.games.round_events import Event
+from machine.games.events import Event
 from machine.games.rules import Profile
 from machine.money.seatmoney import BUTTONS, MoneySettings, SeatMoney, TableLimits
-from machine.scripts.roundscript import (
-    AutoStrategy,
-    ScriptError,
-    SeatScript,
-    check_all_used,
-    load_game,
-    parse_shoe,
-    play_scripted,
-    read_actions,
-    script_actions,
-)
+from machine.scripts.roundscript import load_game, read_actions, script_actions
+from machine.scripts.scripting import AutoStrategy, ScriptError, SeatScript, check_all_used, parse_shoe, play_scripted
 
 MACHINE_KEYS = ("payout", "hopper_coin", "hopper_limit", "remainder")
 
@@ -135,7 +126,7 @@ class _Table:
     def __init__(self, profile: Profile, auto: AutoStrategy | None):
         self.profile = profile
         self.game = make_game(profile, auto or _no_auto)
-        self.actions = script_actions(profile.engine)
+        self.actions = script_actions(profile)
         self.ranks = "".join(dict.fromkeys(c[0] for c in self.game.new_shoe())) if profile.rules.decks else ""
         self.auto = auto
         self.carry: dict[str, Any] | None = None
@@ -156,7 +147,7 @@ def _play_round(step: Mapping[str, Any], where: str, money: SeatMoney, table: _T
     shoe = parse_shoe(step["shoe"], rules.decks, table.ranks)
     written = {k: step[k] for k in ("insurance", "actions") if k in step}
     if "actions" in written:
-        written["actions"] = read_actions(table.profile.engine, written["actions"], where)
+        written["actions"] = read_actions(table.profile, written["actions"], where)
     if game.bets_after_deal:
         written["bet"] = step.get("bet", money.bet)
         problem = rules.bet_problem(written["bet"])

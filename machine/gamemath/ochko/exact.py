@@ -34,7 +34,7 @@ from typing import Any
 
 from machine.gamemath import tablecache
 from machine.gamemath.tablecache import Table
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
 from machine.games.ochko.rules import (
     LOSE_AT_ONCE,
     POINTS,

@@ -41,11 +41,11 @@ from machine.gamemath.fastsim import (
 )
 from machine.gamemath.ochko.exact import ACE_I, NV, PER_DECK, VALUES, ZERO, Comp, best, comp_total, of, plus
 from machine.gamemath.simulate import Tally
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
 from machine.games.cards import new_shoe
+from machine.games.interface import ShoeExhausted
 from machine.games.ochko import rules as ok
 from machine.games.ochko.rules import RANKS, OchkoRules
-from machine.games.round import ShoeExhausted
 
 P_MIN, P_MAX, P_TWO, P_OPEN = range(4)
 HIT, STAND, DARK = 0, 1, 2

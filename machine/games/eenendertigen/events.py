@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from machine.games.round_events import Event
+from machine.games.events import Event
 
 __all__ = ["Dealt", "Ended", "Event", "Knocked", "Moved", "Passed", "Revealed", "from_dict"]
 

@@ -26,6 +26,7 @@ from machine.games.eenendertigen.rules import PLACES, EenendertigenRules
 from machine.games.hosted import HostedGame
 from machine.games.interface import Button, Decision, RoundError, TableShown
 from machine.games.rules import Profile
+from machine.games.text import Text
 
 ACTIONS: dict[str, dict[str, dict[Button, str]]] = {  # variant -> decision kind -> button -> action
     "classic": {"play": {Button.DRAW: "pick:hand", Button.SPLIT: "pick:table", Button.DOUBLE: "swap:{hand}:{table}",
@@ -97,7 +98,7 @@ class EenendertigenGame(HostedGame):
         pays = float(r.win_pays)
         deckname = "32 cards, 7 to ace" if r.variant == "classic" else "52 cards"
         return [
-            f"Eenendertigen ({r.variant}, {deckname}): the best hand of four wins",
-            f"A win pays {pays:g} x the bet, shared between tied winners",
+            Text("Eenendertigen ({variant}, {deck}): the best hand of four wins", variant=r.variant, deck=deckname),
+            Text("A win pays {pays} x the bet, shared between tied winners", pays=format(pays, "g")),
             "31 knocks: everyone else has one more turn",
         ]

@@ -29,10 +29,14 @@ from machine.games.eenendertigen.rules import (
     score_value,
 )
 from machine.games.interface import FACE_DOWN, Decision, HandShown, PlaceShown, SeatSettlement, TableShown
-from machine.games.round import IllegalAction, RoundError, ShoeExhausted
+from machine.games.roundbase import IllegalAction, RoundError, ShoeExhausted
+from machine.games.text import N_, SEP, Text
 
 MAX_SWAPS = 5  # classic: a place that has swapped five times has passed
-MOVE_TEXT = {"swap": "swapped", "swap_all": "swapped all three", "take_open": "took the open card", "draw": "drew"}
+# what the other places did, as a notice: a move by its name, and a pass
+MOVE_TEXT = {"swap": N_("Place {place} swapped"), "swap_all": N_("Place {place} swapped all three"),
+             "take_open": N_("Place {place} took the open card"), "draw": N_("Place {place} drew"),
+             "pass": N_("Place {place} passed")}
 ENDED_TEXT = {"31": "31!", "all passed": "Everyone passed", "swaps": "Five swaps", "stack empty": "The stack is empty"}
 Computer = Callable[["EenendertigenRound", int], str]  # (round, place index 0-3) -> action
 
@@ -205,33 +209,52 @@ class EenendertigenRound:
             self._move(action)
 
     def _move(self, action: str) -> None:
+        """A move by its name, from the table ``MOVES`` (after the class); the turn ends after it
+        unless the move leaves a discard to choose."""
         assert self.turn is not None
-        i, p = self.turn, self.places[self.turn]
+        i = self.turn
         name, _, arg = action.partition(":")
-        if name == "pass":
-            self._pass(i, "pass")
-        elif name == "swap":
-            h, t = (int(x) - 1 for x in arg.split(":"))
-            p.cards[h], self.table[t] = self.table[t], p.cards[h]
-            self._swapped(i, action, (p.cards[h],), (self.table[t],))
-        elif name == "swap_all":
-            took, gave = tuple(self.table), tuple(p.cards)
-            p.cards, self.table = list(took), list(gave)
-            first = i == 0 and not self.first_turn_taken
-            self._swapped(i, action, took, gave)
-            if not first and not p.passed:
-                self._pass(i, "swap_all")
-        elif name in ("take_open", "draw"):
-            p.cards.append(self.table.pop() if name == "take_open" else self._draw())
-            if not arg:
-                self.drawn = name
-                self.first_turn_taken = True
-                return  # the seat chooses its discard seeing all four cards
-            self._discard(i, action, int(arg))
-        elif name == "discard":  # recorded as the one move it completes: take_open:D or draw:D
-            name, self.drawn = self.drawn, ""
-            self._discard(i, f"{name}:{arg}", int(arg))
-        self._after_turn(i)
+        if MOVES[name](self, i, action, arg):
+            self._after_turn(i)
+
+    def _move_pass(self, i: int, action: str, arg: str) -> bool:
+        self._pass(i, "pass")
+        return True
+
+    def _move_swap(self, i: int, action: str, arg: str) -> bool:
+        p = self.places[i]
+        h, t = (int(x) - 1 for x in arg.split(":"))
+        p.cards[h], self.table[t] = self.table[t], p.cards[h]
+        self._swapped(i, action, (p.cards[h],), (self.table[t],))
+        return True
+
+    def _move_swap_all(self, i: int, action: str, arg: str) -> bool:
+        p = self.places[i]
+        took, gave = tuple(self.table), tuple(p.cards)
+        p.cards, self.table = list(took), list(gave)
+        first = i == 0 and not self.first_turn_taken
+        self._swapped(i, action, took, gave)
+        if not first and not p.passed:
+            self._pass(i, "swap_all")
+        return True
+
+    def _move_take(self, i: int, action: str, arg: str) -> bool:
+        """``take_open`` / ``draw``: with a discard named, the whole move; without, the seat
+        chooses its discard next, seeing all four cards."""
+        name = action.partition(":")[0]
+        self.places[i].cards.append(self.table.pop() if name == "take_open" else self._draw())
+        if not arg:
+            self.drawn = name
+            self.first_turn_taken = True
+            return False
+        self._discard(i, action, int(arg))
+        return True
+
+    def _move_discard(self, i: int, action: str, arg: str) -> bool:
+        """Recorded as the one move it completes: ``take_open:D`` or ``draw:D``."""
+        name, self.drawn = self.drawn, ""
+        self._discard(i, f"{name}:{arg}", int(arg))
+        return True
 
     def _swapped(self, i: int, action: str, took: tuple[str, ...], gave: tuple[str, ...]) -> None:
         p = self.places[i]
@@ -356,30 +379,36 @@ class EenendertigenRound:
         return TableShown(
             dealer_cards=open_cards, hands=hands, notice=self._notice(), dealer_title="TABLE", places=tuple(places),
             stack=self.stack if self.rules.variant == "modern" else None,
-            max_swaps=MAX_SWAPS if self.rules.variant == "classic" else None)
+            max_swaps=MAX_SWAPS if self.rules.variant == "classic" else None,
+            bets={p.seat: p.bet for p in self.places if p.seat is not None})
 
-    def _notice(self) -> str:
+    def _notice(self) -> Text:
         """The line every screen shows: who knocked, then how the round ended and who won."""
         knocked = [n + 1 for n, p in enumerate(self.places) if p.knocked]
         if self.turn is not None:
-            return f"31! Place {knocked[0]} knocked: one more turn each" if knocked else self._since_last_turn()
+            if knocked:
+                return Text("31! Place {place} knocked: one more turn each", place=knocked[0])
+            return self._since_last_turn()
         winners = self.winners
-        who = f"Place {winners[0]} wins" if len(winners) == 1 else f"Places {', '.join(map(str, winners))} share the win"
-        return f"{ENDED_TEXT[self.ended]} · {who}"
+        if len(winners) == 1:
+            who = Text("Place {place} wins", place=winners[0])
+        else:
+            who = Text("Places {places} share the win", places=", ".join(map(str, winners)))
+        return Text.joined(SEP, [ENDED_TEXT[self.ended], who])
 
-    def _since_last_turn(self) -> str:
+    def _since_last_turn(self) -> Text:
         """What the other places did since the place to move last moved (computer players move
         at once, so a seat reads it here): "Place 2 swapped · Place 3 passed"."""
         assert self.turn is not None
-        done: list[str] = []
+        done: list[Text] = []
         for e in reversed(self.events):
             if isinstance(e, ev.Dealt) or (isinstance(e, ev.Moved | ev.Passed) and e.place == self.turn + 1):
                 break
             if isinstance(e, ev.Passed) and e.by == "pass":
-                done.append(f"Place {e.place} passed")
+                done.append(Text(MOVE_TEXT["pass"], place=e.place))
             elif isinstance(e, ev.Moved):
-                done.append(f"Place {e.place} {MOVE_TEXT[e.action.partition(':')[0]]}")
-        return " · ".join(reversed(done))
+                done.append(Text(MOVE_TEXT[e.action.partition(":")[0]], place=e.place))
+        return Text.joined(SEP, reversed(done))
 
     # -- plain data ----------------------------------------------------------------------------
 
@@ -404,3 +433,14 @@ class EenendertigenRound:
         rnd.stack_ran_out, rnd.ended = data["stack_ran_out"], data["ended"]
         rnd.events = [ev.from_dict(e) for e in data["events"]]
         return rnd
+
+
+# a move's name -> what it does (True: the turn is over)
+MOVES: dict[str, Callable[[EenendertigenRound, int, str, str], bool]] = {
+    "pass": EenendertigenRound._move_pass,
+    "swap": EenendertigenRound._move_swap,
+    "swap_all": EenendertigenRound._move_swap_all,
+    "take_open": EenendertigenRound._move_take,
+    "draw": EenendertigenRound._move_take,
+    "discard": EenendertigenRound._move_discard,
+}

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from machine.games.cards import RANKS as ALL_RANKS
-from machine.games.rules import TABLE_PARSERS, TableRules, _choice, _int_range, _ratio
+from machine.games.rules import TableRules
+from machine.games.settings import TABLE_PARSERS, choice, int_range, ratio
 
 VARIANTS = ("classic", "modern")
 CLASSIC_RANKS = "789TJQKA"  # 32 cards: 7 to ace of each suit
@@ -77,7 +78,7 @@ class EenendertigenRules(TableRules):
 
 
 EenendertigenRules.PARSERS = TABLE_PARSERS | {
-    "variant": _choice(VARIANTS),
-    "decks": _int_range(1, 1),
-    "win_pays": _ratio,
+    "variant": choice(VARIANTS),
+    "decks": int_range(1, 1),
+    "win_pays": ratio,
 }

@@ -3,7 +3,7 @@
 Owns: the events only this game has (a closed card dealt to a seat, that card turned after the
 bets, a bet placed after the deal, a vuile was thrown away), the table from an event's kind to
 its class for this game, and rebuilding an event from its plain data. Reused from
-``machine.games.round_events`` unchanged: a seat's open and drawn cards (``CardDealt``), the
+``machine.games.events`` unchanged: a seat's open and drawn cards (``CardDealt``), the
 bank's closed cards and their turning (``DealerCardDealt`` face down, ``HoleCardRevealed``), a
 seat's choice (``Action``: a split takes the bet again as its stake), ``Busted``,
 ``HandSettled`` and ``RoundEnded``. Never decides anything about the round.
@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from machine.games.round_events import (
+from machine.games.events import (
     Action,
     Busted,
     CardDealt,
@@ -95,4 +95,4 @@ BY_KIND: dict[str, type[Event]] = {c.kind: c for c in EVENT_CLASSES}
 
 def eenentwintig_event(data: Mapping[str, Any], bets: Mapping[int, int]) -> Event:
     """The event ``data`` (its ``to_dict``) describes; ``bets`` gives a split its stake."""
-    return event_from_dict(data, bets, BY_KIND)
+    return event_from_dict(data, BY_KIND, bets)

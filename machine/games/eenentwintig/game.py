@@ -22,6 +22,7 @@ from machine.games.eenentwintig.scoring import RANKS
 from machine.games.hosted import HostedGame
 from machine.games.interface import Button, TableShown
 from machine.games.rules import Profile
+from machine.games.text import Text
 
 AutoStrategy = Callable[[EenentwintigRound], str]
 
@@ -66,9 +67,10 @@ class EenentwintigGame(HostedGame):
 
     def attract_lines(self) -> list[str]:
         r = self.rules
-        lines = [f"Bet {r.min_bet} to {r.max_bet} after seeing your open card", "Beat the bank: wins pay 1 to 1"]
+        lines = [Text("Bet {low} to {high} after seeing your open card", low=r.min_bet, high=r.max_bet),
+                 "Beat the bank: wins pay 1 to 1"]
         if r.two_aces_twenty_and_a_half:
-            lines.append("Two aces count 20.5")
+            lines.append(Text("Two aces count {score}", score="20.5"))
         if r.three_sevens_beat_21:
             lines.append("Three sevens beat every 21")
         lines.append("A 7 and an 8? Wash them for two new cards")

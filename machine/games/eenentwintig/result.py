@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from machine.games.blackjack_rules import is_natural
+from machine.games.blackjack.scoring import is_natural
 from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.eenentwintig.scoring import BUST, THREE_SEVENS, TWENTY_AND_A_HALF, score_cards, value
 from machine.games.interface import SeatSettlement
+from machine.games.text import Text
 
 if TYPE_CHECKING:
     from machine.games.eenentwintig.round import Seat
@@ -40,8 +41,8 @@ def hand_text(cards: Sequence[str], unsplit: bool, rules: EenentwintigRules) -> 
     if s.key == THREE_SEVENS:
         return "three sevens"
     if s.key == BUST:
-        return f"bust {s.total}"
-    return f"soft {s.total}" if s.soft and s.total < 21 else str(s.total)
+        return Text("bust {total}", total=s.total)
+    return Text("soft {total}", total=s.total) if s.soft and s.total < 21 else str(s.total)
 
 
 def _total(cards: Sequence[str], unsplit: bool, rules: EenentwintigRules) -> int | float:

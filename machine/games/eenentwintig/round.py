@@ -26,6 +26,9 @@ bet. From then on the round is in one of these phases::
   played out before the right hand gets its second card.
 * ``done``: the bank has turned its two cards and drawn under 17 (nothing when every hand is
   bust), and every hand is settled: a win returns twice the stake, a tie the stake.
+
+The table ``EenentwintigRound.PHASES`` (after the class) is this as data, walked by
+``roundbase.RoundBase``.
 """
 
 from __future__ import annotations
@@ -53,7 +56,7 @@ from machine.games.eenentwintig.events import (
 from machine.games.eenentwintig.result import hand_text, round_result, seat_settlements
 from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.interface import FACE_DOWN, Decision, HandShown, SeatSettlement, TableShown, bet_action, bet_of
-from machine.games.round import IllegalAction, RoundError, ShoeExhausted
+from machine.games.roundbase import DONE, IllegalAction, Phase, RoundBase, RoundError, ShoeExhausted
 
 __all__ = ["PLAY_ACTIONS", "EenentwintigRound", "Hand", "IllegalAction", "RoundError", "Seat", "ShoeExhausted"]
 
@@ -106,19 +109,18 @@ class Seat:
             self.funds -= amount
 
 
-class EenentwintigRound:
+class EenentwintigRound(RoundBase):
     """A round in progress or finished. Build one with ``EenentwintigRound.start``."""
 
+    events: list[Event]
+
     def __init__(self, rules: EenentwintigRules, shoe: list[str], seats: list[Seat]):
+        super().__init__(shoe)
         self.rules = rules
-        self.shoe = shoe
-        self.pos = 0
         self.seats = seats
         self.bank: list[str] = []
-        self.phase = "deal"
         self.seat_i = 0
         self.hand_i = 0
-        self.events: list[Event] = []
 
     @classmethod
     def start(
@@ -136,17 +138,10 @@ class EenentwintigRound:
                 raise RoundError(f"seat {s.number} cannot fund the minimum bet of {rules.min_bet}")
         rnd = cls(rules, list(shoe), seats)
         rnd._deal()
+        rnd.advance()
         return rnd
 
     # -- queries ------------------------------------------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.phase == "done"
-
-    @property
-    def cards_used(self) -> int:
-        return self.pos
 
     @property
     def seat_numbers(self) -> list[int]:
@@ -167,30 +162,28 @@ class EenentwintigRound:
     def _bets(self, seat: Seat) -> list[int]:
         return self.rules.bets(seat.funds)
 
-    @property
-    def pending(self) -> Decision | None:
-        """The decision the round waits on, or None when it is finished."""
-        if self.phase == "bet":
-            seat = self.seats[self.seat_i]
-            return Decision(seat.number, None, "bet", tuple(bet_action(b) for b in self._bets(seat)))
-        if self.phase == "play":
-            seat = self.seats[self.seat_i]
-            hand = seat.hands[self.hand_i]
-            options = tuple(a for a in PLAY_ACTIONS if self._problem(seat, hand, a) is None)
-            return Decision(seat.number, self.hand_i, "play", options)
-        return None
+    # -- the phases: one row of the table each (PHASES, after the class) --------------------------
 
-    def why_not(self, seat_number: int, action: str) -> str | None:
-        """Why ``action`` by that seat is refused now, or None when it is allowed."""
-        if self.phase == "done":
-            return "the round is over"
-        current = self.seats[self.seat_i]
-        if seat_number != current.number:
-            return f"it is seat {current.number}'s turn"
-        if self.phase == "bet":
-            return self._bet_problem(current, action)
+    def _ask_bet(self) -> bool:
+        return self.seat_i < len(self.seats)
+
+    def _bet_decision(self) -> Decision:
+        seat = self.seats[self.seat_i]
+        return Decision(seat.number, None, "bet", tuple(bet_action(b) for b in self._bets(seat)))
+
+    def _play_decision(self) -> Decision:
+        seat = self.seats[self.seat_i]
+        hand = seat.hands[self.hand_i]
+        options = tuple(a for a in PLAY_ACTIONS if self._problem(seat, hand, a) is None)
+        return Decision(seat.number, self.hand_i, "play", options)
+
+    def _bet_refusal(self, action: str) -> str | None:
+        return self._bet_problem(self.seats[self.seat_i], action)
+
+    def _play_refusal(self, action: str) -> str | None:
         if action not in PLAY_ACTIONS:
             return f"unknown action (one of {', '.join(PLAY_ACTIONS)})"
+        current = self.seats[self.seat_i]
         return self._problem(current, current.hands[self.hand_i], action)
 
     def _bet_problem(self, seat: Seat, action: str) -> str | None:
@@ -228,29 +221,21 @@ class EenentwintigRound:
 
     # -- decisions ------------------------------------------------------------------------------
 
-    def act(self, seat_number: int, action: str) -> list[Event]:
-        """Apply an allowed action and run to the next decision; returns the new events."""
-        problem = self.why_not(seat_number, action)
-        if problem is not None:
-            hand = self.hand_i if self.phase == "play" and seat_number == self.seats[self.seat_i].number else None
-            raise IllegalAction(seat_number, hand, action, problem)
-        first_new = len(self.events)
+    def _bet(self, action: str) -> None:
         seat = self.seats[self.seat_i]
-        if self.phase == "bet":
-            points = bet_of(action) or 0
-            seat.bet = seat.hands[0].stake = points
-            seat.take(points)
-            self._emit(BetPlaced(seat.number, points))
-            self.seat_i += 1
-        else:
-            self._play(seat, self.hand_i, action)
-        self._advance()
-        return self.events[first_new:]
+        points = bet_of(action) or 0
+        seat.bet = seat.hands[0].stake = points
+        seat.take(points)
+        self.emit(BetPlaced(seat.number, points))
+        self.seat_i += 1
+
+    def _play_action(self, action: str) -> None:
+        self._play(self.seats[self.seat_i], self.hand_i, action)
 
     def _play(self, seat: Seat, hand_i: int, action: str) -> None:
         hand = seat.hands[hand_i]
         seat.acted = True
-        self._emit(Action(seat.number, hand_i, action, seat.bet))
+        self.emit(Action(seat.number, hand_i, action, seat.bet))
         if action == "hit":
             self._give(seat, hand_i)
         elif action == "stand":
@@ -263,34 +248,27 @@ class EenentwintigRound:
             self._give(seat, hand_i)
         elif action == "wash":
             hand.washed, hand.cards = hand.cards, []
-            self._emit(Washed(seat.number, hand_i, tuple(hand.washed)))
+            self.emit(Washed(seat.number, hand_i, tuple(hand.washed)))
             self._give(seat, hand_i)
             self._give(seat, hand_i)
 
     # -- the deal -----------------------------------------------------------------------------
 
-    def _draw(self) -> str:
-        if self.pos >= len(self.shoe):
-            raise ShoeExhausted(f"the shoe ran out after {self.pos} cards")
-        card = self.shoe[self.pos]
-        self.pos += 1
-        return card
-
     def _give(self, seat: Seat, hand_i: int) -> None:
-        card = self._draw()
+        card = self.draw()
         seat.hands[hand_i].cards.append(card)
-        self._emit(CardDealt(seat.number, hand_i, card))
+        self.emit(CardDealt(seat.number, hand_i, card))
 
     def _give_bank(self, face_down: bool) -> None:
-        card = self._draw()
+        card = self.draw()
         self.bank.append(card)
-        self._emit(DealerCardDealt(card, face_down))
+        self.emit(DealerCardDealt(card, face_down))
 
     def _deal(self) -> None:
         for seat in self.seats:
-            card = self._draw()
+            card = self.draw()
             seat.hands.append(Hand(cards=[card]))
-            self._emit(ClosedCardDealt(seat.number, 0, card))
+            self.emit(ClosedCardDealt(seat.number, 0, card))
         self._give_bank(face_down=True)
         for seat in self.seats:
             self._give(seat, 0)
@@ -299,14 +277,15 @@ class EenentwintigRound:
 
     # -- running forward ----------------------------------------------------------------------
 
-    def _advance(self) -> None:
-        """Run the round forward until someone must decide, or it is over."""
-        if self.phase == "bet":
-            if self.seat_i < len(self.seats):
-                return
-            for seat in self.seats:
-                self._emit(CardTurned(seat.number, 0, seat.hands[0].cards[0]))
-            self.phase, self.seat_i, self.hand_i = "play", 0, 0
+    def _turn_cards(self) -> str:
+        """Every bet is in: the closed cards are turned and the seats play."""
+        for seat in self.seats:
+            self.emit(CardTurned(seat.number, 0, seat.hands[0].cards[0]))
+        self.seat_i, self.hand_i = 0, 0
+        return "play"
+
+    def _next_hand(self) -> bool:
+        """Move to the next hand that needs a decision, dealing split hands' second cards."""
         while self.seat_i < len(self.seats):
             seat = self.seats[self.seat_i]
             while self.hand_i < len(seat.hands):
@@ -316,11 +295,11 @@ class EenentwintigRound:
                 if not hand.done:
                     self._stop_by_itself(seat, hand)
                 if not hand.done:
-                    return
+                    return True
                 self.hand_i += 1
             self.seat_i += 1
             self.hand_i = 0
-        self._bank_turn()
+        return False
 
     def _stop_by_itself(self, seat: Seat, hand: Hand) -> None:
         """End a hand at 21, at seven cards or over 21 (a bust is lost at once)."""
@@ -331,17 +310,18 @@ class EenentwintigRound:
         if s.key == sc.BUST:
             i = seat.hands.index(hand)
             hand.result, hand.returned = RESULTS[sc.LOSE], 0
-            self._emit(Busted(seat.number, i))
-            self._emit(HandSettled(seat.number, i, 0, hand.result))
+            self.emit(Busted(seat.number, i))
+            self.emit(HandSettled(seat.number, i, 0, hand.result))
 
     # -- the bank and the settlement ----------------------------------------------------------
 
     def _bank_score(self) -> sc.HandScore:
         return sc.score_cards(self.bank, True, self.rules.two_aces_twenty_and_a_half, self.rules.three_sevens_beat_21)
 
-    def _bank_turn(self) -> None:
+    def _bank_turn(self) -> str:
+        """The bank turns its cards, draws under 17 while a hand is still in, and settles."""
         for card in self.bank:
-            self._emit(HoleCardRevealed(card))
+            self.emit(HoleCardRevealed(card))
         if any(h.result is None for s in self.seats for h in s.hands):  # a hand is still in
             while True:
                 s = self._bank_score()
@@ -355,12 +335,10 @@ class EenentwintigRound:
                 if hand.result is None:
                     code = sc.settle(hand.score(self.rules).key, bank_key)
                     hand.result, hand.returned = RESULTS[code], sc.returned(hand.stake, code)
-                    self._emit(HandSettled(seat.number, i, hand.returned, hand.result))
-        self.phase = "done"
-        self._emit(RoundEnded())
-
-    def _emit(self, event: Event) -> None:
-        self.events.append(event)
+                    self.emit(HandSettled(seat.number, i, hand.returned, hand.result))
+        self.phase = DONE
+        self.emit(RoundEnded())
+        return DONE
 
     # -- what the screens show ------------------------------------------------------------------
 
@@ -383,9 +361,10 @@ class EenentwintigRound:
                     active=bool(d and d.kind == "play" and d.seat == s.number and d.hand == i),
                 ))
             hands[s.number] = tuple(shown)
+        bets = {s.number: s.bet for s in self.seats}
         if self.finished:
-            return TableShown(tuple(self.bank), hand_text(self.bank, True, self.rules), hands, dealer_title=BANK)
-        return TableShown((FACE_DOWN,) * len(self.bank), "", hands, dealer_title=BANK)
+            return TableShown(tuple(self.bank), hand_text(self.bank, True, self.rules), hands, dealer_title=BANK, bets=bets)
+        return TableShown((FACE_DOWN,) * len(self.bank), "", hands, dealer_title=BANK, bets=bets)
 
     # -- plain data -----------------------------------------------------------------------------
 
@@ -435,3 +414,12 @@ class EenentwintigRound:
         if not self.finished:
             raise RoundError("the round is not finished")
         return seat_settlements(self.seats, self.rules)
+
+
+# phase -> who is asked and what, why an answer is refused, what it does, what follows
+EenentwintigRound.PHASES = {
+    "bet": Phase(EenentwintigRound._ask_bet, EenentwintigRound._bet_decision, EenentwintigRound._bet_refusal,
+                 EenentwintigRound._bet, then=EenentwintigRound._turn_cards),
+    "play": Phase(EenentwintigRound._next_hand, EenentwintigRound._play_decision, EenentwintigRound._play_refusal,
+                  EenentwintigRound._play_action, then=EenentwintigRound._bank_turn),
+}

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from machine.games.rules import TABLE_PARSERS, TableRules, _bool, _int_range
+from machine.games.rules import TableRules
+from machine.games.settings import TABLE_PARSERS, boolean, int_range
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class EenentwintigRules(TableRules):
 
 
 EenentwintigRules.PARSERS = TABLE_PARSERS | {
-    "decks": _int_range(0, 8),
-    "two_aces_twenty_and_a_half": _bool,
-    "three_sevens_beat_21": _bool,
+    "decks": int_range(0, 8),
+    "two_aces_twenty_and_a_half": boolean,
+    "three_sevens_beat_21": boolean,
 }

@@ -4,11 +4,11 @@ Owns: the game's deck (the ranks 7 8 9 T J Q K A, J = 2, Q = 3, K = 4, the ace 1
 hand compares by (its total; 20.5 for two aces that stand; three sevens above every 21), when
 a seat's buying ends by itself (21, seven cards, a bust), the vuile was and the pair, when the
 bank draws, and the settlement table. The hand's total itself is blackjack's (an ace counts 11
-when that keeps the hand at 21 or less): ``blackjack_rules.hand_score``.
+when that keeps the hand at 21 or less): ``blackjack.scoring.hand_score``.
 
 Used by the engine (``round``), the exact analysis and the compiled simulator
 (``machine.gamemath.eenentwintig*``), which compiles the plain-int functions below with numba.
-So, as in ``blackjack_rules``, each of those takes and returns plain ints and bools, calls no
+So, as in ``blackjack.scoring``, each of those takes and returns plain ints and bools, calls no
 other function and touches no object, dict or string. A card is its value there: 1 for the
 ace, 2 for a jack, 3 for a queen, 4 for a king, else its face value.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from machine.games.blackjack_rules import LOSE, PUSH, WIN, hand_score
+from machine.games.blackjack.scoring import LOSE, PUSH, WIN, hand_score
 
 RANKS = "A789TJQK"
 """The ranks of the 32-card deck (2-6 removed), in the order a fresh deck holds them."""
@@ -108,7 +108,7 @@ def bank_draws(total: int, n_cards: int, aces: int, two_aces_rule: bool) -> bool
 
 
 def settle(player_key: int, bank_key: int) -> int:
-    """A hand's result against the bank (LOSE, PUSH or WIN, as ``blackjack_rules`` names them).
+    """A hand's result against the bank (LOSE, PUSH or WIN, as ``blackjack.scoring`` names them).
 
     A bust loses whatever the bank holds; a bank bust loses to every hand still in; otherwise
     the higher key wins and equal keys tie (21 against 21, 20.5 against 20.5, three sevens

@@ -5,7 +5,7 @@ the one event that takes money from the seat), a seat sitting out because the ba
 cover a stake, the dark card and its reveal, every move of the bank, the stuk, a bank opened
 and a bank closed — and the table from kind to class that rebuilds any of a round's events from
 its plain data. A card to a seat, the banker's card, a draw or stand, a bust, a hand settled
-and the round's end are ``round_events``' classes, unchanged. Never decides anything.
+and the round's end are ``machine.games.events``' classes, unchanged. Never decides anything.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from machine.games.round_events import (
+from machine.games.events import (
     Action,
     Busted,
     CardDealt,
@@ -123,4 +123,4 @@ BY_KIND: dict[str, type[Event]] = {c.kind: c for c in CLASSES}
 
 def from_dict(data: Mapping[str, Any]) -> Event:
     """The ochko event that ``data`` (its ``to_dict``) describes; ``EventDataError`` otherwise."""
-    return event_from_dict(data, classes=BY_KIND)
+    return event_from_dict(data, BY_KIND)

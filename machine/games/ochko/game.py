@@ -20,6 +20,7 @@ from machine.games.interface import Button, TableShown
 from machine.games.ochko.round import BANKER, OchkoRound, next_bank
 from machine.games.ochko.rules import RANKS, OchkoRules, is_stuk
 from machine.games.rules import Profile
+from machine.games.text import Text
 
 AutoStrategy = Callable[[OchkoRound], str]
 
@@ -61,7 +62,7 @@ class OchkoGame(HostedGame):
         if is_stuk(bank, self.rules.opening_bank):
             notice = "Stuk: the next round is the last of this bank"
         elif opened and carry is not None:
-            notice = f"The bank closed: a new bank of {bank} opens"
+            notice = Text("The bank closed: a new bank of {bank} opens", bank=bank)
         else:
             notice = ""
         return TableShown(bank=bank, notice=notice, dealer_title=BANKER)
@@ -76,7 +77,8 @@ class OchkoGame(HostedGame):
         if r.two_aces_21:
             lines.append("Two aces make 21!")
         if r.max_bet >= r.opening_bank:
-            lines.append(f"Stake up to the bank: it opens at {r.opening_bank}")
+            lines.append(Text("Stake up to the bank: it opens at {bank}", bank=r.opening_bank))
         else:
-            lines.append(f"Stakes {r.min_bet} to {r.max_bet}, up to the bank: it opens at {r.opening_bank}")
+            lines.append(Text("Stakes {low} to {high}, up to the bank: it opens at {bank}", low=r.min_bet, high=r.max_bet,
+                              bank=r.opening_bank))
         return lines

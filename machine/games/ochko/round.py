@@ -5,7 +5,7 @@ settlement), the bank as the round moves it, which choices are allowed at each d
 why the others are refused, the events, what each seat sees (``shown``) and the whole state as
 plain data. Never does I/O, reads a clock or draws a random number: the shoe comes in shuffled,
 the decisions one at a time through ``act``. The rules it applies are ``ochko.rules``' and
-``blackjack_rules``' functions; the finished round as data is ``ochko.result``'s.
+``blackjack.scoring``' functions; the finished round as data is ``ochko.result``'s.
 
 Theory of operation
 -------------------
@@ -30,7 +30,8 @@ the seats play one at a time, in seat order, each through two phases::
   The bank closes after a stuk round (a bank of at least three opening banks before the round)
   or when it can no longer cover the minimum stake; ``carry`` tells the next round.
 
-Every stake is covered when it is made, so the bank never goes below nothing: it always holds
+The table ``OchkoRound.PHASES`` (after the class) is this as data, walked by
+``roundbase.RoundBase``. Every stake is covered when it is made, so the bank never goes below nothing: it always holds
 at least the stakes of the seats waiting for the banker.
 """
 
@@ -41,7 +42,7 @@ from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
 from machine.games.interface import FACE_DOWN, Decision, HandShown, SeatSettlement, TableShown, bet_action, bet_of
 from machine.games.ochko import events as ev
 from machine.games.ochko.result import round_result
@@ -59,7 +60,8 @@ from machine.games.ochko.rules import (
     points,
     stake_cap,
 )
-from machine.games.round import IllegalAction, RoundError, ShoeExhausted
+from machine.games.roundbase import DONE, Phase, RoundBase, RoundError
+from machine.games.text import Text
 
 PLAY_ACTIONS = ("hit", "stand", "dark")
 STUK_NOTICE = "Stuk: the last round of this bank"
@@ -95,7 +97,7 @@ def count(cards: Sequence[str], two_aces_21: bool) -> int:
 
 
 def total_text(total: int) -> str:
-    return f"bust {total}" if total > 21 else str(total)
+    return Text("bust {total}", total=total) if total > 21 else str(total)
 
 
 @lru_cache(maxsize=1024)
@@ -118,13 +120,14 @@ def next_bank(rules: OchkoRules, carry: Mapping[str, Any] | None) -> tuple[int, 
     return bank, False
 
 
-class OchkoRound:
+class OchkoRound(RoundBase):
     """An ochko round in progress or finished. Build one with ``OchkoRound.start``."""
 
+    events: list[ev.Event]
+
     def __init__(self, rules: OchkoRules, shoe: list[str], seats: list[OchkoSeat], bank: int, opened: bool):
+        super().__init__(shoe)
         self.rules = rules
-        self.shoe = shoe
-        self.pos = 0
         self.seats = seats
         self.banker: list[str] = []
         self.bank = bank
@@ -132,9 +135,7 @@ class OchkoRound:
         self.bank_opened = opened
         self.stuk = is_stuk(bank, rules.opening_bank)
         self.bank_closed = False
-        self.phase = "deal"
         self.seat_i = 0
-        self.events: list[ev.Event] = []
 
     @classmethod
     def start(
@@ -153,18 +154,10 @@ class OchkoRound:
         bank, opened = next_bank(rules, carry)
         rnd = cls(rules, list(shoe), seats, bank, opened)
         rnd._deal()
-        rnd._advance()
+        rnd.advance()
         return rnd
 
     # -- queries ------------------------------------------------------------------------------
-
-    @property
-    def finished(self) -> bool:
-        return self.phase == "done"
-
-    @property
-    def cards_used(self) -> int:
-        return self.pos
 
     @property
     def up_card(self) -> str | None:
@@ -204,30 +197,25 @@ class OchkoRound:
         dark = may_draw_dark(self.total(seat.cards), self.rules.dark_draw)
         return PLAY_ACTIONS if dark else PLAY_ACTIONS[:2]
 
-    @property
-    def pending(self) -> Decision | None:
-        """The decision the round waits on, or None when it is finished."""
-        if self.phase == "bet":
-            seat = self.seats[self.seat_i]
-            return Decision(seat.number, None, "bet", _stake_actions(tuple(self.bets(seat))))
-        if self.phase == "play":
-            seat = self.seats[self.seat_i]
-            return Decision(seat.number, 0, "play", self.play_options(seat))
-        return None
+    # -- the phases: one row of the table each (PHASES, after the class) --------------------------
 
-    def why_not(self, seat_number: int, action: str) -> str | None:
-        """Why ``action`` by that seat is refused now, or None when it is allowed."""
-        if self.finished:
-            return "the round is over"
+    def _bet_decision(self) -> Decision:
         seat = self.seats[self.seat_i]
-        if seat_number != seat.number:
-            return f"it is seat {seat.number}'s turn"
-        stake = bet_of(action)
-        if self.phase == "bet":
-            if stake is None:
-                return f"the seat stakes first (bet:N, {self.rules.min_bet} to {self.bets(seat)[-1]})"
-            return self._stake_problem(seat, stake)
-        if stake is not None:
+        return Decision(seat.number, None, "bet", _stake_actions(tuple(self.bets(seat))))
+
+    def _play_decision(self) -> Decision:
+        seat = self.seats[self.seat_i]
+        return Decision(seat.number, 0, "play", self.play_options(seat))
+
+    def _bet_refusal(self, action: str) -> str | None:
+        seat, stake = self.seats[self.seat_i], bet_of(action)
+        if stake is None:
+            return f"the seat stakes first (bet:N, {self.rules.min_bet} to {self.bets(seat)[-1]})"
+        return self._stake_problem(seat, stake)
+
+    def _play_refusal(self, action: str) -> str | None:
+        seat = self.seats[self.seat_i]
+        if bet_of(action) is not None:
             return "the seat has staked already"
         if action not in PLAY_ACTIONS:
             return f"unknown action (one of {', '.join(PLAY_ACTIONS)})"
@@ -236,6 +224,11 @@ class OchkoRound:
                 return "the dark draw is not played at this table"
             return f"a dark card only on 17 or more (the hand totals {self.total(seat.cards)})"
         return None
+
+    def refused_hand(self, seat_number: int) -> int | None:
+        """An ochko seat has one hand: a refusal of the seat to move names it."""
+        d = self.pending
+        return 0 if d is not None and d.seat == seat_number else None
 
     def _stake_problem(self, seat: OchkoSeat, stake: int) -> str | None:
         problem = self.rules.bet_problem(stake)
@@ -251,43 +244,34 @@ class OchkoRound:
 
     # -- decisions ----------------------------------------------------------------------------
 
-    def act(self, seat_number: int, action: str) -> list[ev.Event]:
-        """Apply an allowed action and run to the next decision; returns the new events."""
-        problem = self.why_not(seat_number, action)
-        if problem is not None:
-            current = not self.finished and self.seats[self.seat_i].number == seat_number
-            raise IllegalAction(seat_number, 0 if current else None, action, problem)
-        first_new = len(self.events)
-        seat = self.seats[self.seat_i]
-        if self.phase == "bet":
-            self._stake(seat, bet_of(action) or 0)
-        else:
-            self._play(seat, action)
-        self._advance()
-        return self.events[first_new:]
+    def _stake_action(self, action: str) -> None:
+        self._stake(self.seats[self.seat_i], bet_of(action) or 0)
+
+    def _play_action(self, action: str) -> None:
+        self._play(self.seats[self.seat_i], action)
 
     def _stake(self, seat: OchkoSeat, stake: int) -> None:
         seat.bet = stake
         if seat.funds is not None:
             seat.funds -= stake
         seat.state = "playing"
-        self._emit(ev.BetPlaced(seat.number, stake))
+        self.emit(ev.BetPlaced(seat.number, stake))
         self._give(seat)
         self._after_card(seat)
 
     def _play(self, seat: OchkoSeat, action: str) -> None:
-        self._emit(ev.Action(seat.number, 0, action))
+        self.emit(ev.Action(seat.number, 0, action))
         if action == "hit":
             self._give(seat)
             self._after_card(seat)
         elif action == "stand":
             seat.state = "waiting"
         else:  # dark: one last card, face down, settled with the waiting seats
-            card = self._draw()
+            card = self.draw()
             seat.cards.append(card)
             seat.dark = True
             seat.state = "waiting"
-            self._emit(ev.DarkCardDealt(seat.number, 0, card))
+            self.emit(ev.DarkCardDealt(seat.number, 0, card))
 
     def _after_card(self, seat: OchkoSeat) -> None:
         """Exactly 21 is paid at once; over 21 loses at once."""
@@ -297,55 +281,50 @@ class OchkoRound:
             self._settle(seat, bj.RESULTS[bj.WIN], 2 * seat.bet)
         elif outcome == LOSE_AT_ONCE:
             seat.at_once = True
-            self._emit(ev.Busted(seat.number, 0))
+            self.emit(ev.Busted(seat.number, 0))
             self._settle(seat, bj.RESULTS[bj.LOSE], 0)
 
     # -- the deal, the turns, the banker ------------------------------------------------------
 
-    def _draw(self) -> str:
-        if self.pos >= len(self.shoe):
-            raise ShoeExhausted(f"the shoe ran out after {self.pos} cards")
-        card = self.shoe[self.pos]
-        self.pos += 1
-        return card
-
     def _give(self, seat: OchkoSeat) -> None:
-        card = self._draw()
+        card = self.draw()
         seat.cards.append(card)
-        self._emit(ev.CardDealt(seat.number, 0, card))
+        self.emit(ev.CardDealt(seat.number, 0, card))
 
     def _give_banker(self) -> None:
-        card = self._draw()
+        card = self.draw()
         self.banker.append(card)
-        self._emit(ev.DealerCardDealt(card))
+        self.emit(ev.DealerCardDealt(card))
 
     def _deal(self) -> None:
         if self.bank_opened:
-            self._emit(ev.BankOpened(self.bank))
+            self.emit(ev.BankOpened(self.bank))
         if self.stuk:
-            self._emit(ev.StukAnnounced(self.bank))
+            self.emit(ev.StukAnnounced(self.bank))
         for seat in self.seats:
             self._give(seat)  # closed: seen only by its seat
         self._give_banker()  # face up
-        self.phase, self.seat_i = "turns", 0
+        self.phase, self.seat_i = "bet", 0
 
-    def _advance(self) -> None:
-        """Run forward to the next seat that must decide, or through the banker to the end."""
+    def _next_turn(self) -> bool:
+        """Move on to the next seat that must decide, in the phase that asks it (its stake, then
+        its play); a seat the bank cannot cover sits out. False when every seat has played."""
         while self.seat_i < len(self.seats):
             seat = self.seats[self.seat_i]
             if seat.state == "dealt":
                 if self.bets(seat):
                     self.phase = "bet"
-                    return
+                    return True
                 seat.state, seat.result = "out", bj.RESULTS[bj.PUSH]
-                self._emit(ev.SatOut(seat.number, self.uncovered))
+                self.emit(ev.SatOut(seat.number, self.uncovered))
             elif seat.state == "playing":
                 self.phase = "play"
-                return
+                return True
             self.seat_i += 1
-        self._banker_plays()
+        return False
 
-    def _banker_plays(self) -> None:
+    def _banker_plays(self) -> str:
+        """The banker draws while a seat waits and is under 17; the waiting seats are settled."""
         waiting = [s for s in self.seats if s.state == "waiting"]
         if waiting:
             while bj.dealer_draws(self.total(self.banker), False, False):
@@ -353,7 +332,7 @@ class OchkoRound:
             banker = self.total(self.banker)
             for seat in waiting:
                 if seat.dark:
-                    self._emit(ev.DarkCardShown(seat.number, 0, seat.cards[-1]))
+                    self.emit(ev.DarkCardShown(seat.number, 0, seat.cards[-1]))
                 code, returned = bj.settle_hand(
                     seat.bet, seat.bet, self.total(seat.cards), False, False, False, True,
                     banker, False, False, False, 0, False, 1, 1,
@@ -361,20 +340,18 @@ class OchkoRound:
                 self._settle(seat, bj.RESULTS[code], returned)
         if bank_closes(self.bank, self.stuk, self.rules.min_bet):
             self.bank_closed = True
-            self._emit(ev.BankClosed(self.bank, "stuk" if self.stuk else "broken"))
-        self.phase = "done"
-        self._emit(ev.RoundEnded())
+            self.emit(ev.BankClosed(self.bank, "stuk" if self.stuk else "broken"))
+        self.phase = DONE
+        self.emit(ev.RoundEnded())
+        return DONE
 
     def _settle(self, seat: OchkoSeat, result: str, returned: int) -> None:
         seat.state, seat.result, seat.returned = "settled", result, returned
-        self._emit(ev.HandSettled(seat.number, 0, returned, result))
+        self.emit(ev.HandSettled(seat.number, 0, returned, result))
         move = bank_move(seat.bet, returned)
         if move:
             self.bank += move
-            self._emit(ev.BankMoved(move, self.bank))
-
-    def _emit(self, event: ev.Event) -> None:
-        self.events.append(event)
+            self.emit(ev.BankMoved(move, self.bank))
 
     # -- what the screens show, the carry, the money ------------------------------------------
 
@@ -394,6 +371,7 @@ class OchkoRound:
         return TableShown(
             tuple(self.banker), total_text(self.total(self.banker)) if self.banker else "", hands,
             bank=self.bank, notice=STUK_NOTICE if self.stuk else "", dealer_title=BANKER,
+            bets={s.number: s.bet for s in self.seats},
         )
 
     @property
@@ -441,3 +419,13 @@ class OchkoRound:
         rnd.bank_closed, rnd.phase, rnd.seat_i = data["bank_closed"], data["phase"], data["seat_i"]
         rnd.events = [ev.from_dict(e) for e in data["events"]]
         return rnd
+
+
+# phase -> who is asked and what, why an answer is refused, what it does, what follows (each
+# seat's stake, then its play, seat after seat: ``_next_turn`` finds the seat and its phase)
+OchkoRound.PHASES = {
+    "bet": Phase(OchkoRound._next_turn, OchkoRound._bet_decision, OchkoRound._bet_refusal, OchkoRound._stake_action,
+                 then=OchkoRound._banker_plays),
+    "play": Phase(OchkoRound._next_turn, OchkoRound._play_decision, OchkoRound._play_refusal, OchkoRound._play_action,
+                  then=OchkoRound._banker_plays),
+}

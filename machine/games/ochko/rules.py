@@ -7,7 +7,7 @@ and the rules the round, the exact analysis and the compiled simulator share: a 
 (two aces), which totals are settled at once (exactly 21 wins, over 21 loses), when the seat
 may draw dark, the stuk, what the bank covers and when it closes. Where a rule is blackjack's
 (the banker draws under 17, never on 17 or more; higher total wins, equal pushes, a bust
-loses) the functions of ``blackjack_rules`` are used as they are.
+loses) the functions of ``blackjack.scoring`` are used as they are.
 
 The rule functions take and return plain ints and bools and call no other function, so the
 fast simulator compiles them with numba exactly as the engine runs them. Never deals, never
@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from machine.games.rules import TABLE_PARSERS, TableRules, _bool, _int_range
+from machine.games.rules import TableRules
+from machine.games.settings import TABLE_PARSERS, boolean, int_range
 
 RANKS = "6789TJQKA"  # one 36-card pack: 6, 7, 8, 9, 10, jack, queen, king, ace of each suit
 POINTS = {"6": 6, "7": 7, "8": 8, "9": 9, "T": 10, "J": 2, "Q": 3, "K": 4, "A": 11}
@@ -102,8 +103,8 @@ class OchkoRules(TableRules):
 
 
 OchkoRules.PARSERS = TABLE_PARSERS | {
-    "decks": _int_range(0, 8),
-    "two_aces_21": _bool,
-    "dark_draw": _bool,
-    "opening_bank": _int_range(1, None),
+    "decks": int_range(0, 8),
+    "two_aces_21": boolean,
+    "dark_draw": boolean,
+    "opening_bank": int_range(1, None),
 }

@@ -14,14 +14,15 @@ screen writes "Surrender" beside it).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from fractions import Fraction
 from typing import Any
 
+from machine.games.blackjack.round import Round
+from machine.games.blackjack.rules import Rules
 from machine.games.cards import deck_ranks, new_shoe
 from machine.games.hosted import HostedGame
 from machine.games.interface import Button, TableShown
-from machine.games.round import Round
-from machine.games.rules import Profile, Rules
+from machine.games.rules import Profile
+from machine.games.text import Text
 
 AutoStrategy = Callable[[Round], str]
 
@@ -50,11 +51,6 @@ LABELS: dict[str, str] = {
     "split": "Split",
     "auto": "Auto",
 }
-
-
-def odds_text(pays: Fraction) -> str:
-    """A payout ratio as players read it: 3/2 -> "3 to 2", 2 -> "2 to 1"."""
-    return f"{pays.numerator} to {pays.denominator}"
 
 
 class BlackjackGame(HostedGame):
@@ -91,7 +87,7 @@ class BlackjackGame(HostedGame):
         lines = []
         if r.three_sevens_bonus > 0:
             lines.append("Three sevens pay a bonus!")
-        lines.append(f"Blackjack pays {odds_text(r.blackjack_pays)}")
+        lines.append(Text("Blackjack pays {a} to {b}", a=r.blackjack_pays.numerator, b=r.blackjack_pays.denominator))
         if r.five_card_charlie:
             lines.append("Five cards without busting win")
         return lines

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from machine.games.hand import is_natural, score
+from machine.games.blackjack.hand import is_natural, score
 from machine.games.interface import SeatSettlement
 
 if TYPE_CHECKING:
-    from machine.games.round import Seat
+    from machine.games.blackjack.round import Seat
 
 
 def round_result(dealer: list[str], seats: list[Seat], cards_used: int, game: str) -> dict[str, Any]:

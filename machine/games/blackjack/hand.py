@@ -1,7 +1,7 @@
 """Hand evaluation for the blackjack family, over card codes.
 
 Owns: reading a hand of card codes into what the rules look at (its hard total, whether it
-holds an ace, its sevens) and asking ``blackjack_rules`` for its total, whether it is soft,
+holds an ace, its sevens) and asking ``blackjack.scoring`` for its total, whether it is soft,
 bust, a natural or three sevens. Writes no rule itself; the round decides when each question
 is asked.
 """
@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from machine.games import blackjack_rules as bj
+from machine.games.blackjack import scoring as bj
 from machine.games.cards import value
+from machine.games.text import Text
 
 
 class Score(NamedTuple):
@@ -63,5 +64,5 @@ def total_text(cards: Sequence[str], aces_hard: bool = False, from_split: bool =
         return "blackjack"
     s = score(cards, aces_hard)
     if s.total > 21:
-        return f"bust {s.total}"
-    return f"soft {s.total}" if s.soft else str(s.total)
+        return Text("bust {total}", total=s.total)
+    return Text("soft {total}", total=s.total) if s.soft else str(s.total)

@@ -15,36 +15,36 @@ from typing import Any
 from machine.games.eenentwintig.round import EenentwintigRound
 from machine.games.eenentwintig.scoring import RANKS
 from machine.games.rules import Profile
-from machine.scripts.roundscript import (
+from machine.scripts.scripting import (
     MAX_SEATS,
     AutoStrategy,
     SeatScript,
-    _need,
-    _no_unknown_keys,
     check_all_used,
+    need,
+    no_unknown_keys,
     parse_shoe,
     play_scripted,
 )
 
-SCRIPT_ACTIONS = ("hit", "stand", "split", "wash", "auto")
+ACTIONS = ("hit", "stand", "split", "wash", "auto")
 
 
-def run_eenentwintig(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
+def run(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
     """Play an eenentwintig round script and return its result; raise ``ScriptError``."""
-    _no_unknown_keys(script, ("game", "rules", "shoe", "seats"))
+    no_unknown_keys(script, ("game", "rules", "shoe", "seats"))
     rules = profile.rules
     shoe = parse_shoe(script.get("shoe"), rules.decks, RANKS)
     raw_seats = script.get("seats")
-    _need(isinstance(raw_seats, list) and bool(raw_seats), f"seats: must be a list of 1 to {MAX_SEATS} seats")
+    need(isinstance(raw_seats, list) and bool(raw_seats), f"seats: must be a list of 1 to {MAX_SEATS} seats")
     assert isinstance(raw_seats, list)
-    _need(len(raw_seats) <= MAX_SEATS, f"seats: at most {MAX_SEATS} seats, not {len(raw_seats)}")
+    need(len(raw_seats) <= MAX_SEATS, f"seats: at most {MAX_SEATS} seats, not {len(raw_seats)}")
     for i, raw in enumerate(raw_seats):
         if isinstance(raw, Mapping):
-            _no_unknown_keys(raw, ("bet", "actions"), f"seats[{i}]: ")
-    seats = [SeatScript(i + 1, s, actions=SCRIPT_ACTIONS, keys=("bet", "actions")) for i, s in enumerate(raw_seats)]
+            no_unknown_keys(raw, ("bet", "actions"), f"seats[{i}]: ")
+    seats = [SeatScript(i + 1, s, actions=ACTIONS, keys=("bet", "actions")) for i, s in enumerate(raw_seats)]
     for s in seats:
         problem = rules.bet_problem(s.bet)
-        _need(problem is None, f"seat {s.number}: {problem}")
+        need(problem is None, f"seat {s.number}: {problem}")
     numbers = [s.number for s in seats]
     rnd = play_scripted(lambda: EenentwintigRound.start(rules, shoe, numbers), seats, auto)
     check_all_used(seats)

@@ -6,8 +6,8 @@ refused, the events a display and a journal consume, and the whole state as plai
 does I/O, reads a clock or draws a random number: the shoe comes in already shuffled (its whole
 order is the round's record), the decisions come in one at a time through ``act``. The rules
 it applies (totals, naturals, the dealer's draw, the peek, the settlement table) are the
-functions of ``blackjack_rules``, shared with the analysis and the fast simulator; its events
-are the classes of ``round_events``.
+functions of ``blackjack.scoring``, shared with the analysis and the fast simulator; its events
+are the classes of ``blackjack.events``.
 
 Theory of operation
 -------------------
@@ -26,12 +26,14 @@ round is always in one of these phases::
   ``split``, ``surrender``). Hands that need no decision (bust, 21 with nothing but stand
   allowed, split aces holding their one card, five-card charlie) finish by themselves.
 * ``done``: the dealer has played and every hand, insurance and bonus is settled. The dealer
-  draws only while something still waits for its hand (``blackjack_rules.waits_for_dealer``):
+  draws only while something still waits for its hand (``scoring.waits_for_dealer``):
   with a hole card it otherwise only turns the hole card over.
 
-``pending`` says whose turn it is and what is allowed; ``why_not`` says why an action is
-refused; ``act`` applies an allowed action and runs forward to the next decision, or raises
-``IllegalAction`` and changes nothing. ``to_dict``/``from_dict`` round-trip the whole state at
+The table ``Round.PHASES`` (after the class) is this diagram as data: for each phase who is
+asked and what, why an answer is refused, what it does and what follows; the round walks it
+(``roundbase.RoundBase``). ``pending`` says whose turn it is and what is allowed; ``why_not``
+says why an action is refused; ``act`` applies an allowed action and runs forward to the next
+decision, or raises ``IllegalAction`` and changes nothing. ``to_dict``/``from_dict`` round-trip the whole state at
 any decision point.
 
 Card order (spec, section 2): first cards in seat order, the up card, second cards in seat
@@ -46,12 +48,9 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from machine.games import blackjack_rules as bj
-from machine.games.cards import value
-from machine.games.hand import earns_three_sevens, is_bust, is_natural, score, total_text
-from machine.games.interface import FACE_DOWN, Decision, HandShown, RoundError, SeatSettlement, ShoeExhausted, TableShown
-from machine.games.round_checks import PLAY_ACTIONS, play_problem
-from machine.games.round_events import (
+from machine.games.blackjack import scoring as bj
+from machine.games.blackjack.checks import PLAY_ACTIONS, play_problem
+from machine.games.blackjack.events import (
     Action,
     BonusPaid,
     Busted,
@@ -66,22 +65,18 @@ from machine.games.round_events import (
     InsuranceSettled,
     Peeked,
     RoundEnded,
-    event_from_dict,
+    from_dict,
 )
-from machine.games.round_result import round_result, seat_settlements
-from machine.games.rules import Rules, totals_mask
+from machine.games.blackjack.hand import earns_three_sevens, is_bust, is_natural, score, total_text
+from machine.games.blackjack.result import round_result, seat_settlements
+from machine.games.blackjack.rules import Rules, totals_mask
+from machine.games.cards import value
+from machine.games.interface import FACE_DOWN, Decision, HandShown, RoundError, SeatSettlement, TableShown
+from machine.games.roundbase import DONE, Phase, RoundBase
 
 INSURANCE_ACTIONS = ("insure", "no_insurance")
 SURRENDER_ACTIONS = ("surrender", "continue")
 
-
-class IllegalAction(RoundError):
-    """An action refused at this point; the round is unchanged."""
-
-    def __init__(self, seat: int, hand: int | None, action: str, reason: str):
-        self.seat, self.hand, self.action, self.reason = seat, hand, action, reason
-        where = f"seat {seat}" + (f", hand {hand + 1}" if hand is not None else "")
-        super().__init__(f"{where}: {action} is not allowed: {reason}")
 
 
 @dataclass
@@ -144,20 +139,19 @@ class Seat:
             self.funds -= amount
 
 
-class Round:
+class Round(RoundBase):
     """A round in progress or finished. Build one with ``Round.start``."""
 
+    events: list[Event]
+
     def __init__(self, rules: Rules, shoe: list[str], seats: list[Seat]):
+        super().__init__(shoe)
         self.rules = rules
-        self.shoe = shoe
-        self.pos = 0
         self.seats = seats
         self.dealer: list[str] = []
-        self.phase = "deal"
         self.seat_i = 0
         self.hand_i = 0
         self.peeked = False
-        self.events: list[Event] = []
 
     # -- construction -------------------------------------------------------------------------
 
@@ -186,22 +180,14 @@ class Round:
         seats = [Seat(number=n, bet=b, funds=f) for n, b, f in zip(numbers, bets, fl, strict=True)]
         rnd = cls(rules, list(shoe), seats)
         rnd._deal()
-        rnd._advance()
+        rnd.advance()
         return rnd
 
     # -- queries ------------------------------------------------------------------------------
 
     @property
-    def finished(self) -> bool:
-        return self.phase == "done"
-
-    @property
     def up_card(self) -> str | None:
         return self.dealer[0] if self.dealer else None
-
-    @property
-    def cards_used(self) -> int:
-        return self.pos
 
     def seat(self, number: int) -> Seat:
         for s in self.seats:
@@ -209,80 +195,77 @@ class Round:
                 return s
         raise KeyError(number)
 
-    @property
-    def pending(self) -> Decision | None:
-        """The decision the round waits on, or None when it is finished."""
-        if self.phase in ("insurance", "surrender"):
-            seat = self.seats[self.seat_i]
-            acts = INSURANCE_ACTIONS if self.phase == "insurance" else SURRENDER_ACTIONS
-            return Decision(seat.number, None, self.phase, acts)
-        if self.phase == "play":
-            seat = self.seats[self.seat_i]
-            opts = tuple(a for a in PLAY_ACTIONS if self._play_problem(seat, seat.hands[self.hand_i], a) is None)
-            return Decision(seat.number, self.hand_i, "play", opts)
-        return None
+    # -- the phases: one row of the table each (PHASES, after the class) --------------------------
 
-    def why_not(self, seat_number: int, action: str) -> str | None:
-        """Why ``action`` by that seat is refused now, or None when it is allowed."""
-        if self.phase == "done":
-            return "the round is over"
-        current = self.seats[self.seat_i]
-        if seat_number != current.number:
-            return f"it is seat {current.number}'s turn"
-        if self.phase == "insurance":
-            return None if action in INSURANCE_ACTIONS else "insurance is being decided (insure or no_insurance)"
-        if self.phase == "surrender":
-            return None if action in SURRENDER_ACTIONS else "early surrender is being decided (surrender or continue)"
+    def _ask_insurance(self) -> bool:
+        return self._next_asked(self._insurance_asked)
+
+    def _ask_surrender(self) -> bool:
+        return self._next_asked(self._surrender_asked)
+
+    def _seat_decision(self) -> Decision:
+        acts = INSURANCE_ACTIONS if self.phase == "insurance" else SURRENDER_ACTIONS
+        return Decision(self.seats[self.seat_i].number, None, self.phase, acts)
+
+    def _insurance_refusal(self, action: str) -> str | None:
+        return None if action in INSURANCE_ACTIONS else "insurance is being decided (insure or no_insurance)"
+
+    def _surrender_refusal(self, action: str) -> str | None:
+        return None if action in SURRENDER_ACTIONS else "early surrender is being decided (surrender or continue)"
+
+    def _insure(self, action: str) -> None:
+        seat = self.seats[self.seat_i]
+        seat.insurance_decided = True
+        if action == "insure":
+            seat.insurance = seat.bet // 2
+            seat.take(seat.insurance)
+        self.emit(InsuranceDecided(seat.number, seat.insurance))
+
+    def _surrender(self, action: str) -> None:
+        seat = self.seats[self.seat_i]
+        seat.surrender_decided = True
+        if action == "surrender":
+            first = seat.hands[0]
+            first.surrendered = first.done = True
+            self.emit(EarlySurrendered(seat.number, 0))
+
+    def _to_surrender(self) -> str:
+        self.seat_i = 0
+        return "surrender"
+
+    def _after_surrender(self) -> str:
+        """The peek (where the dealer may look): a dealer blackjack ends the round at once."""
+        if self._peek_ends_round():
+            return self._finish()
+        self.seat_i, self.hand_i = 0, 0
+        return "play"
+
+    def _play_decision(self) -> Decision:
+        seat = self.seats[self.seat_i]
+        opts = tuple(a for a in PLAY_ACTIONS if self._play_problem(seat, seat.hands[self.hand_i], a) is None)
+        return Decision(seat.number, self.hand_i, "play", opts)
+
+    def _play_refusal(self, action: str) -> str | None:
         if action not in PLAY_ACTIONS:
             return f"unknown action (one of {', '.join(PLAY_ACTIONS)})"
+        current = self.seats[self.seat_i]
         return self._play_problem(current, current.hands[self.hand_i], action)
 
-    # -- decisions ------------------------------------------------------------------------------
-
-    def act(self, seat_number: int, action: str) -> list[Event]:
-        """Apply an allowed action and run to the next decision; returns the new events."""
-        problem = self.why_not(seat_number, action)
-        if problem is not None:
-            hand = self.hand_i if self.phase == "play" and seat_number == self.seats[self.seat_i].number else None
-            raise IllegalAction(seat_number, hand, action, problem)
-        first_new = len(self.events)
-        seat = self.seats[self.seat_i]
-        if self.phase == "insurance":
-            seat.insurance_decided = True
-            if action == "insure":
-                seat.insurance = seat.bet // 2
-                seat.take(seat.insurance)
-            self._emit(InsuranceDecided(seat.number, seat.insurance))
-        elif self.phase == "surrender":
-            seat.surrender_decided = True
-            if action == "surrender":
-                first = seat.hands[0]
-                first.surrendered = first.done = True
-                self._emit(EarlySurrendered(seat.number, 0))
-        else:
-            self._play(seat, self.hand_i, action)
-        self._advance()
-        return self.events[first_new:]
+    def _play_action(self, action: str) -> None:
+        self._play(self.seats[self.seat_i], self.hand_i, action)
 
     # -- the deal -----------------------------------------------------------------------------
 
-    def _draw(self) -> str:
-        if self.pos >= len(self.shoe):
-            raise ShoeExhausted(f"the shoe ran out after {self.pos} cards")
-        card = self.shoe[self.pos]
-        self.pos += 1
-        return card
-
     def _give(self, seat: Seat, hand_i: int) -> str:
-        card = self._draw()
+        card = self.draw()
         seat.hands[hand_i].cards.append(card)
-        self._emit(CardDealt(seat.number, hand_i, card))
+        self.emit(CardDealt(seat.number, hand_i, card))
         return card
 
     def _give_dealer(self, face_down: bool = False) -> str:
-        card = self._draw()
+        card = self.draw()
         self.dealer.append(card)
-        self._emit(DealerCardDealt(card, face_down))
+        self.emit(DealerCardDealt(card, face_down))
         return card
 
     def _deal(self) -> None:
@@ -298,28 +281,6 @@ class Round:
         self.seat_i = 0
 
     # -- running forward ----------------------------------------------------------------------
-
-    def _advance(self) -> None:
-        """Run the round forward until someone must decide, or it is over."""
-        while True:
-            if self.phase == "insurance":
-                if self._next_asked(self._insurance_asked):
-                    return
-                self.phase, self.seat_i = "surrender", 0
-            elif self.phase == "surrender":
-                if self._next_asked(self._surrender_asked):
-                    return
-                if self._peek_ends_round():
-                    self._finish()
-                    return
-                self.phase, self.seat_i, self.hand_i = "play", 0, 0
-            elif self.phase == "play":
-                if self._next_play_decision():
-                    return
-                self._finish()
-                return
-            else:
-                return
 
     def _next_asked(self, asked) -> bool:
         while self.seat_i < len(self.seats):
@@ -353,7 +314,7 @@ class Round:
             return False
         self.peeked = True
         natural = is_natural(self.dealer)
-        self._emit(Peeked("blackjack" if natural else "no_blackjack"))
+        self.emit(Peeked("blackjack" if natural else "no_blackjack"))
         return natural
 
     def _next_play_decision(self) -> bool:
@@ -379,11 +340,11 @@ class Round:
         if hand.blackjack or hand.bust:
             hand.done = True
             if hand.bust:
-                self._emit(Busted(seat.number, seat.hands.index(hand)))
+                self.emit(Busted(seat.number, seat.hands.index(hand)))
             return
         if r.five_card_charlie and len(hand.cards) >= 5:
             hand.done = hand.charlie = True
-            self._emit(Charlie(seat.number, seat.hands.index(hand)))
+            self.emit(Charlie(seat.number, seat.hands.index(hand)))
             return
         if hand.split_aces and r.split_aces_one_card and len(hand.cards) >= 2:
             if self._play_problem(seat, hand, "split") is not None:
@@ -399,7 +360,7 @@ class Round:
 
     def _play(self, seat: Seat, hand_i: int, action: str) -> None:
         hand = seat.hands[hand_i]
-        self._emit(Action(seat.number, hand_i, action, seat.bet))
+        self.emit(Action(seat.number, hand_i, action, seat.bet))
         if action == "hit":
             self._give(seat, hand_i)
         elif action == "stand":
@@ -415,7 +376,7 @@ class Round:
             self._give(seat, hand_i)
             hand.done = True
             if hand.bust:
-                self._emit(Busted(seat.number, hand_i))
+                self.emit(Busted(seat.number, hand_i))
         elif action == "split":
             seat.take(seat.bet)
             seat.splits_and_doubles += 1
@@ -433,18 +394,20 @@ class Round:
             hand.total, hand.blackjack, hand.charlie, hand.surrendered, r.surrender == "early", r.hole_card
         )
 
-    def _finish(self) -> None:
+    def _finish(self) -> str:
+        """The dealer plays (only while something waits for its hand) and everything is settled."""
         r = self.rules
         dealer_bj_known = self.peeked and is_natural(self.dealer)
         if self.rules.hole_card:
-            self._emit(HoleCardRevealed(self.dealer[1]))
+            self.emit(HoleCardRevealed(self.dealer[1]))
         insured = bj.insurance_waits_for_dealer(r.hole_card) and any(s.insurance for s in self.seats)
         needed = insured or any(self._hand_waits_for_dealer(h) for s in self.seats for h in s.hands)
         if needed and not dealer_bj_known:
             while bj.dealer_draws(*score(self.dealer), r.dealer_hits_soft_17):
                 self._give_dealer()
-        self.phase = "done"
+        self.phase = DONE
         self._settle()
+        return DONE
 
     def _settle(self) -> None:
         r = self.rules
@@ -461,19 +424,16 @@ class Round:
                     d_total, d_bj, late, original_only, ties, r.player_21_wins, pays.numerator, pays.denominator,
                 )
                 hand.result, hand.returned = bj.RESULTS[code], ret
-                self._emit(HandSettled(seat.number, i, ret, hand.result))
+                self.emit(HandSettled(seat.number, i, ret, hand.result))
                 if r.three_sevens_bonus and earns_three_sevens(hand.cards, hand.from_split):
                     bonus = r.three_sevens_bonus
                     seat.bonus += bj.ratio_of(seat.bet, bonus.numerator, bonus.denominator)
-                    self._emit(BonusPaid(seat.number, i, seat.bonus))
+                    self.emit(BonusPaid(seat.number, i, seat.bonus))
             if seat.insurance:
                 ins = r.insurance_pays
                 seat.insurance_returned = bj.insurance_return(seat.insurance, d_bj, ins.numerator, ins.denominator)
-                self._emit(InsuranceSettled(seat.number, seat.insurance_returned))
-        self._emit(RoundEnded())
-
-    def _emit(self, event: Event) -> None:
-        self.events.append(event)
+                self.emit(InsuranceSettled(seat.number, seat.insurance_returned))
+        self.emit(RoundEnded())
 
     # -- plain data -----------------------------------------------------------------------------
 
@@ -509,7 +469,7 @@ class Round:
         rnd.seat_i, rnd.hand_i = data["seat_i"], data["hand_i"]
         rnd.peeked = data["peeked"]
         bets = {s.number: s.bet for s in seats}
-        rnd.events = [event_from_dict(e, bets) for e in data["events"]]
+        rnd.events = [from_dict(e, bets) for e in data["events"]]
         return rnd
 
     # -- the result ---------------------------------------------------------------------------
@@ -555,10 +515,23 @@ class Round:
             )
             for s in self.seats
         }
-        return TableShown(tuple(dealer), total_text(open_cards), hands)
+        insurance = {s.number: (s.insurance, s.insurance_returned) for s in self.seats if s.insurance}
+        bets = {s.number: s.bet for s in self.seats}
+        return TableShown(tuple(dealer), total_text(open_cards), hands, bets=bets, insurance=insurance)
 
     def settlement(self) -> list[SeatSettlement]:
         """Each seat's stakes, returns and counters for the meters, once the round is finished."""
         if not self.finished:
             raise RoundError("the round is not finished")
         return seat_settlements(self.seats)
+
+
+# phase -> who is asked and what, why an answer is refused, what it does, what follows
+Round.PHASES = {
+    "insurance": Phase(Round._ask_insurance, Round._seat_decision, Round._insurance_refusal, Round._insure,
+                       then=Round._to_surrender),
+    "surrender": Phase(Round._ask_surrender, Round._seat_decision, Round._surrender_refusal, Round._surrender,
+                       then=Round._after_surrender),
+    "play": Phase(Round._next_play_decision, Round._play_decision, Round._play_refusal, Round._play_action,
+                  then=Round._finish),
+}

@@ -18,19 +18,19 @@ from machine.gamemath.eenendertigen import computer
 from machine.games.eenendertigen.round import EenendertigenRound
 from machine.games.eenendertigen.rules import HAND, PLACES
 from machine.games.rules import Profile
-from machine.scripts.roundscript import (
+from machine.scripts.scripting import (
     AutoStrategy,
     ScriptError,
     SeatScript,
-    _need,
-    _no_unknown_keys,
     check_all_used,
+    need,
+    no_unknown_keys,
     parse_shoe,
     play_scripted,
 )
 
 # every action string a script may produce (the round says which are legal when)
-SCRIPT_ACTIONS = (
+ACTIONS = (
     *(f"swap:{h}:{t}" for h in range(1, HAND + 1) for t in range(1, HAND + 1)),
     "swap_all", *(f"take_open:{d}" for d in range(1, HAND + 2)), *(f"draw:{d}" for d in range(1, HAND + 2)),
     "pass", "auto",
@@ -55,15 +55,23 @@ def read_action(raw: object, where: str) -> str:
                       "[draw, D], pass, auto)")
 
 
-def run_eenendertigen(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
+def read_actions(written: object, where: str) -> object:
+    """A step's written ``actions`` (``cabinet session``) as the round's action strings: each
+    list (``[swap, 1, 2]``) read by ``read_action``; anything else is left for ``SeatScript``."""
+    if not isinstance(written, list):
+        return written
+    return [read_action(a, f"{where}: actions[{i}]") if isinstance(a, list) else a for i, a in enumerate(written)]
+
+
+def run(script: Mapping[str, Any], profile: Profile, auto: AutoStrategy | None) -> dict[str, Any]:
     """An eenendertigen round script; its result has the page's result keys."""
-    _no_unknown_keys(script, ("game", "rules", "shoe", "players"))
+    no_unknown_keys(script, ("game", "rules", "shoe", "players"))
     rules = profile.rules
     shoe = parse_shoe(script.get("shoe"), 1, rules.ranks)
-    need = DEALT[rules.variant]
-    _need(len(shoe) >= need, f"shoe: {rules.variant} eenendertigen deals {need} cards, the shoe has {len(shoe)}")
+    dealt = DEALT[rules.variant]
+    need(len(shoe) >= dealt, f"shoe: {rules.variant} eenendertigen deals {dealt} cards, the shoe has {len(shoe)}")
     raw_players = script.get("players")
-    _need(isinstance(raw_players, list) and len(raw_players) == PLACES,
+    need(isinstance(raw_players, list) and len(raw_players) == PLACES,
           f"players: must be a list of {PLACES} places, each computer or {{bet: N, actions: [...]}}")
     assert isinstance(raw_players, list)
     seats: list[SeatScript] = []
@@ -75,15 +83,15 @@ def run_eenendertigen(script: Mapping[str, Any], profile: Profile, auto: AutoStr
             places.append(None)
             bets.append(0)
             continue
-        _need(isinstance(raw, Mapping), f"{where}: must be computer or {{bet: N, actions: [...]}}, not {raw!r}")
+        need(isinstance(raw, Mapping), f"{where}: must be computer or {{bet: N, actions: [...]}}, not {raw!r}")
         assert isinstance(raw, Mapping)
-        _no_unknown_keys(raw, ("bet", "actions"), f"{where}: ")
+        no_unknown_keys(raw, ("bet", "actions"), f"{where}: ")
         written = raw.get("actions", [])
-        _need(isinstance(written, list), f"{where}: actions must be a list")
+        need(isinstance(written, list), f"{where}: actions must be a list")
         seat = SeatScript(len(seats) + 1, {"bet": raw.get("bet"), "actions": [read_action(a, where) for a in written]},
-                          where, actions=SCRIPT_ACTIONS, keys=("bet", "actions"))
+                          where, actions=ACTIONS, keys=("bet", "actions"))
         problem = rules.bet_problem(seat.bet)
-        _need(problem is None, f"{where} (seat {seat.number}): {problem}")
+        need(problem is None, f"{where} (seat {seat.number}): {problem}")
         seats.append(seat)
         places.append(seat.number)
         bets.append(int(seat.bet or 0))

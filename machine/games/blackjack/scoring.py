@@ -7,11 +7,12 @@ against the dealer's final hand under the table variants (late surrender, a deal
 taking the original bet only, the dealer winning ties, the player's 21 winning), what a
 blackjack, the three-sevens bonus and insurance return.
 
-Used by the engine (``games.hand``, ``games.round``), the exact analysis (``gamemath``) and the
-compiled fast simulator, which compiles these very functions with numba
-(``njit(rule)``). So every function here takes and returns plain ints, bools and tuples of
-them, calls no other function (a compiled caller could not call a plain one), and never
-touches an object, a dict, a string or a ``Fraction``: a ratio of the rules comes in as its
+Used by the engine (``blackjack.hand``, ``blackjack.round``), by ochko and eenentwintig where
+their rule is blackjack's (the result codes, a hand's total, the dealer's draw, a hand
+settled), by the exact analysis (``gamemath``) and by the compiled fast simulator, which
+compiles these very functions with numba (``njit(rule)``). So every function here takes and
+returns plain ints, bools and tuples of them, calls no other function (a compiled caller
+could not call a plain one), and never touches an object, a dict, a string or a ``Fraction``: a ratio of the rules comes in as its
 numerator and denominator. Never decides the order of a round, who is asked what, or what a
 seat can afford; never does I/O.
 

@@ -1,11 +1,11 @@
-"""The events of a blackjack-family round: one small frozen class per kind.
+"""What a round's events share, and the kinds of event several games emit.
 
-Owns: what each kind of event carries, its plain data (``to_dict``: the form the journal and
-``cabinet round`` write, unchanged since events were one class with a ``kind`` string),
-rebuilding the right class from that plain data (``event_from_dict``, which also reads what
-older code wrote), and ``stake``: the points an event takes from the seat's meters. Never
-decides anything about the round; the round emits these in order, the cabinet, the scripts
-and the journal read them.
+Owns: the base of every event (``Event``: its ``kind``, its seat, the points it takes from the
+seat's meters, its plain data ``to_dict``, the older single-class form ``snapshot_dict``), the
+kinds that mean the same in several games (a card to a seat or to the dealer, a play choice, a
+bust, the hole card turned, a hand settled, the round's end), and rebuilding an event from its
+plain data given the game's table of kinds (``event_from_dict``). Each game's own kinds live in
+its package (``blackjack.events``, ``ochko.events``, ...). Never decides anything about a round.
 
 Every event has ``kind`` (a class constant) and ``seat`` (1-based, None for the dealer's and
 the table's events); ``hand`` is 0-based.
@@ -62,7 +62,6 @@ class TableEvent(Event):
     __slots__ = ()
     seat: ClassVar[None] = None  # type: ignore[misc]
 
-
 @dataclass(frozen=True)
 class CardDealt(Event):
     """A card dealt to a seat's hand (always face up)."""
@@ -84,53 +83,10 @@ class DealerCardDealt(TableEvent):
 
 
 @dataclass(frozen=True)
-class InsuranceDecided(Event):
-    """A seat's insurance answer: ``amount`` insured (0: declined)."""
-
-    kind: ClassVar[str] = "insurance"
-    seat: int
-    amount: int
-
-    @property
-    def stake(self) -> int:
-        return self.amount
-
-    @property
-    def stake_kind(self) -> str | None:
-        return "insurance" if self.amount else None
-
-
-@dataclass(frozen=True)
-class EarlySurrendered(Event):
-    """A seat surrendered its hand before the peek (early surrender)."""
-
-    kind: ClassVar[str] = "surrender"
-    seat: int
-    hand: int = 0
-
-
-@dataclass(frozen=True)
-class Peeked(TableEvent):
-    """The dealer looked at the hole card: ``result`` is ``blackjack`` or ``no_blackjack``."""
-
-    kind: ClassVar[str] = "peek"
-    result: str
-
-
-@dataclass(frozen=True)
 class Busted(Event):
     """A hand went over 21."""
 
     kind: ClassVar[str] = "bust"
-    seat: int
-    hand: int
-
-
-@dataclass(frozen=True)
-class Charlie(Event):
-    """A hand reached five cards without busting (five-card charlie)."""
-
-    kind: ClassVar[str] = "charlie"
     seat: int
     hand: int
 
@@ -176,36 +132,10 @@ class HandSettled(Event):
 
 
 @dataclass(frozen=True)
-class BonusPaid(Event):
-    """The three-sevens bonus: ``amount`` is the seat's bonus."""
-
-    kind: ClassVar[str] = "bonus"
-    seat: int
-    hand: int
-    amount: int
-
-
-@dataclass(frozen=True)
-class InsuranceSettled(Event):
-    """What a seat's insurance returned (0 when the dealer had no blackjack)."""
-
-    kind: ClassVar[str] = "insurance_settle"
-    seat: int
-    amount: int
-
-
-@dataclass(frozen=True)
 class RoundEnded(TableEvent):
     """Every hand, insurance and bonus is settled."""
 
     kind: ClassVar[str] = "round_end"
-
-
-EVENT_CLASSES: tuple[type[Event], ...] = (
-    CardDealt, DealerCardDealt, InsuranceDecided, EarlySurrendered, Peeked, Busted, Charlie, Action,
-    HoleCardRevealed, HandSettled, BonusPaid, InsuranceSettled, RoundEnded,
-)
-BY_KIND: dict[str, type[Event]] = {c.kind: c for c in EVENT_CLASSES}
 
 
 class EventDataError(ValueError):
@@ -213,15 +143,15 @@ class EventDataError(ValueError):
 
 
 def event_from_dict(
-    data: Mapping[str, Any], bets: Mapping[int, int] | None = None, classes: Mapping[str, type[Event]] | None = None
+    data: Mapping[str, Any], classes: Mapping[str, type[Event]], bets: Mapping[int, int] | None = None
 ) -> Event:
     """The event that ``data`` (its ``to_dict`` or ``snapshot_dict``) describes.
 
     ``bets`` (seat number -> bet) gives an ``Action`` the seat's bet that plain data does not
     carry; without it (or without the seat) the action carries a bet of 0, so takes no stake.
-    ``classes`` (kind -> class) are the kinds of another game's round (default: blackjack's).
+    ``classes`` (kind -> class) are the kinds of the game's round.
     """
-    by_kind = BY_KIND if classes is None else classes
+    by_kind = classes
     kind = data.get("kind")
     cls = by_kind.get(kind) if isinstance(kind, str) else None
     if cls is None:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from machine.games.blackjack.rules import Rules
 from machine.games.cards import value
-from machine.games.rules import Rules
 
 if TYPE_CHECKING:
-    from machine.games.round import Hand, Seat
+    from machine.games.blackjack.round import Hand, Seat
 
 PLAY_ACTIONS = ("hit", "stand", "double", "split", "surrender")
 
