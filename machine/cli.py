@@ -405,13 +405,13 @@ def _cmd_config_pin(args: argparse.Namespace) -> int:
 def _return_warnings(games: Sequence[str]) -> list[str]:
     """A line for every enabled game whose exact return is 100 % or more (a seed's home rules
     can favour the player), at a flat bet or with the best bet rule where the bet follows the cards."""
-    from machine.gamemath.engines import MODULES, has_exact_rtp, returns
+    from machine.gamemath.engines import has_exact_rtp, returns
     from machine.games.rules import load_profile
 
     out = []
     for name in games:
         profile = load_profile(name)
-        if profile.engine in MODULES and not has_exact_rtp(profile.engine):
+        if not has_exact_rtp(profile.engine):
             out += _simulated_return_warning(name, profile)
             continue
         flat, rule = returns(profile)
@@ -468,7 +468,7 @@ def _pct(x: float) -> str:
 
 
 def _cmd_rtp(args: argparse.Namespace) -> int:
-    from machine.gamemath import game_rtp, prepare
+    from machine.gamemath.blackjack import game_rtp, prepare
 
     profile = _priced_game(args.script)
     if profile.engine != "blackjack":
@@ -500,7 +500,7 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
 
 
 def _cmd_strategy(args: argparse.Namespace) -> int:
-    from machine.gamemath.chart import basic_strategy, chart_rtp
+    from machine.gamemath.blackjack.chart import basic_strategy, chart_rtp
 
     profile = _priced_game(args.script)
     if profile.engine != "blackjack":
@@ -583,11 +583,11 @@ def _simulated(profile: Any, args: argparse.Namespace, cluster: Any, progress: A
             return math.fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress)
         return math.simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress, cluster=cluster)
     if args.fast:
-        from machine.gamemath.fastsim import fast_simulate
+        from machine.gamemath.blackjack.fast import fast_simulate
 
         return fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress,
                              cluster=cluster)
-    from machine.gamemath.simulate import simulate
+    from machine.gamemath.blackjack.simulate import simulate
 
     return simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress, cluster=cluster)
 

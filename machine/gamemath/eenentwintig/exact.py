@@ -24,7 +24,7 @@ Theory of operation
   merged multiset draws on the same way: the bank's rule reads only the multiset); one pass
   down that tree per shoe composition gives the probabilities of its final keys (bust, 17-21,
   20.5, three sevens). ``prepare`` makes that pass for every shoe the values need at once:
-  vectorised (``eenentwintig_numpy``) where numpy is installed (the ``fast`` extra), in pure
+  vectorised (``eenentwintig.vectors``) where numpy is installed (the ``fast`` extra), in pure
   Python otherwise (the same operations in the same order: the same figures).
 * **A hand**: pass = the hand's key against the bank's distribution; buy = the average over
   the next card; a hand at 21, at seven cards or bust has no choice. **Wash**: the average over
@@ -136,7 +136,7 @@ def bank_plan(tree: Tree) -> Plan:
 def bank_batch(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
     """The bank's outcome probabilities for each shoe composition of ``decks``, in one pass
     down ``bank_tree`` with a vector over the shoes at each node: numpy arrays where numpy is
-    installed (the ``fast`` extra, ``eenentwintig_numpy``) and there are enough shoes, Python
+    installed (the ``fast`` extra, ``eenentwintig.vectors``) and there are enough shoes, Python
     lists stepped by C-level ``map`` otherwise; the same operations in the same order either way
     (``bank_pass``), so the same figures to the last bit."""
     vectorised = _vectorised() if len(decks) >= VECTOR_FROM else None
@@ -251,12 +251,12 @@ quicker (a numpy pass costs some 8 ms whatever the number of shoes; pure Python 
 
 @cache
 def _vectorised():
-    """The numpy bank pass (``eenentwintig_numpy``), or None without numpy."""
+    """The numpy bank pass (``eenentwintig.vectors``), or None without numpy."""
     try:
-        from machine.gamemath import eenentwintig_numpy
+        from machine.gamemath.eenentwintig import vectors
     except ImportError:
         return None
-    return eenentwintig_numpy
+    return vectors
 
 
 class Exact:

@@ -47,12 +47,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 from numba import njit
 
-from machine.gamemath import dealer
-from machine.gamemath.shoe import Comp, hands_up_to, merge, plus, score, size
-from machine.gamemath.table import ACTION_ORDER, best_of_values, doubles_to_sevens_bonus, stands_on_sevens_bonus
+from machine.gamemath.blackjack import dealer
+from machine.gamemath.blackjack.shoe import Comp, hands_up_to, merge, plus, score, size
+from machine.gamemath.blackjack.table import ACTION_ORDER, best_of_values, doubles_to_sevens_bonus, stands_on_sevens_bonus
 
 if TYPE_CHECKING:
-    from machine.gamemath.table import Policy, UpTable
+    from machine.gamemath.blackjack.table import Policy, UpTable
 
 ACTIONS = ACTION_ORDER[:3]  # the play actions: stand, hit, double
 

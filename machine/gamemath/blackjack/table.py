@@ -37,14 +37,14 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from machine.gamemath import dealer
-from machine.gamemath.dealer import BLACKJACK, Dist
-from machine.gamemath.shoe import ZERO, Comp, earns_three_sevens, hands_up_to, merge, plus, score, shoe_of, size, unit
+from machine.gamemath.blackjack import dealer
+from machine.gamemath.blackjack.dealer import BLACKJACK, Dist
+from machine.gamemath.blackjack.shoe import ZERO, Comp, earns_three_sevens, hands_up_to, merge, plus, score, shoe_of, size, unit
 from machine.games import blackjack_rules as bj
 from machine.games.rules import Rules, totals_mask
 
 if TYPE_CHECKING:
-    from machine.gamemath.exact_fast import FastPlay, FastTable
+    from machine.gamemath.blackjack.exact_fast import FastPlay, FastTable
 
 Policy = Callable[[Comp, bool, tuple[str, ...]], str]
 """A playing policy: (hand, is a split hand, allowed actions among stand/hit/double) -> action.
@@ -104,7 +104,7 @@ def _fast_table(table: UpTable) -> FastTable | None:
     if os.environ.get("CABINET_EXACT") == "python":
         return None
     try:
-        from machine.gamemath.exact_fast import FastTable
+        from machine.gamemath.blackjack.exact_fast import FastTable
     except ImportError:
         return None
     return FastTable(table)
@@ -223,7 +223,7 @@ class UpTable:
         p = self._plays.get(k)
         if p is None:
             if self.fast is not None:
-                from machine.gamemath.exact_fast import FastPlay
+                from machine.gamemath.blackjack.exact_fast import FastPlay
 
                 rule: FastPlay | Policy | None = policy
                 if isinstance(policy, BestOf) and policy.table is self:

@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from machine.gamemath import tablecache
-from machine.gamemath.game import TABLES, Analysis, analysis, best_of, tables_key
-from machine.gamemath.shoe import from_values, is_natural, score, size
+from machine.gamemath.blackjack.game import TABLES, Analysis, analysis, best_of, tables_key
+from machine.gamemath.blackjack.shoe import from_values, is_natural, score, size
 from machine.games import blackjack_rules as bj
 from machine.games.cards import value
 from machine.games.round import Decision, Round
