@@ -141,13 +141,11 @@ def _new_hand(hs, s, h, stake):
 
 
 @inline_kernel
-def play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss):
-    """Play one round from ``deck`` (position 0 on); returns the cards used, MISS or EXHAUSTED.
+def _deal_round(deck, lazy, rng, nseats, P, nxt, hs, nh, sd, ins):
+    """The deal: each seat's first card, the up card, the second cards, the hole card.
 
-    ``net[s]`` gets each seat's returned minus staked; on MISS, ``miss`` holds the unknown key
-    (state, up - 1, 2 * from_split + split_aces, mask), or (state, up - 1, -1, kind) for
-    insurance (kind 0) and early surrender (kind 1).
-    """
+    Returns (cards used, up card, dealer's hard total, holds an ace, dealer's cards); the cards
+    used are EXHAUSTED when the shoe ran out."""
     n = deck.shape[0]
     pos = 0
     bet = P[P_BET]
@@ -156,14 +154,13 @@ def play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd,
         sd[s] = 0
         ins[s] = 0
         _new_hand(hs, s, 0, bet)
-    # -- the deal: first cards, up card, second cards, hole card
     for s in range(nseats):
         if pos >= n:
-            return EXHAUSTED
+            return EXHAUSTED, 0, 0, False, 0
         _add(hs, s, 0, deal(deck, pos, lazy, rng), nxt)
         pos += 1
     if pos >= n:
-        return EXHAUSTED
+        return EXHAUSTED, 0, 0, False, 0
     up = deal(deck, pos, lazy, rng)
     pos += 1
     d_hard = up
@@ -171,16 +168,22 @@ def play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd,
     d_n = 1
     for s in range(nseats):
         if pos >= n:
-            return EXHAUSTED
+            return EXHAUSTED, 0, 0, False, 0
         _add(hs, s, 0, deal(deck, pos, lazy, rng), nxt)
         pos += 1
     if P[P_HOLE]:
         if pos >= n:
-            return EXHAUSTED
+            return EXHAUSTED, 0, 0, False, 0
         d_hard, d_ace = _dealer_takes(deck, pos, lazy, rng, d_hard, d_ace)
         pos += 1
         d_n = 2
-    # -- insurance, in seat order
+    return pos, up, d_hard, d_ace, d_n
+
+
+@inline_kernel
+def _offers_before_play(nseats, P, up, insure, early, hs, ins, miss):
+    """Insurance, in seat order, then early surrender where the dealer peeks: 0, or MISS with
+    the unknown key in ``miss``."""
     if up == 1 and P[P_INSAMT] > 0:
         for s in range(nseats):
             if _natural(hs[s, 0, F_N], hs[s, 0, F_HARD], hs[s, 0, F_ACE]):
@@ -191,9 +194,7 @@ def play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd,
                 return MISS
             if a:
                 ins[s] = P[P_INSAMT]
-    # -- early surrender, then the peek
-    peek = _peeks(P[P_HOLE], up)
-    if P[P_SURR] == SURR_EARLY and peek:
+    if P[P_SURR] == SURR_EARLY and _peeks(P[P_HOLE], up):
         for s in range(nseats):
             if _natural(hs[s, 0, F_N], hs[s, 0, F_HARD], hs[s, 0, F_ACE]):
                 continue
@@ -204,76 +205,88 @@ def play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd,
             if a:
                 hs[s, 0, F_SURR] = 1
                 hs[s, 0, F_DONE] = 1
-    d_natural = _natural(d_n, d_hard, d_ace)
-    if not (peek and d_natural):
-        # -- the seats' play, seat by seat, hand by hand
-        for s in range(nseats):
-            h = 0
-            while h < nh[s]:
-                if hs[s, h, F_DONE]:
-                    h += 1
-                    continue
-                if hs[s, h, F_N] == 1:  # a split hand gets its second card when it is reached
-                    if pos >= n:
-                        return EXHAUSTED
-                    _add(hs, s, h, deal(deck, pos, lazy, rng), nxt)
-                    pos += 1
-                hard = hs[s, h, F_HARD]
-                ace = hs[s, h, F_ACE]
-                cn = hs[s, h, F_N]
-                fs = hs[s, h, F_FS]
-                sa = hs[s, h, F_SA]
-                pair = cn == 2 and hs[s, h, F_FIRST] * 2 == hard
-                mask = _options(P, hard, ace, cn, fs, sa, sd[s], nh[s], pair, up)
-                fin = _finished_alone(P, hard, ace, cn, fs, sa, mask)
-                if fin:
-                    hs[s, h, F_DONE] = 1
-                    if fin == 2:
-                        hs[s, h, F_CHARLIE] = 1
-                    h += 1
-                    continue
-                st = hs[s, h, F_STATE]
-                kind = _kind(P, fs, sa, h == 0)
-                a = play[st, up - 1, kind, mask] if st >= 0 else -1
-                if a < 0:
-                    miss[0], miss[1], miss[2], miss[3] = st, up - 1, kind, mask
-                    return MISS
-                if a == A_HIT:
-                    if pos >= n:
-                        return EXHAUSTED
-                    _add(hs, s, h, deal(deck, pos, lazy, rng), nxt)
-                    pos += 1
-                elif a == A_STAND:
-                    hs[s, h, F_DONE] = 1
-                elif a == A_SURRENDER:
-                    hs[s, h, F_SURR] = 1
-                    hs[s, h, F_DONE] = 1
-                elif a == A_DOUBLE:
-                    sd[s] += 1
-                    hs[s, h, F_STAKE] += bet
-                    hs[s, h, F_AHARD] = P[P_DMAH]
-                    if pos >= n:
-                        return EXHAUSTED
-                    _add(hs, s, h, deal(deck, pos, lazy, rng), nxt)
-                    pos += 1
-                    hs[s, h, F_DONE] = 1
-                else:  # split: the right hand takes the second card, the left draws at once
-                    sd[s] += 1
-                    v = hs[s, h, F_FIRST]
-                    for k in range(nh[s], h + 1, -1):
-                        for f in range(NF):
-                            hs[s, k, f] = hs[s, k - 1, f]
-                    nh[s] += 1
-                    for k in (h, h + 1):
-                        _new_hand(hs, s, k, bet)
-                        _add(hs, s, k, v, nxt)
-                        hs[s, k, F_FS] = 1
-                        hs[s, k, F_SA] = v == 1
-                    if pos >= n:
-                        return EXHAUSTED
-                    _add(hs, s, h, deal(deck, pos, lazy, rng), nxt)
-                    pos += 1
-    # -- the dealer: draws only if some hand or insurance waits for it
+    return 0
+
+
+@inline_kernel
+def _split(hs, nh, sd, s, h, bet, nxt):
+    """Split hand ``h`` of seat ``s``: the hands after it move right, both halves start again
+    from the pair card (the left one takes its second card next, the right one when reached)."""
+    sd[s] += 1
+    v = hs[s, h, F_FIRST]
+    for k in range(nh[s], h + 1, -1):
+        for f in range(NF):
+            hs[s, k, f] = hs[s, k - 1, f]
+    nh[s] += 1
+    for k in (h, h + 1):
+        _new_hand(hs, s, k, bet)
+        _add(hs, s, k, v, nxt)
+        hs[s, k, F_FS] = 1
+        hs[s, k, F_SA] = v == 1
+
+
+@inline_kernel
+def _play_seats(deck, pos, lazy, rng, nseats, P, nxt, play, up, hs, nh, sd, miss):
+    """The seats' play, seat by seat, hand by hand, from the card at ``pos``: the cards used
+    after it, or MISS (the unknown key in ``miss``) or EXHAUSTED."""
+    n = deck.shape[0]
+    bet = P[P_BET]
+    for s in range(nseats):
+        h = 0
+        while h < nh[s]:
+            if hs[s, h, F_DONE]:
+                h += 1
+                continue
+            if hs[s, h, F_N] == 1:  # a split hand gets its second card when it is reached
+                if pos >= n:
+                    return EXHAUSTED
+                _add(hs, s, h, deal(deck, pos, lazy, rng), nxt)
+                pos += 1
+            hard = hs[s, h, F_HARD]
+            ace = hs[s, h, F_ACE]
+            cn = hs[s, h, F_N]
+            fs = hs[s, h, F_FS]
+            sa = hs[s, h, F_SA]
+            pair = cn == 2 and hs[s, h, F_FIRST] * 2 == hard
+            mask = _options(P, hard, ace, cn, fs, sa, sd[s], nh[s], pair, up)
+            fin = _finished_alone(P, hard, ace, cn, fs, sa, mask)
+            if fin:
+                hs[s, h, F_DONE] = 1
+                if fin == 2:
+                    hs[s, h, F_CHARLIE] = 1
+                h += 1
+                continue
+            st = hs[s, h, F_STATE]
+            kind = _kind(P, fs, sa, h == 0)
+            a = play[st, up - 1, kind, mask] if st >= 0 else -1
+            if a < 0:
+                miss[0], miss[1], miss[2], miss[3] = st, up - 1, kind, mask
+                return MISS
+            if a == A_STAND:
+                hs[s, h, F_DONE] = 1
+                continue
+            if a == A_SURRENDER:
+                hs[s, h, F_SURR] = 1
+                hs[s, h, F_DONE] = 1
+                continue
+            if a == A_DOUBLE:
+                sd[s] += 1
+                hs[s, h, F_STAKE] += bet
+                hs[s, h, F_AHARD] = P[P_DMAH]
+            elif a != A_HIT:  # split: the left hand draws at once
+                _split(hs, nh, sd, s, h, bet, nxt)
+            if pos >= n:
+                return EXHAUSTED
+            _add(hs, s, h, deal(deck, pos, lazy, rng), nxt)
+            pos += 1
+            if a == A_DOUBLE:
+                hs[s, h, F_DONE] = 1
+    return pos
+
+
+@inline_kernel
+def _dealer_needed(nseats, P, hs, nh, ins):
+    """Whether some hand or insurance waits for the dealer's hand."""
     needed = False
     for s in range(nseats):
         if ins[s] > 0 and _insurance_waits(P[P_HOLE]):
@@ -284,19 +297,13 @@ def play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd,
             if _waits_for_dealer(total, natural, hs[s, h, F_CHARLIE], hs[s, h, F_SURR], P[P_SURR] == SURR_EARLY,
                                  P[P_HOLE]):
                 needed = True
-    if needed and not (peek and d_natural):
-        while True:
-            total, soft = _score(d_hard, d_ace, False)
-            if not _dealer_draws(total, soft, P[P_H17]):
-                break
-            if pos >= n:
-                return EXHAUSTED
-            d_hard, d_ace = _dealer_takes(deck, pos, lazy, rng, d_hard, d_ace)
-            pos += 1
-            d_n += 1
-    # -- settlement
-    d_total, d_soft = _score(d_hard, d_ace, False)
-    d_bj = _natural(d_n, d_hard, d_ace)
+    return needed
+
+
+@inline_kernel
+def _settle(nseats, P, hs, nh, ins, net, d_total, d_bj):
+    """Each seat's returned minus staked into ``net``, against the dealer's total and natural."""
+    bet = P[P_BET]
     late = P[P_SURR] == SURR_LATE
     for s in range(nseats):
         ret = 0
@@ -316,6 +323,40 @@ def play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd,
                 ret += _ratio_of(bet, P[P_BONUSNUM], P[P_BONUSDEN])
         ret += _insurance_return(ins[s], d_bj, P[P_INSNUM], P[P_INSDEN])
         net[s] = ret - staked
+
+
+@inline_kernel
+def play_round(deck, lazy, rng, nseats, P, nxt, play, insure, early, hs, nh, sd, ins, net, miss):
+    """Play one round from ``deck`` (position 0 on); returns the cards used, MISS or EXHAUSTED.
+
+    ``net[s]`` gets each seat's returned minus staked; on MISS, ``miss`` holds the unknown key
+    (state, up - 1, 2 * from_split + split_aces, mask), or (state, up - 1, -1, kind) for
+    insurance (kind 0) and early surrender (kind 1).
+    """
+    n = deck.shape[0]
+    pos, up, d_hard, d_ace, d_n = _deal_round(deck, lazy, rng, nseats, P, nxt, hs, nh, sd, ins)
+    if pos < 0:
+        return pos
+    if _offers_before_play(nseats, P, up, insure, early, hs, ins, miss) < 0:
+        return MISS
+    peek = _peeks(P[P_HOLE], up)
+    d_natural = _natural(d_n, d_hard, d_ace)
+    if not (peek and d_natural):
+        pos = _play_seats(deck, pos, lazy, rng, nseats, P, nxt, play, up, hs, nh, sd, miss)
+        if pos < 0:
+            return pos
+        if _dealer_needed(nseats, P, hs, nh, ins):  # the dealer draws only if a hand or insurance waits
+            while True:
+                total, soft = _score(d_hard, d_ace, False)
+                if not _dealer_draws(total, soft, P[P_H17]):
+                    break
+                if pos >= n:
+                    return EXHAUSTED
+                d_hard, d_ace = _dealer_takes(deck, pos, lazy, rng, d_hard, d_ace)
+                pos += 1
+                d_n += 1
+    d_total, d_soft = _score(d_hard, d_ace, False)
+    _settle(nseats, P, hs, nh, ins, net, d_total, _natural(d_n, d_hard, d_ace))
     return pos
 
 
