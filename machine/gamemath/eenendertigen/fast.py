@@ -278,12 +278,10 @@ def _move_of(classic, k):
 
 
 @inline_kernel
-def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma):
-    """Play one round (``EenendertigenRound`` with every place choosing as ``choose``).
-
-    Returns (cards used, winners as a bit mask of places, turns), or STUCK cards used."""
-    classic = P[P_CLASSIC] != 0
-    n = deck.shape[0]
+def _deal_round(deck, lazy, rng, classic, hands, table, passed, knocked, swaps):
+    """The deal: three cards to each place, one at a time, then the table (classic: three open
+    cards; modern: one); every place not passed, not knocked, no swap yet. Returns (cards used,
+    the table's length)."""
     pos = 0
     for k in range(HAND):
         for i in range(PLACES):
@@ -297,6 +295,101 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
         passed[i] = False
         knocked[i] = False
         swaps[i] = 0
+    return pos, tlen
+
+
+@inline_kernel
+def _next_owed(fin):
+    """The next place still owed a turn after a knock (``fin``), or -1: the round ends."""
+    turn = -1
+    if fin[1] < fin[0]:
+        turn = fin[2 + fin[1]]
+        fin[1] += 1
+    return turn
+
+
+@inline_kernel
+def _discard_after_draw(V, hands, i, last):
+    """The card of place ``i``'s four (after a modern draw) whose discard keeps the best value."""
+    lv = 1 if last else 0
+    best_v = -1.0
+    d = -1
+    for k in range(HAND + 1):
+        a = hands[i, 0] if k != 0 else hands[i, 1]
+        b = hands[i, 1] if k > 1 else hands[i, 2]
+        c = hands[i, 2] if k > 2 else hands[i, 3]
+        v = V[lv, a, b, c]
+        if d < 0 or v > best_v:
+            best_v, d = v, k
+    return d
+
+
+@inline_kernel
+def _make_move(deck, pos, lazy, rng, V, classic, hands, table, tlen, passed, swaps, i, m, x, y, last, first):
+    """Place ``i`` makes move ``m`` (``x``, ``y``: which cards) as the round does; returns (cards
+    used, the table's length)."""
+    if m == M_PASS:
+        passed[i] = True
+    elif m == M_SWAP:
+        c = hands[i, x]
+        hands[i, x] = table[y]
+        table[y] = c
+        swaps[i] += 1
+        if classic and swaps[i] >= MAX_SWAPS:
+            passed[i] = True
+    elif m == M_SWAP_ALL:
+        for k in range(HAND):
+            c = hands[i, k]
+            hands[i, k] = table[k]
+            table[k] = c
+        swaps[i] += 1
+        if classic and swaps[i] >= MAX_SWAPS:
+            passed[i] = True
+        if not first:
+            passed[i] = True
+    elif m == M_TAKE:  # the open card in, the hand's x-th card on the pile
+        gone = hands[i, x]
+        top = table[tlen - 1]
+        for k in range(x, HAND - 1):
+            hands[i, k] = hands[i, k + 1]
+        hands[i, HAND - 1] = top
+        table[tlen - 1] = gone
+        swaps[i] += 1
+    else:  # M_DRAW, then the discard of best value (choose after a draw)
+        hands[i, 3] = deal(deck, pos, lazy, rng)
+        pos += 1
+        d = _discard_after_draw(V, hands, i, last)
+        gone = hands[i, d]
+        for k in range(d, HAND):
+            hands[i, k] = hands[i, k + 1]
+        table[tlen] = gone
+        tlen += 1
+        swaps[i] += 1
+    return pos, tlen
+
+
+@inline_kernel
+def _winner_mask(S, hands):
+    """The places of the best score, as a bit mask."""
+    best = -1
+    for i in range(PLACES):
+        s = S[hands[i, 0], hands[i, 1], hands[i, 2]]
+        best = s if s > best else best
+    mask = 0
+    for i in range(PLACES):
+        if S[hands[i, 0], hands[i, 1], hands[i, 2]] == best:
+            mask |= 1 << i
+    return mask
+
+
+@inline_kernel
+def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma):
+    """Play one round (``EenendertigenRound`` with every place choosing as ``choose``).
+
+    Returns (cards used, winners as a bit mask of places, turns), or STUCK cards used."""
+    classic = P[P_CLASSIC] != 0
+    n = deck.shape[0]
+    pos, tlen = _deal_round(deck, lazy, rng, classic, hands, table, passed, knocked, swaps)
     # fin[0] its length, fin[1] the next, fin[2:] the places still owed a turn after a knock
     final = False
     last_one = -1
@@ -314,10 +407,7 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
             if not knocked[i]:
                 fin[2 + fin[0]] = i
                 fin[0] += 1
-        turn = -1
-        if fin[1] < fin[0]:
-            turn = fin[2 + fin[1]]
-            fin[1] += 1
+        turn = _next_owed(fin)
     while turn >= 0:
         if turns > MAX_TURNS:
             return STUCK, 0, turns
@@ -326,53 +416,8 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
         first = i == 0 and not first_taken
         stack = n - pos if not classic else 0
         m, x, y = _choose(P, S, V, D, hands, i, table, tlen, last, stack, swaps[i], first, ma)
-        if m == M_PASS:
-            passed[i] = True
-        elif m == M_SWAP:
-            c = hands[i, x]
-            hands[i, x] = table[y]
-            table[y] = c
-            swaps[i] += 1
-            if classic and swaps[i] >= MAX_SWAPS:
-                passed[i] = True
-        elif m == M_SWAP_ALL:
-            for k in range(HAND):
-                c = hands[i, k]
-                hands[i, k] = table[k]
-                table[k] = c
-            swaps[i] += 1
-            if classic and swaps[i] >= MAX_SWAPS:
-                passed[i] = True
-            if not first:
-                passed[i] = True
-        elif m == M_TAKE:  # the open card in, the hand's x-th card on the pile
-            gone = hands[i, x]
-            top = table[tlen - 1]
-            for k in range(x, HAND - 1):
-                hands[i, k] = hands[i, k + 1]
-            hands[i, HAND - 1] = top
-            table[tlen - 1] = gone
-            swaps[i] += 1
-        else:  # M_DRAW, then the discard of best value (choose after a draw)
-            hands[i, 3] = deal(deck, pos, lazy, rng)
-            pos += 1
-            first_taken = True
-            lv = 1 if last else 0
-            best_v = -1.0
-            d = -1
-            for k in range(HAND + 1):
-                a = hands[i, 0] if k != 0 else hands[i, 1]
-                b = hands[i, 1] if k > 1 else hands[i, 2]
-                c = hands[i, 2] if k > 2 else hands[i, 3]
-                v = V[lv, a, b, c]
-                if d < 0 or v > best_v:
-                    best_v, d = v, k
-            gone = hands[i, d]
-            for k in range(d, HAND):
-                hands[i, k] = hands[i, k + 1]
-            table[tlen] = gone
-            tlen += 1
-            swaps[i] += 1
+        pos, tlen = _make_move(deck, pos, lazy, rng, V, classic, hands, table, tlen, passed, swaps, i, m, x, y, last,
+                               first)
         # _after_turn
         turns += 1
         first_taken = True
@@ -390,10 +435,7 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
         if not classic and n - pos == 0:
             break
         if final:
-            turn = -1
-            if fin[1] < fin[0]:
-                turn = fin[2 + fin[1]]
-                fin[1] += 1
+            turn = _next_owed(fin)
             continue
         if last_one >= 0:
             break
@@ -412,15 +454,7 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
             if not passed[j]:
                 turn = j
                 break
-    best = -1
-    for i in range(PLACES):
-        s = S[hands[i, 0], hands[i, 1], hands[i, 2]]
-        best = s if s > best else best
-    mask = 0
-    for i in range(PLACES):
-        if S[hands[i, 0], hands[i, 1], hands[i, 2]] == best:
-            mask |= 1 << i
-    return pos, mask, turns
+    return pos, _winner_mask(S, hands), turns
 
 
 @inline_kernel
