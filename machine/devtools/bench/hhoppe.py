@@ -11,6 +11,7 @@ import os
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,14 +98,13 @@ def hhoppe_bench(rounds: int = 5_000_000, repeats: int = 3) -> None:
     Each side is a child process under ``ONE_CORE`` (numba on one thread), warmed by a first
     untimed run (compile, tables), then timed ``repeats`` times on ``rounds`` rounds, the two
     sides' runs alternating so a busy machine weighs on both alike; the wall time of the whole
-    call, shoes and all. Ours: ``fastsim.fast_simulate`` (Auto's composition-dependent play, a
+    call, shoes and all. Ours: ``blackjack.fast.fast_simulate`` (Auto's composition-dependent play, a
     fresh shoe shuffled for every round). Theirs (``hhoppe_driver``, run under
     ``$HHOPPE_PYTHON`` on the checkout at ``$HHOPPE_BLACKJACK``): ``monte_carlo_house_edge_cpu``
     on one process (their total-dependent basic strategy, 36 hands a shuffled shoe). Without
     ``$HHOPPE_BLACKJACK``: one line saying how to set it, and ours alone."""
     import json
 
-    from machine.gamemath.engines import has_exact_rtp
 
     env = {**os.environ, **ONE_CORE}
     here = child_env()
@@ -166,28 +166,36 @@ def hhoppe_bench(rounds: int = 5_000_000, repeats: int = 3) -> None:
             print(f"hhoppe/blackjack, monte_carlo_house_edge_cpu (total-dependent chart; 36 hands a shoe): best "
                   f"{tbest / 1e6:.2f} M, median {tmedian / 1e6:.2f} M hands/s (warm-up {warm_theirs:.1f} s)")
             print(f"ours / theirs: best x {best / tbest:.2f}, median x {median / tmedian:.2f}")
-        profile_rounds = max(1, rounds // 2)
-        print(f"our compiled path of each 21-family profile, one core, {profile_rounds:,} rounds a run, best and "
-              f"median of {repeats}" + (", each run followed by one of theirs on the anchor (their median "
-                                        "beside)" if theirs is not None else "") + ":")
-        for profile in shipped_profiles():
-            if not has_exact_rtp(profile.engine):
-                continue  # 31, below, per variant
-            mine, yours, _warm = side_by_side({"game": profile.game, "rounds": profile_rounds})
-            best, median = _rates(mine)
-            beside = ""
-            if yours:
-                tmedian = _rates(yours)[1]
-                beside = f"; theirs {tmedian / 1e6:.2f} M hands/s: x {median / tmedian:.2f}"
-            print(f"  {profile.game}: best {best / 1e6:.2f} M, median {median / 1e6:.2f} M rounds/s{beside}")
-        thirty_one = max(1, rounds // 10)
-        for variant in ("classic", "modern"):
-            runs = side_by_side({"game": "eenendertigen", "over": {"variant": variant}, "rounds": thirty_one},
-                                alongside=False)[0]
-            best, median = _rates(runs)
-            print(f"31 (eenendertigen), {variant}, Auto against three computer players, one core, {thirty_one:,} rounds "
-                  f"a run: best {best:,.0f}, median {median:,.0f} rounds/s (the goal: 100 000)")
+        _every_profile(side_by_side, rounds, repeats, theirs is not None)
     finally:
         ours.close()
         if theirs is not None:
             theirs.close()
+
+
+def _every_profile(side_by_side: Callable[..., Any], rounds: int, repeats: int, with_theirs: bool) -> None:
+    """``hhoppe``'s second part: our compiled path of every 21-family profile on one core (each
+    run followed by one of theirs when ``with_theirs``), then 31's per variant."""
+    from machine.gamemath.engines import has_exact_rtp
+
+    profile_rounds = max(1, rounds // 2)
+    print(f"our compiled path of each 21-family profile, one core, {profile_rounds:,} rounds a run, best and "
+          f"median of {repeats}" + (", each run followed by one of theirs on the anchor (their median "
+                                    "beside)" if with_theirs else "") + ":")
+    for profile in shipped_profiles():
+        if not has_exact_rtp(profile.engine):
+            continue  # 31, below, per variant
+        mine, yours, _warm = side_by_side({"game": profile.game, "rounds": profile_rounds})
+        best, median = _rates(mine)
+        beside = ""
+        if yours:
+            tmedian = _rates(yours)[1]
+            beside = f"; theirs {tmedian / 1e6:.2f} M hands/s: x {median / tmedian:.2f}"
+        print(f"  {profile.game}: best {best / 1e6:.2f} M, median {median / 1e6:.2f} M rounds/s{beside}")
+    thirty_one = max(1, rounds // 10)
+    for variant in ("classic", "modern"):
+        runs = side_by_side({"game": "eenendertigen", "over": {"variant": variant}, "rounds": thirty_one},
+                            alongside=False)[0]
+        best, median = _rates(runs)
+        print(f"31 (eenendertigen), {variant}, Auto against three computer players, one core, {thirty_one:,} rounds "
+              f"a run: best {best:,.0f}, median {median:,.0f} rounds/s (the goal: 100 000)")
