@@ -47,9 +47,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from machine.gamemath.blackjack import dealer
+from machine.gamemath.blackjack.choices import ACTION_ORDER, best_of_values, doubles_to_sevens_bonus, stands_on_sevens_bonus
 from machine.gamemath.blackjack.exact_kernels import CARDS, CHILD, TDOUBLE, TOTAL, dealer_dists, play_values
 from machine.gamemath.blackjack.shoe import Comp, hands_up_to, merge, plus, score, size
-from machine.gamemath.blackjack.table import ACTION_ORDER, best_of_values, doubles_to_sevens_bonus, stands_on_sevens_bonus
 
 if TYPE_CHECKING:
     from machine.gamemath.blackjack.table import Policy, UpTable

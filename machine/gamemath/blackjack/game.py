@@ -27,10 +27,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from machine.gamemath import tablecache
+from machine.gamemath.blackjack.choices import ACTION_ORDER, best_of_values
 from machine.gamemath.blackjack.dealer import BLACKJACK
 from machine.gamemath.blackjack.shoe import ZERO, Comp, Shoe, is_natural, plus, shoe_of, unit
 from machine.gamemath.blackjack.split import split_values
-from machine.gamemath.blackjack.table import ACTION_ORDER, BestOf, Play, Policy, UpTable, best_of_values, natural_pays
+from machine.gamemath.blackjack.table import BestOf, Play, Policy, UpTable, natural_pays
 from machine.gamemath.tablecache import Table
 from machine.games import blackjack_rules as bj
 from machine.games.rules import Rules

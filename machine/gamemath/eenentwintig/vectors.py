@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from machine.gamemath.eenentwintig.exact import Comp, Vectors
+from machine.gamemath.eenentwintig.lanes import Comp, Vectors
 
 
 class Arrays(Vectors):
