@@ -29,10 +29,11 @@ FAST_CHUNK = 50_000
 """Rounds per chunk: each chunk has its own seed, so a seed gives the same figure on any threads."""
 
 
-# The round and its loop are compiled without numba's reference counting (NRT): they allocate
-# nothing, and the atomic reference counts on the dozen arrays a round touches cost more than
-# the round itself (4.4 M against 7.6 M rounds/s on one core here). ``_nrt`` is a private numba option: if a
-# numba without it comes, the kernels compile with NRT, slower but the same.
+# The rounds and their loops are compiled without numba's reference counting (NRT): they
+# allocate nothing, and the atomic reference counts on the dozen arrays a round touches cost
+# more than the round itself (blackjack: 4.4 M against 7.6 M rounds/s on one core). ``_nrt`` is
+# a private numba option: if a numba without it comes, the kernels compile with NRT, slower but
+# the same.
 try:
     from numba.core.cpu import CPUTargetOptions
 
@@ -56,7 +57,7 @@ def cache_follows(kernel_file: str, *rule_files: str) -> str:
     kernels compile the rules of other files into themselves. Each cache locator gets a
     variant, for the files named here only, whose stamp adds a digest of the rules' source.
     (Numba's locator classes are its internals: without them, a rules change needs the cache
-    cleared.) Ochko's fast path (``gamemath.ochko.fast``) uses it too.
+    cleared.) Every game's fast path calls it with its rule files and this file.
     """
     h = hashlib.sha256()
     for f in rule_files:
@@ -98,12 +99,12 @@ inline_kernel = njit(cache=True, inline="always", **NO_NRT)
 rules of ``blackjack_rules`` here, and the rounds of every fast path (they allocate nothing, and
 a call per round or per hand passing a dozen arrays would pay atomic reference counts on each)."""
 
-# The simulator's own generator: xoshiro256** (Blackman and Vigna), its four words of state in an
+# The kernels' own generator: xoshiro256** (Blackman and Vigna), its four words of state in an
 # array ``rng`` the round passes along, seeded per chunk through splitmix64. Inlined, a card
 # costs a few nanoseconds; numba's np.random (the Mersenne twister behind a thread-local state
 # looked up on every call, and a rejection loop over bit masks) cost 33 ns a card here, the
-# larger part of a round. Every fast path deals its rounds with it (``deal``): ochko,
-# eenentwintig, 31. (The fully shuffled shoes of the round-for-round checks, ``shuffled``, still
+# larger part of a round. Every fast path deals its rounds with it (``deal``): blackjack,
+# ochko, eenentwintig, 31. (The fully shuffled shoes of the round-for-round checks, ``shuffled``, still
 # come from numba's generator: they are made once per check, and their seeds pin the cases the
 # checks are known to reach.)
 _U64 = np.uint64
