@@ -241,11 +241,9 @@ def _run(args: argparse.Namespace, cfg: Any) -> int:
             from machine.devtools.soak import soak
 
             return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed, data=data)
-        from hardware.links import is_simulated
-
         from machine.loop.app import CabinetApp
 
-        if is_simulated(cfg.devices.bus) or is_simulated(cfg.devices.panel):
+        if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
             from machine.devtools.harness import SimulatedCabinet  # development only: the simulators
 
             app: CabinetApp = SimulatedCabinet(cfg, Path.cwd(), first_start=args.init)
@@ -405,13 +403,13 @@ def _cmd_config_pin(args: argparse.Namespace) -> int:
 def _return_warnings(games: Sequence[str]) -> list[str]:
     """A line for every enabled game whose exact return is 100 % or more (a seed's home rules
     can favour the player), at a flat bet or with the best bet rule where the bet follows the cards."""
-    from machine.gamemath.engines import MODULES, has_exact_rtp, returns
+    from machine.gamemath.engines import has_exact_rtp, returns
     from machine.profiles import load_profile
 
     out = []
     for name in games:
         profile = load_profile(name)
-        if profile.engine in MODULES and not has_exact_rtp(profile.engine):
+        if not has_exact_rtp(profile.engine):
             out += _simulated_return_warning(name, profile)
             continue
         flat, rule = returns(profile)
@@ -468,7 +466,7 @@ def _pct(x: float) -> str:
 
 
 def _cmd_rtp(args: argparse.Namespace) -> int:
-    from machine.gamemath import game_rtp, prepare
+    from machine.gamemath.blackjack import game_rtp, prepare
 
     profile = _priced_game(args.script)
     if profile.engine != "blackjack":
@@ -500,7 +498,7 @@ def _cmd_rtp(args: argparse.Namespace) -> int:
 
 
 def _cmd_strategy(args: argparse.Namespace) -> int:
-    from machine.gamemath.chart import basic_strategy, chart_rtp
+    from machine.gamemath.blackjack.chart import basic_strategy, chart_rtp
 
     profile = _priced_game(args.script)
     if profile.engine != "blackjack":
@@ -583,11 +581,11 @@ def _simulated(profile: Any, args: argparse.Namespace, cluster: Any, progress: A
             return math.fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress)
         return math.simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress, cluster=cluster)
     if args.fast:
-        from machine.gamemath.fastsim import fast_simulate
+        from machine.gamemath.blackjack.fast import fast_simulate
 
         return fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress,
                              cluster=cluster)
-    from machine.gamemath.simulate import simulate
+    from machine.gamemath.blackjack.simulate import simulate
 
     return simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress, cluster=cluster)
 
@@ -613,10 +611,8 @@ def _cmd_devices_scan(args: argparse.Namespace) -> int:
         url = devices.bus if url is None else url
         echo = devices.bus_echo if echo is None else echo
         checksum = devices.bus_checksum if checksum is None else checksum
-    from hardware.links import is_simulated
-
-    if is_simulated(url):
-        raise CommandError(f"the configuration's bus is {url!r} (a simulator): name the link to scan with --bus URL")
+    if url == "sim":
+        raise CommandError("the configuration's bus is 'sim': name the link to scan with --bus URL")
     timeout = args.timeout_ms / 1000
     try:
         with CctalkBus.open(url, echo=echo, checksum=Checksum(checksum), timeout=max(timeout, 0.2)) as bus:

@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from machine.gamemath import analysis, game_rtp
-from machine.gamemath.auto import action_values, auto_action, best_action, insurance_value
-from machine.gamemath.chart import basic_strategy, chart_rtp
-from machine.gamemath.dealer import probs_batch, terminals
-from machine.gamemath.shoe import Shoe, from_values
-from machine.gamemath.split import _Pair, hands_cap
+from machine.gamemath.blackjack import analysis, game_rtp
+from machine.gamemath.blackjack.auto import action_values, auto_action, best_action, insurance_value
+from machine.gamemath.blackjack.chart import basic_strategy, chart_rtp
+from machine.gamemath.blackjack.dealer import probs_batch, terminals
+from machine.gamemath.blackjack.shoe import Shoe, from_values
+from machine.gamemath.blackjack.split import PairSplits, hands_cap
 from machine.games.blackjack.round import Round
 from machine.games.blackjack.rules import Rules
 from machine.games.cards import new_shoe, shuffle
@@ -289,7 +289,7 @@ def test_the_limit_walk_without_a_limit_agrees_with_the_exact_split_walk():
     table, policy = an.table(up), an.policy(up)
     an.splits(up)
     for p in (2, 3, 8, 9):
-        pair = _Pair(table, p, policy, "auto")
+        pair = PairSplits(table, p, policy, "auto")
         cap = hands_cap(table, p)
         # the walk in the engine's order leaves the other hands' non-pair cards in the shoe
         assert pair.limited(cap, None) == pytest.approx(pair.exact(cap), abs=1e-3)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from machine.devtools.bench import FARMER_ANSWERS, FarmerUnavailable, farmer_build, farmer_run
+from machine.devtools.bench.farmer import FARMER_ANSWERS, FarmerUnavailable, farmer_build, farmer_run
 
 # what strategy writes around its overall EV: the dealer's totals row also starts with "Total |"
 FILE = ("rules  Total | 0.28192 | 0.14525 | 0.13926\n\n(per up card)\n     A  |   -35.795372910\n"

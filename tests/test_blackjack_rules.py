@@ -11,7 +11,7 @@ import itertools
 
 import pytest
 
-from machine.gamemath import shoe
+from machine.gamemath.blackjack import shoe
 from machine.games.blackjack import scoring as bj
 from machine.games.blackjack.hand import earns_three_sevens, is_natural, score
 
@@ -192,14 +192,14 @@ def test_every_rule_compiles_with_numba_and_answers_as_the_plain_function(name):
 
 def test_the_fast_path_compiles_these_rules_and_its_cache_follows_their_source():
     pytest.importorskip("numba")
-    from machine.gamemath import fastsim
+    from machine.gamemath.blackjack import fastkernel
 
-    assert fastsim._settle_hand.py_func is bj.settle_hand
-    assert fastsim._dealer_draws.py_func is bj.dealer_draws
-    assert fastsim._peeks.py_func is bj.dealer_peeks
+    assert fastkernel._settle_hand.py_func is bj.settle_hand
+    assert fastkernel._dealer_draws.py_func is bj.dealer_draws
+    assert fastkernel._peeks.py_func is bj.dealer_peeks
     try:
-        locator = fastsim._play_shoes._cache._impl._locator  # numba's internals
+        locator = fastkernel.play_given_shoes._cache._impl._locator  # numba's internals
     except AttributeError:
         pytest.skip("this numba keeps its cache locator elsewhere")
-    assert fastsim._RULES_DIGEST in locator.get_source_stamp()
+    assert fastkernel.RULES_DIGEST in locator.get_source_stamp()
 

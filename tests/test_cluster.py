@@ -83,16 +83,16 @@ def test_the_engine_figure_is_the_same_here_in_processes_and_on_one_or_two_clust
 
 def test_results_come_back_in_the_plans_order_not_as_workers_finish(two):
     """The first chunk is long, the others a round or two: the other worker ends them first."""
-    from machine.gamemath.simulate import _chunk_job
+    from machine.gamemath.simulate import chunk_job
 
     rules = load_profile("ochko").rules
     jobs = [(ochko_sim.play_chunk, rules, n, 1, 1, c) for c, n in enumerate([3000, 1, 2, 3])]
-    assert [t.rounds for t in two.map(_chunk_job, jobs)] == [3000, 1, 2, 3]
+    assert [t.rounds for t in two.map(chunk_job, jobs)] == [3000, 1, 2, 3]
 
 
 def test_the_fast_figure_is_the_same_on_threads_and_on_one_or_two_cluster_workers(two, monkeypatch):
     pytest.importorskip("numba")
-    from machine.gamemath import fastsim
+    from machine.gamemath.blackjack import fast as fastsim
     from tests.test_fastsim import SHARED_RULES  # its tables are in the run's cache folder
 
     monkeypatch.setattr(fastsim, "CLUSTER_CHUNKS", 1)  # three tasks for the two workers

@@ -1,6 +1,6 @@
 """Eenendertigen's compiled fast path against the engine and the Python strategy.
 
-The kernel's tables are checked entry for entry against ``score2``, ``value`` and ``_draw_sum``
+The kernel's tables are checked entry for entry against ``score2``, ``value`` and ``draw_sum``
 (the same floats, not nearly the same), and whole rounds on identical shuffled decks are played
 through the kernel and through ``play_round`` (the engine with ``choose`` in every place): the
 same final hands in the same order, winners, Auto's return, cards used and turns, round for
@@ -27,12 +27,14 @@ MODERN = load_profile("eenendertigen", {"variant": "modern"}).rules
 
 def test_without_numba_the_fast_path_fails_with_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "numba", None)
-    monkeypatch.delitem(sys.modules, "machine.gamemath.eenendertigen_fast", raising=False)
-    monkeypatch.delitem(sys.modules, "machine.gamemath.fastsim", raising=False)
+    monkeypatch.delitem(sys.modules, "machine.gamemath.eenendertigen.fast", raising=False)
+    monkeypatch.delitem(sys.modules, "machine.gamemath.kernels", raising=False)
     import machine.gamemath
+    import machine.gamemath.eenendertigen
 
-    for name in ("eenendertigen_fast", "fastsim"):  # imported by an earlier test: the package keeps it as an attribute
-        monkeypatch.delattr(machine.gamemath, name, raising=False)
+    # imported by an earlier test: the package keeps it as an attribute
+    monkeypatch.delattr(machine.gamemath.eenendertigen, "fast", raising=False)
+    monkeypatch.delattr(machine.gamemath, "kernels", raising=False)
     with pytest.raises(ValueError, match=r"^the fast simulator needs numba: pip install 'cabinet\[fast\]'"):
         een.fast_simulate(CLASSIC, 10)
 
@@ -40,7 +42,7 @@ def test_without_numba_the_fast_path_fails_with_one_line(monkeypatch):
 @pytest.mark.parametrize("variant", ["classic", "modern"])
 def test_the_tables_hold_the_python_strategys_own_floats(variant):
     pytest.importorskip("numba")
-    from machine.gamemath import eenendertigen_fast as fast
+    from machine.gamemath.eenendertigen import fast
 
     t = fast.tables(variant)
     rng = random.Random(variant)
@@ -54,15 +56,15 @@ def test_the_tables_hold_the_python_strategys_own_floats(variant):
         assert t.V[1, b, c, a] == een.value(variant, hand, True), hand
         if variant == "modern" and (len(hands) - hands.index(hand) <= 16):  # Python's draw sums are slow: a few
             key = tuple(sorted(hand))
-            assert t.D[0, a, b, c] == een._draw_sum(key, False), hand
-            assert t.D[1, c, b, a] == een._draw_sum(key, True), hand
+            assert t.D[0, a, b, c] == een.draw_sum(key, False), hand
+            assert t.D[1, c, b, a] == een.draw_sum(key, True), hand
 
 
 def test_the_kernels_sum_adds_as_this_pythons_sum():
     """A draw's value is a table's sum less the pile's: both must be Python's own ``sum`` of floats
     (plain before 3.12, compensated from 3.12), bit for bit, whichever Python runs."""
     pytest.importorskip("numba")
-    from machine.gamemath import eenendertigen_fast as fast
+    from machine.gamemath.eenendertigen import fast
 
     rng = random.Random(3)
     for _ in range(200):
@@ -98,7 +100,7 @@ def engine_round(rules, deck):
 @pytest.mark.parametrize(("rules", "rounds"), [(CLASSIC, 300), (MODERN, 200)])
 def test_the_kernel_plays_every_round_as_the_engine(rules, rounds):
     pytest.importorskip("numba")
-    from machine.gamemath import eenendertigen_fast as fast
+    from machine.gamemath.eenendertigen import fast
 
     decks = rigged(fast.shuffled_decks(rules.variant, rounds, 12))
     ends: dict[str, int] = {}
@@ -118,7 +120,7 @@ def test_the_kernel_plays_every_round_as_the_engine(rules, rounds):
 
 def test_a_tie_shares_win_pays_by_the_floor_and_a_seed_gives_one_figure_on_any_threads():
     pytest.importorskip("numba")
-    from machine.gamemath import eenendertigen_fast as fast
+    from machine.gamemath.eenendertigen import fast
 
     rules = replace(CLASSIC, win_pays=Fraction(5, 2), min_bet=6)
     one, two = fast.fast_run(rules, 3000, 4, 1), fast.fast_run(rules, 3000, 4, 2)

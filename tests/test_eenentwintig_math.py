@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from machine.gamemath import eenentwintig as een
-from machine.gamemath.eenentwintig_exact import OUTCOME_KEYS, ZERO, Exact, comp_of
+from machine.gamemath.eenentwintig.exact import OUTCOME_KEYS, ZERO, Exact, comp_of
 from machine.games.eenentwintig import scoring as sc
 from machine.games.eenentwintig.round import EenentwintigRound
 from machine.games.eenentwintig.rules import EenentwintigRules
@@ -184,8 +184,8 @@ def test_cabinet_strategy_prints_the_chart(capsys, monkeypatch):
 
 def test_without_numba_the_fast_path_fails_with_one_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "numba", None)
-    monkeypatch.delitem(sys.modules, "machine.gamemath.eenentwintig_fast", raising=False)
-    monkeypatch.delitem(sys.modules, "machine.gamemath.fastsim", raising=False)
+    monkeypatch.delitem(sys.modules, "machine.gamemath.eenentwintig.fast", raising=False)
+    monkeypatch.delitem(sys.modules, "machine.gamemath.kernels", raising=False)
     with pytest.raises(ValueError, match=r"^the fast simulator needs numba: pip install 'cabinet\[fast\]'"):
         een.fast_simulate(RULES, 10)
 
@@ -214,7 +214,7 @@ def rich(shoes, seats: int):
 @pytest.mark.parametrize(("decks", "seats"), [(2, 1), (1, 3), (8, 2)])
 def test_the_fast_path_plays_every_round_as_the_engine(decks, seats):
     pytest.importorskip("numba")
-    from machine.gamemath import eenentwintig_fast as fast
+    from machine.gamemath.eenentwintig import fast
 
     rules = replace(RULES, decks=decks)
     random_shoes = fast.shuffled_shoes(rules, 400, decks)
@@ -245,8 +245,8 @@ def test_the_fast_path_agrees_with_the_exact_return():
 @pytest.mark.parametrize("rules", [RULES, ONE_DECK, replace(RULES, decks=0),
                                    replace(ONE_DECK, two_aces_twenty_and_a_half=False, three_sevens_beat_21=False)])
 def test_the_numpy_bank_pass_gives_the_pure_python_figures(rules):
-    vectorised = pytest.importorskip("machine.gamemath.eenentwintig_numpy")
-    from machine.gamemath import eenentwintig_exact as ex
+    vectorised = pytest.importorskip("machine.gamemath.eenentwintig.vectors")
+    from machine.gamemath.eenentwintig import exact as ex
 
     e = Exact(rules)
     seen = [(), (10, 9), (7, 7, 1), (1, 1, 2, 3), (7, 8, 9, 10, 1), (4, 4, 4, 3, 3, 3, 2, 2)]
@@ -262,7 +262,7 @@ def test_the_numpy_bank_pass_gives_the_pure_python_figures(rules):
 def test_the_exact_return_is_the_same_on_the_pure_python_path(monkeypatch):
     # the pinned returns above take the vectorised bank pass where numpy is installed: this one
     # takes the pure-Python pass (the one used without numpy), to the same 1e-12
-    from machine.gamemath import eenentwintig_exact as ex
+    from machine.gamemath.eenentwintig import exact as ex
 
     monkeypatch.setattr(ex, "_vectorised", lambda: None)
     pure = Exact(ONE_DECK)

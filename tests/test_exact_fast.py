@@ -1,4 +1,4 @@
-"""The compiled exact analysis (``machine.gamemath.exact_fast``) against the pure-Python one.
+"""The compiled exact analysis (``machine.gamemath.blackjack.exact_fast``) against the pure-Python one.
 
 The compiled tables must price every hand as ``table.Play`` does: the split values and every
 first-decision value of each shipped blackjack-engine profile (one deck, to keep the pure-Python
@@ -17,10 +17,10 @@ import pytest
 
 pytest.importorskip("numba")
 
-from machine.gamemath import exact_fast, game  # noqa: E402
-from machine.gamemath.game import Analysis, first_deals  # noqa: E402
-from machine.gamemath.shoe import from_values, shoe_of  # noqa: E402
-from machine.gamemath.table import Play, UpTable  # noqa: E402
+from machine.gamemath.blackjack import exact_fast, game  # noqa: E402
+from machine.gamemath.blackjack.game import Analysis, first_deals  # noqa: E402
+from machine.gamemath.blackjack.shoe import from_values, shoe_of  # noqa: E402
+from machine.gamemath.blackjack.table import Play, UpTable  # noqa: E402
 from machine.games.blackjack import scoring as bj  # noqa: E402
 from machine.profiles import load_profile  # noqa: E402
 
@@ -163,7 +163,7 @@ def test_computing_every_up_card_reports_its_progress(workers, monkeypatch):
 @pytest.mark.parametrize(("profile", "over"), [PROFILES[2]], ids=[PROFILES[2][0]])
 def test_a_charts_return_is_the_same_compiled_or_pure_python(profile, over, monkeypatch):
     """A chart's policy is not Auto's: the compiled plays ask it once per hand and follow it."""
-    from machine.gamemath.chart import basic_strategy, chart_rtp
+    from machine.gamemath.blackjack.chart import basic_strategy, chart_rtp
 
     rules = load_profile(profile, over).rules
     figures = {}
@@ -189,7 +189,7 @@ def test_two_threads_on_one_tables_split_values_get_the_values_of_one(monkeypatc
     must never read as computed (it read zeros, and wrong split values went to the cache)."""
     import threading
 
-    from machine.gamemath.split import split_values
+    from machine.gamemath.blackjack.split import split_values
 
     monkeypatch.delenv("CABINET_EXACT", raising=False)
     rules = load_profile("random-blackjack", {"decks": 1}).rules

@@ -1,4 +1,4 @@
-"""The compiled fast path (machine.gamemath.fastsim) against the engine, round for round, on the same shoes.
+"""The compiled fast path (machine.gamemath.blackjack.fast) against the engine, round for round, on the same shoes.
 
 Every shoe is a numba-shuffled array of card values; the engine gets the same order as card
 codes (``shoe_cards``) and plays it with ``auto_action``, the fast path plays the array. Each
@@ -24,8 +24,10 @@ if TYPE_CHECKING:
 pytest.importorskip("numba")
 np = pytest.importorskip("numpy")
 
-from machine.gamemath import fastsim, game_rtp, tablecache  # noqa: E402
-from machine.gamemath.auto import auto_action  # noqa: E402
+from machine.gamemath import kernels, tablecache  # noqa: E402
+from machine.gamemath.blackjack import fast as fastsim  # noqa: E402
+from machine.gamemath.blackjack import fastkernel, game_rtp  # noqa: E402
+from machine.gamemath.blackjack.auto import auto_action  # noqa: E402
 from machine.gamemath.simulate import Tally  # noqa: E402
 from machine.games.blackjack.hand import is_natural, score  # noqa: E402
 from machine.games.blackjack.round import Round  # noqa: E402
@@ -187,7 +189,7 @@ def test_the_lazy_deal_is_uniform():
     """Each dealt position holds each card of a 10-card deck 1/10 of the time (chi-square, 99 %)."""
     base = np.arange(10, dtype=np.int8)
     trials = 20_000
-    deals = fastsim._lazy_deals(base, 10, trials, 12345)
+    deals = kernels.lazy_deals(base, 10, trials, 12345)
     counts = np.zeros((10, 10))
     for pos in range(10):
         counts[pos] = np.bincount(deals[:, pos], minlength=10)
@@ -243,7 +245,7 @@ def test_the_kernels_generator_is_xoshiro256_starstar_with_an_exact_pick():
     float): the lazy deal's swaps are the reference generator's picks, pick for pick."""
     base = np.arange(52, dtype=np.int8)
     for seed in (0, 1, 2**31 + 5):
-        deals = fastsim._lazy_deals(base, 52, 3, seed)
+        deals = kernels.lazy_deals(base, 52, 3, seed)
         deck = list(range(52))
         picks = iter(reference_deals(seed, [52 - pos for _ in range(3) for pos in range(52)]))
         for row in deals:
@@ -332,5 +334,5 @@ def test_settings_the_fast_path_cannot_deal_are_refused():
 
 def test_the_fast_path_reads_the_doubling_totals_from_the_rules_so_a_split_21_stands():
     casino = fastsim.rule_params(load_profile("casino-blackjack").rules)
-    assert not casino[fastsim.P_DSOFT] >> 21 & 1 and casino[fastsim.P_DSOFT] >> 20 & 1  # "any" but 21
-    assert fastsim.rule_params(load_profile("random-blackjack").rules)[fastsim.P_DSOFT] >> 21 & 1
+    assert not casino[fastkernel.P_DSOFT] >> 21 & 1 and casino[fastkernel.P_DSOFT] >> 20 & 1  # "any" but 21
+    assert fastsim.rule_params(load_profile("random-blackjack").rules)[fastkernel.P_DSOFT] >> 21 & 1

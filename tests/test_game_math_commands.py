@@ -9,12 +9,13 @@ import sys
 
 import pytest
 
-from machine import gamemath
 from machine.cli import main
-from machine.gamemath import game as gamemath_game
-from machine.gamemath import game_rtp, tablecache
+from machine.gamemath import blackjack as gamemath
+from machine.gamemath import tablecache
+from machine.gamemath.blackjack import game as gamemath_game
+from machine.gamemath.blackjack import game_rtp
+from machine.gamemath.blackjack.simulate import simulate
 from machine.gamemath.engines import prepare
-from machine.gamemath.simulate import simulate
 from machine.profiles import load_profile
 
 

@@ -344,11 +344,6 @@ def test_importing_a_layer_loads_nothing_it_must_not_know(layer):
 # the import cycles the code has today, each with the branch of issue 22 that breaks it: a cycle
 # found must lie inside one of these, and one that is gone must be taken off
 KNOWN_CYCLES: dict[frozenset[str], str] = {
-    # math: the gamemath facades and their fast paths
-    frozenset({"machine.gamemath.exact_fast", "machine.gamemath.table"}): "math",
-    frozenset({"machine.gamemath.eenendertigen", "machine.gamemath.eenendertigen_fast"}): "math",
-    frozenset({"machine.gamemath.eenentwintig", "machine.gamemath.eenentwintig_fast"}): "math",
-    frozenset({"machine.gamemath.eenentwintig_exact", "machine.gamemath.eenentwintig_numpy"}): "math",
 }
 
 

@@ -11,10 +11,11 @@ import os
 
 import pytest
 
-from machine.gamemath import auto, dealer, game, tablecache
-from machine.gamemath import eenentwintig_exact as e21
+from machine.gamemath import tablecache
+from machine.gamemath.blackjack import auto, dealer, game
+from machine.gamemath.blackjack.shoe import hands_up_to
+from machine.gamemath.eenentwintig import exact as e21
 from machine.gamemath.ochko import exact as ochko_exact
-from machine.gamemath.shoe import hands_up_to
 from machine.profiles import load_profile
 
 TABLES: dict[str, tablecache.Table] = {

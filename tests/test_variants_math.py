@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import pytest
 
-from machine.gamemath import analysis, game_rtp
-from machine.gamemath.auto import auto_action
-from machine.gamemath.chart import chart_rtp
-from machine.gamemath.dealer import probs_batch
-from machine.gamemath.shoe import Shoe, merge, plus, score, shoe_of, unit
-from machine.gamemath.table import first_hand_apart, natural_pays, pay_rows
+from machine.gamemath.blackjack import analysis, game_rtp
+from machine.gamemath.blackjack.auto import auto_action
+from machine.gamemath.blackjack.chart import chart_rtp
+from machine.gamemath.blackjack.dealer import probs_batch
+from machine.gamemath.blackjack.shoe import Shoe, merge, plus, score, shoe_of, unit
+from machine.gamemath.blackjack.table import first_hand_apart, natural_pays, pay_rows
 from machine.games.blackjack import scoring as bj
 from machine.profiles import config_dir, load_profile
 from machine.scripts.roundscript import run_round_script

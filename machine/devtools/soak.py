@@ -16,10 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from hardware.links import is_simulated
 from hardware.buttons import BET_BUTTONS as BUTTONS_TO_BET
 from hardware.buttons import PLAY_BUTTONS as PLAY
 from hardware.buttons import Button
+from hardware.links import is_simulated
 from hardware.sim.launcher import SimProcess
 from hardware.sim.panel import PanelSimulator
 

@@ -1,19 +1,30 @@
 """Which game math serves which game engine: Auto, the exact return, the chart, the simulators.
 
-Owns: the one table from a profile's ``engine`` to its math. Blackjack's math is this package's
-analysis (``auto``, ``game``, ``chart``, ``simulate``, ``fastsim``); every other game has one
-module here that offers the same things under the same names:
+Owns: the questions every layer asks of a game's math, answered through the one registry of
+games (``machine.games.catalog``: ``engine(name).module("math")``); it keeps no list of games
+and tests no engine's name. The math package of every engine (``machine.gamemath.<game>``)
+offers the same things under the same names:
 
 * ``auto_action(round) -> str`` — Auto's answer to the decision the round waits on;
-* ``prepare(rules)`` — compute Auto's tables now, so no decision waits;
-* ``exact_rtp(rules) -> float`` — the exact return at a flat bet with Auto's play;
+* ``prepare(rules)`` — compute Auto's tables now, so no decision waits (with
+  ``PREPARE_PROGRESS`` true: ``prepare(rules, progress, workers)``, following its own progress);
+* ``exact_rtp(rules) -> float`` — the exact return at a flat bet with Auto's play (where
+  ``HAS_EXACT_RTP`` is false, a ``ValueError`` saying why: the figure is simulated);
 * ``rtp_report(profile) -> dict`` — ``cabinet rtp --json`` (``game``, ``rules``, ``rtp``,
   ``house_edge`` at a flat bet, and the game's own keys); ``rtp_lines(profile)`` its text;
 * ``strategy_lines(profile) -> list[str]`` — ``cabinet strategy``;
 * ``simulate(rules, rounds, seats, seed, workers, progress, cluster=None)`` (``cluster``: a
   ``machine.gamemath.cluster.Cluster`` whose workers play the chunks) and
   ``fast_simulate(rules, rounds, seed, workers, seats, progress)`` — a ``Tally`` (``rtp``,
-  ``half_width``, ``rounds``) from the engine and from the compiled fast path.
+  ``half_width``, ``rounds``) from the engine and from the compiled fast path;
+* ``HAS_EXACT_RTP`` — whether ``exact_rtp`` is defined;
+* ``precompile()`` — compile or load its numba kernels (a no-op where it has none).
+
+And where a game has them: ``bet_rule_rtp(rules)`` (the return of the best bet rule, where the
+bet may follow the cards), ``forget()`` (clear what the process remembers of its analysis),
+``PRECOMPILE_STEPS`` (``precompile``'s steps by name), ``SIMULATED_AS`` (what the simulated
+figure of a game without an exact return plays), ``BENCH_WARM_UP`` (rules of no profile that
+``cabinet bench exact`` prices first).
 
 Each module is imported only when its game is asked for (numba and the tables are heavy).
 """
@@ -28,61 +39,40 @@ from types import ModuleType
 from typing import Any
 
 from machine.gamemath import tablecache
-
-# engine -> its math module (every engine but blackjack, whose math is this package's own)
-MODULES = {
-    "eenendertigen": "machine.gamemath.eenendertigen",
-    "eenentwintig": "machine.gamemath.eenentwintig",
-    "ochko": "machine.gamemath.ochko",
-}
+from machine.games import catalog
 
 
 def math_of(engine: str) -> ModuleType:
-    """The math module of a game engine other than blackjack, as the game catalog names it."""
-    from machine.games import catalog
-    from machine.games.rules import RulesError
-
-    try:
-        found = catalog.engine(engine)
-        return found.module("math")
-    except RulesError:
-        raise ValueError(f"no game math for engine {engine!r}") from None
-    except ModuleNotFoundError as exc:
-        if exc.name != found.math:
-            raise
-        raise ValueError(f"no game math for engine {engine!r}") from None
+    """The math package of a game engine (the registry's ``math`` module of that engine)."""
+    return catalog.engine(engine).module("math")
 
 
 def auto_for(engine: str) -> Callable[[Any], str]:
     """Auto's strategy for a game engine."""
-    if engine == "blackjack":
-        from machine.gamemath.auto import auto_action
-
-        return auto_action
-    return math_of(engine).auto_action
+    auto: Callable[[Any], str] = math_of(engine).auto_action
+    return auto
 
 
 def prepare(profile: Any, progress: Callable[[int, int], None] | None = None, workers: int | None = None) -> None:
     """Compute Auto's tables for a profile now (a second or two a game; a moment when the cache
     folder has them). ``progress(done, of)`` follows a long computation where the engine can
-    tell (blackjack: per up card); an engine that cannot reports (0, 1) and (1, 1).
-    ``workers``: the threads it may use (blackjack; default one per core)."""
-    if profile.engine == "blackjack":
-        from machine.gamemath.auto import prepare as prepare_blackjack
-
-        prepare_blackjack(profile.rules, progress, workers)
-    else:
-        if progress:
-            progress(0, 1)
-        math_of(profile.engine).prepare(profile.rules)
-        if progress:
-            progress(1, 1)
+    tell (``PREPARE_PROGRESS``: blackjack, per up card); an engine that cannot reports (0, 1)
+    and (1, 1). ``workers``: the threads it may use (where it can; default one per core)."""
+    math = math_of(profile.engine)
+    if getattr(math, "PREPARE_PROGRESS", False):
+        math.prepare(profile.rules, progress, workers)
+        return
+    if progress:
+        progress(0, 1)
+    math.prepare(profile.rules)
+    if progress:
+        progress(1, 1)
 
 
 def has_exact_rtp(engine: str) -> bool:
     """Whether ``engine``'s game has an exact return (eenendertigen's depends on the computer
     players: it is simulated)."""
-    return engine == "blackjack" or bool(getattr(math_of(engine), "HAS_EXACT_RTP", True))
+    return bool(getattr(math_of(engine), "HAS_EXACT_RTP", True))
 
 
 SIMULATED_ROUNDS = 400_000  # a game without an exact return: config check's figure (95 %: +/- 0.5 %)
@@ -102,7 +92,7 @@ def returns(profile: Any) -> tuple[float, float | None]:
         return cached
     if has_exact_rtp(profile.engine):
         got = exact_returns(profile)
-    else:  # eenendertigen: simulated, a fixed seed
+    else:  # the return depends on the computer players: simulated, a fixed seed
         got = (math_of(profile.engine).fast_simulate(profile.rules, SIMULATED_ROUNDS, seed=1).rtp, None)
     _write_returns(key, got)
     return got
@@ -110,12 +100,9 @@ def returns(profile: Any) -> tuple[float, float | None]:
 
 def exact_returns(profile: Any) -> tuple[float, float | None]:
     """``returns`` of a game with an exact return, computed now (nothing read or remembered)."""
-    if profile.engine == "blackjack":
-        from machine.gamemath.game import game_rtp
-
-        return game_rtp(profile.rules).rtp, None
-    report = math_of(profile.engine).rtp_report(profile)
-    return float(report["rtp"]), report.get("bet_rule_rtp")
+    math = math_of(profile.engine)
+    bet_rule = getattr(math, "bet_rule_rtp", None)
+    return float(math.exact_rtp(profile.rules)), (float(bet_rule(profile.rules)) if bet_rule else None)
 
 
 def cached_returns(profile: Any) -> tuple[float, float | None] | None:

@@ -1,15 +1,16 @@
 """Compiling every fast path's numba kernels ahead of use, into numba's on-disk cache.
 
 Owns: ``python -m machine.gamemath.precompile`` (the set-up step ``tools/_venv.sh`` runs after
-installing the project with the ``fast`` extra) and ``compile_all``: each engine's fast path
-(blackjack's exact analysis ``exact_fast`` and ``fastsim``, ``eenentwintig_fast``, ``ochko.fast``, ``eenendertigen_fast``) plays
+installing the project with the ``fast`` extra) and ``compile_all``: the steps of every engine
+of the registry (``machine.games.catalog``), each its math package's ``precompile`` (blackjack
+names two: its exact analysis and its simulator, ``PRECOMPILE_STEPS``): each fast path plays
 a couple of rounds of its engine's default rules and a few given shoes, which compiles every
 kernel ``cabinet simulate --fast`` and the round-for-round checks call, with the argument types
 they call them with. Every kernel is ``cache=True``, so numba writes what it compiled beside the
 source (``__pycache__``, or ``NUMBA_CACHE_DIR``, or numba's user cache folder when the source
 folder cannot be written), and a later process loads it in a fraction of a second instead of
 compiling for 30-60 s. Numba keys that cache by the kernel's source file (its path and
-modification time) and the rule files compiled into it (``fastsim.cache_follows``): an edited
+modification time) and the rule files compiled into it (``kernels.cache_follows``): an edited
 or re-checked-out source compiles again on first use (and the next set-up). Keeps no figure and
 no kernel of its own; without numba it says so in one line and does nothing.
 """
@@ -22,70 +23,25 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-FAST_MODULES = (
-    "machine.gamemath.exact_fast",
-    "machine.gamemath.fastsim",
-    "machine.gamemath.eenentwintig_fast",
-    "machine.gamemath.ochko.fast",
-    "machine.gamemath.eenendertigen_fast",
-)
-"""Every module holding numba kernels."""
+from machine.games import catalog
 
 
-def _blackjack() -> None:
-    from machine.gamemath import fastsim
-
-    fastsim.ensure_compiled()  # the simulator's, the check's and the table walk's kernels
-
-
-def _exact() -> None:
-    from machine.gamemath.game import Analysis
-    from machine.profiles import load_profile
-
-    Analysis(load_profile("casino-blackjack").rules).compute_all(1)  # the exact analysis's kernels
-
-
-def _eenentwintig() -> None:
-    from machine.gamemath import eenentwintig_fast as fast
-    from machine.games.eenentwintig.rules import EenentwintigRules
-
-    rules = EenentwintigRules()
-    fast.fast_simulate(rules, 2, 1, 1)
-    fast.play_shoes(rules, fast.shuffled_shoes(rules, 1, 1))
-
-
-def _ochko() -> None:
-    from machine.gamemath.ochko import fast
-    from machine.games.ochko.rules import OchkoRules
-
-    rules = OchkoRules()
-    fast.fast_simulate(rules, 2, 1, 1)
-    fast.play_shoes(rules, fast.shuffled_shoes(rules, 1, 1), 1, rules.min_bet * 100)
-
-
-def _eenendertigen() -> None:
-    from machine.gamemath import eenendertigen_fast as fast
-    from machine.games.eenendertigen.rules import EenendertigenRules
-
-    rules = EenendertigenRules()
-    fast.fast_simulate(rules, 2, 1, 1)
-    fast.play_decks(rules, fast.shuffled_decks(rules.variant, 1, 1))
-
-
-STEPS: dict[str, Callable[[], None]] = {
-    "blackjack exact": _exact,
-    "blackjack": _blackjack,
-    "eenentwintig": _eenentwintig,
-    "ochko": _ochko,
-    "eenendertigen": _eenendertigen,
-}
+def steps() -> dict[str, Callable[[], None]]:
+    """Every engine's precompile steps, in the registry's order: its math package's
+    ``PRECOMPILE_STEPS`` where it names several (blackjack: "blackjack exact", "blackjack"),
+    else its ``precompile`` under the engine's name."""
+    out: dict[str, Callable[[], None]] = {}
+    for engine in catalog.engines():
+        math = engine.module("math")
+        out.update(getattr(math, "PRECOMPILE_STEPS", None) or {engine.name: math.precompile})
+    return out
 
 
 def compile_all(report: Callable[[str], None] | None = None) -> dict[str, float]:
     """Compile (or load from numba's cache) every fast path's kernels: the seconds each engine's
     took. ``report`` gets a line per engine."""
     took: dict[str, float] = {}
-    for engine, step in STEPS.items():
+    for engine, step in steps().items():
         s = time.perf_counter()
         step()
         took[engine] = time.perf_counter() - s
@@ -102,22 +58,22 @@ def dispatchers(module: ModuleType) -> dict[str, Any]:
 
 
 def compiled_here() -> list[str]:
-    """The kernels this process compiled (``module.name``) rather than loaded from numba's
-    cache: none, in a process after ``compile_all`` has run in an earlier one."""
+    """The kernels this process compiled (``module.name``, in any loaded module of the game
+    math) rather than loaded from numba's cache: none, in a process after ``compile_all`` has
+    run in an earlier one."""
     out = []
-    for name in FAST_MODULES:
-        module = sys.modules.get(name)
-        for k, d in dispatchers(module).items() if module else ():
-            if d.stats.cache_misses:
-                out.append(f"{name}.{k}")
+    for name, module in sorted(sys.modules.items()):
+        if name.startswith("machine.gamemath.") and module is not None:
+            out += [f"{name}.{k}" for k, d in dispatchers(module).items() if d.stats.cache_misses]
     return out
 
 
 def cache_folder() -> str:
-    """Where numba keeps the compiled blackjack kernels (the others' are beside theirs)."""
-    from machine.gamemath import fastsim
+    """Where numba keeps the compiled kernels of the shared toolkit (every game's are beside
+    their own source)."""
+    from machine.gamemath import kernels
 
-    cache = getattr(fastsim._run_chunks, "_cache", None)
+    cache = getattr(kernels.rng_seeded, "_cache", None)
     return str(getattr(cache, "cache_path", "?"))
 
 

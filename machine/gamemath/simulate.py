@@ -1,26 +1,22 @@
-"""The simulator: many rounds on the real engine with Auto's decisions, on every core.
+"""The engine simulators' shared runner: many rounds in seeded chunks, on every core.
 
-Owns: ``cabinet simulate``: splitting N rounds into fixed chunks (so a seed gives the same
-figure whatever the number of workers, here or on a cluster's: ``machine.gamemath.cluster``),
-playing each chunk with its own seeded shuffle, and the RTP estimate with its 95 % confidence
-interval. Every card and decision goes through ``machine.games.round.Round``, so the simulator
-checks the engine and the mathematics against each other; it keeps no rules of its own.
+Owns: ``cabinet simulate``'s chunk plan for every game's engine simulator: splitting N rounds
+into fixed chunks (so a seed gives the same figure whatever the number of workers, here or on a
+cluster's: ``machine.gamemath.cluster``), playing each chunk with the game's own ``play`` (its
+seeded shuffle, its engine, Auto deciding), and the ``Tally``: the RTP estimate with its 95 %
+confidence interval. Knows no game and keeps no rule: each game's math package passes the
+function that plays its chunk.
 """
 
 from __future__ import annotations
 
 import math
 import os
-import random
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
-
-from machine.games.blackjack.round import Round
-from machine.games.blackjack.rules import Rules
-from machine.games.cards import deck_ranks, new_shoe, shuffle
 
 if TYPE_CHECKING:
     from machine.gamemath.cluster import Cluster
@@ -67,37 +63,21 @@ class Tally:
         return 1.959964 * math.sqrt(max(var, 0.0) / n)
 
 
-def play_chunk(rules: Rules, rounds: int, seats: int, seed: int, chunk: int) -> Tally:
-    """Play ``rounds`` rounds with ``seats`` seats betting the minimum, Auto deciding."""
-    from machine.gamemath.auto import auto_action
-
-    rng = random.Random(f"{seed}/{chunk}")
-    base = new_shoe(rules.decks, deck_ranks(rules.spanish_deck))
-    bet = rules.min_bet
-    t = Tally()
-    for _ in range(rounds):
-        rnd = Round.start(rules, shuffle(base, rng), [bet] * seats)
-        while (d := rnd.pending) is not None:
-            rnd.act(d.seat, auto_action(rnd))
-        t.record(sum(s.returned - s.staked for s in rnd.seats), bet * seats)
-    return t
-
-
 PlayChunk = Callable[[Any, int, int, int, int], Tally]
 
 
-def _chunk_job(args: tuple[PlayChunk, Any, int, int, int, int]) -> Tally:
+def chunk_job(args: tuple[PlayChunk, Any, int, int, int, int]) -> Tally:
+    """One chunk of a run: ``play`` and its arguments (a process pool's or a cluster's task)."""
     return args[0](*args[1:])
 
 
 def simulate(
     rules: Any, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None, play: PlayChunk = play_chunk,
-    cluster: Cluster | None = None,
+    progress: Callable[[int, int], None] | None = None, *, play: PlayChunk, cluster: Cluster | None = None,
 ) -> Tally:
     """``rounds`` rounds in chunks of ``CHUNK`` on ``workers`` processes, or on a ``cluster``'s
-    workers (``machine.gamemath.cluster``); ``play`` plays a chunk (``play_chunk``: blackjack's;
-    another game passes its own, a module-level function). The chunks' tallies are added in
+    workers (``machine.gamemath.cluster``); ``play(rules, rounds, seats, seed, chunk)`` plays a
+    chunk (the game's own, a module-level function, so a worker process can import it). The chunks' tallies are added in
     the chunks' order, so a seed gives the same figure, to the last bit, on any of them."""
     jobs = []
     left, chunk = rounds, 0
@@ -110,11 +90,11 @@ def simulate(
     workers = workers or os.cpu_count() or 1
     with ExitStack() as stack:
         if cluster is not None:
-            results: Iterable[Tally] = cluster.map(_chunk_job, jobs)
+            results: Iterable[Tally] = cluster.map(chunk_job, jobs)
         elif workers == 1:
-            results = map(_chunk_job, jobs)
+            results = map(chunk_job, jobs)
         else:
-            results = stack.enter_context(ProcessPoolExecutor(max_workers=workers)).map(_chunk_job, jobs)
+            results = stack.enter_context(ProcessPoolExecutor(max_workers=workers)).map(chunk_job, jobs)
         for t in results:
             total.add(t)
             if progress:

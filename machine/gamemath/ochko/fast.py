@@ -27,17 +27,17 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from machine.gamemath import fastsim
-from machine.gamemath.fastsim import (
-    _NO_NRT,
+from machine.gamemath import kernels
+from machine.gamemath.kernels import (
+    NO_NRT,
     FastSimError,
-    _deal,
-    _rng_seeded,
-    _seed32,
-    _shuffled,
     cache_follows,
     chunk_plan,
+    deal,
     inline_kernel,
+    rng_seeded,
+    seed32,
+    shuffled,
 )
 from machine.gamemath.ochko.exact import ACE_I, NV, PER_DECK, VALUES, ZERO, Comp, best, comp_total, of, plus
 from machine.gamemath.simulate import Tally
@@ -56,7 +56,7 @@ V = np.array(VALUES, np.int64)
 
 
 # the kernels compile ochko's rules, blackjack's and the fast path's lazy draw into themselves
-RULES_DIGEST = cache_follows(__file__, ok.__file__, bj.__file__, fastsim.__file__)
+RULES_DIGEST = cache_follows(__file__, ok.__file__, bj.__file__, kernels.__file__)
 
 
 _hand_total = inline_kernel(ok.hand_total)
@@ -83,7 +83,7 @@ def _play_round(deck, lazy, rng, nseats, P, vals, nxt, act, bank2, seats, res):
     for k in range(nseats):
         if pos >= ncards:
             return EXHAUSTED
-        c = _deal(deck, pos, lazy, rng)
+        c = deal(deck, pos, lazy, rng)
         pos += 1
         seats[S_PTS, k] = vals[c]
         seats[S_N, k] = 1
@@ -93,7 +93,7 @@ def _play_round(deck, lazy, rng, nseats, P, vals, nxt, act, bank2, seats, res):
         seats[S_WAIT, k] = 0
     if pos >= ncards:
         return EXHAUSTED
-    up = _deal(deck, pos, lazy, rng)
+    up = deal(deck, pos, lazy, rng)
     pos += 1
     waiting = 0
     net = 0
@@ -107,7 +107,7 @@ def _play_round(deck, lazy, rng, nseats, P, vals, nxt, act, bank2, seats, res):
         while True:
             if pos >= ncards:
                 return EXHAUSTED
-            c = _deal(deck, pos, lazy, rng)
+            c = deal(deck, pos, lazy, rng)
             pos += 1
             st = seats[S_ST, k]
             seats[S_ST, k] = nxt[st, c] if st >= 0 else -1
@@ -127,7 +127,7 @@ def _play_round(deck, lazy, rng, nseats, P, vals, nxt, act, bank2, seats, res):
             if a == 2:
                 if pos >= ncards:
                     return EXHAUSTED
-                c = _deal(deck, pos, lazy, rng)
+                c = deal(deck, pos, lazy, rng)
                 pos += 1
                 seats[S_PTS, k] += vals[c]
                 seats[S_N, k] += 1
@@ -141,7 +141,7 @@ def _play_round(deck, lazy, rng, nseats, P, vals, nxt, act, bank2, seats, res):
         while _dealer_draws(_hand_total(bp, bn, ba, two), False, False):
             if pos >= ncards:
                 return EXHAUSTED
-            c = _deal(deck, pos, lazy, rng)
+            c = deal(deck, pos, lazy, rng)
             pos += 1
             bp += vals[c]
             bn += 1
@@ -164,7 +164,7 @@ def _play_round(deck, lazy, rng, nseats, P, vals, nxt, act, bank2, seats, res):
     return pos
 
 
-@njit(cache=True, **_NO_NRT)
+@njit(cache=True, **NO_NRT)
 def _rounds(rounds, deck, rng, nseats, P, vals, nxt, act, bank2, seats, res, out_i, out_f):
     """The loop of ``_run_chunk``, compiled without reference counting (it allocates nothing)."""
     for _ in range(rounds):
@@ -184,7 +184,7 @@ def _rounds(rounds, deck, rng, nseats, P, vals, nxt, act, bank2, seats, res, out
 def _run_chunk(seed, rounds, base, nseats, P, vals, nxt, act, out_i, out_f):
     """``rounds`` lazily shuffled rounds from a fresh bank; out_i = [net, staked, cards, error],
     out_f = [sum of net / staked per round, sum of its square]."""
-    rng = _rng_seeded(seed)
+    rng = rng_seeded(seed)
     deck = base.copy()
     seats = np.zeros((6, nseats), np.int64)
     bank2 = np.zeros(2, np.int64)
@@ -274,7 +274,7 @@ def tables(rules: OchkoRules) -> Tables:
 
 def shuffled_shoes(rules: OchkoRules, count: int, seed: int) -> np.ndarray:
     """``count`` fully shuffled shoes of value indexes (rows), from numba's generator."""
-    return _shuffled(tables(rules).base, count, _seed32("ochko-shoes", seed, 0))
+    return shuffled(tables(rules).base, count, seed32("ochko-shoes", seed, 0))
 
 
 def shoe_cards(values, decks: int) -> list[str]:

@@ -2,7 +2,7 @@
 
 Owns: the composition type (how many cards of each value 1..10 a hand or a removal holds),
 the rules' questions about a composition (its total, a natural, three sevens: answered by
-``machine.games.blackjack_rules``, as for the engine's hands), and the shoe model: the
+``machine.games.blackjack.scoring``, as for the engine's hands), and the shoe model: the
 probability of the next card given what has been removed, for ``decks`` decks of the game's
 ranks (the full deck, or the Spanish deck without its tens) or for an infinite deck
 (``decks == 0``: every draw has the chances of one fresh deck, 1/13 and a ten 4/13 for the full

@@ -37,22 +37,25 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from machine.gamemath import dealer
-from machine.gamemath.dealer import BLACKJACK, Dist
-from machine.gamemath.shoe import ZERO, Comp, earns_three_sevens, hands_up_to, merge, plus, score, shoe_of, size, unit
+from machine.gamemath.blackjack import dealer
+from machine.gamemath.blackjack.choices import (
+    best_of_values,
+    doubles_to_sevens_bonus,
+    sevens_pending,
+)
+from machine.gamemath.blackjack.dealer import BLACKJACK, Dist
+from machine.gamemath.blackjack.shoe import ZERO, Comp, hands_up_to, merge, plus, score, shoe_of, size, unit
 from machine.games.blackjack import scoring as bj
 from machine.games.blackjack.rules import Rules, totals_mask
 
 if TYPE_CHECKING:
-    from machine.gamemath.exact_fast import FastPlay, FastTable
+    from machine.gamemath.blackjack.exact_fast import FastPlay, FastTable
 
 Policy = Callable[[Comp, bool, tuple[str, ...]], str]
 """A playing policy: (hand, is a split hand, allowed actions among stand/hit/double) -> action.
 
 It may tell a split hand apart only where the three-sevens bonus does (``sevens_pending``):
 ``Play`` keeps one value per hand for both otherwise, where the compiled plays keep two."""
-
-ACTION_ORDER = ("stand", "hit", "double", "split", "surrender")
 
 # The dealer's outcomes (dealer.OUTCOMES) as the settlement rule reads them: (total, natural).
 _DEALER_HANDS = ((17, False), (18, False), (19, False), (20, False), (21, False), (22, False), (21, True))
@@ -104,7 +107,7 @@ def _fast_table(table: UpTable) -> FastTable | None:
     if os.environ.get("CABINET_EXACT") == "python":
         return None
     try:
-        from machine.gamemath.exact_fast import FastTable
+        from machine.gamemath.blackjack.exact_fast import FastTable
     except ImportError:
         return None
     return FastTable(table)
@@ -223,7 +226,7 @@ class UpTable:
         p = self._plays.get(k)
         if p is None:
             if self.fast is not None:
-                from machine.gamemath.exact_fast import FastPlay
+                from machine.gamemath.blackjack.exact_fast import FastPlay
 
                 rule: FastPlay | Policy | None = policy
                 if isinstance(policy, BestOf) and policy.table is self:
@@ -271,34 +274,6 @@ class UpTable:
 
 
 _STAND_HIT = ("stand", "hit")
-
-
-def best_of_values(value: Callable[[str], float], options: tuple[str, ...]) -> tuple[str, float]:
-    """The action of ``options`` of highest ``value`` and that value; ties go to the earlier of
-    ``ACTION_ORDER``."""
-    best_a, best_v = "", float("-inf")
-    for a in ACTION_ORDER:
-        if a in options:
-            v = value(a)
-            if v > best_v:
-                best_a, best_v = a, v
-    return best_a, best_v
-
-
-def sevens_pending(hand: Comp, split: bool) -> bool:
-    """Whether the three-sevens bonus could still tell ``hand`` apart: sevens only, at most
-    three of them, not a split hand."""
-    return not split and bool(hand[6]) and hand[6] == sum(hand) <= 3
-
-
-def stands_on_sevens_bonus(bonus: float, hand: Comp, split: bool) -> bool:
-    """Whether ``hand`` (drawn to, not doubled) is three sevens that earn the bonus ``bonus``."""
-    return bool(bonus) and sevens_pending(hand, split) and score(hand)[0] == 21
-
-
-def doubles_to_sevens_bonus(bonus: float, hand: Comp, split: bool) -> bool:
-    """Whether ``hand``, the card a double drew included, earns the three-sevens bonus ``bonus``."""
-    return bool(bonus) and earns_three_sevens(hand, split)
 
 
 class BestOf:

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from functools import cache
 from operator import add, mul
 
-from machine.gamemath.shoe import Comp, Shoe
+from machine.gamemath.blackjack.shoe import Comp, Shoe
 from machine.games.blackjack import scoring as bj
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")

@@ -19,13 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from machine.gamemath import tablecache
-from machine.gamemath.game import TABLES, Analysis, analysis, best_of, tables_key
-from machine.gamemath.shoe import from_values, is_natural, score, size
+from machine.gamemath.blackjack.game import TABLES, Analysis, analysis, best_of, tables_key
+from machine.gamemath.blackjack.shoe import from_values, is_natural, score, size
 from machine.games.blackjack import scoring as bj
-from machine.games.blackjack.round import Round
+from machine.games.blackjack.round import Decision, Round
 from machine.games.blackjack.rules import Rules
 from machine.games.cards import value
-from machine.games.interface import Decision
 
 
 def prepare(

@@ -19,10 +19,10 @@ Theory of operation
   ``Q`` x the mean gain of one more card, ``F`` from the integer total of every card the hand
   does not hold; last 1: the score alone, 31 plus 1000); modern ``D[last, a, b, c]``: the sum
   over the deck (in deck order) of the best discard's value after that card is added, as
-  ``_draw_sum`` sums it. Python's ``sum`` of floats is added as this Python adds it (plain
+  ``strategy.draw_sum`` sums it. Python's ``sum`` of floats is added as this Python adds it (plain
   left to right before 3.12, Neumaier's compensated sum from 3.12), so a draw's value, the
   table's sum less the pile's, is the same float as the engine's.
-* **A round** is dealt lazily from the chunk's seeded generator (``fastsim._deal``: each card a
+* **A round** is dealt lazily from the chunk's seeded generator (``kernels.deal``: each card a
   uniform pick among those left). The hands keep their cards' order and the table its order
   (modern: the pile, top last), because a tie goes to the first option in that order.
 * **Threads**: chunks of ``FAST_CHUNK`` rounds, each with its own seed, in a ``prange`` loop;
@@ -43,24 +43,24 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from machine.gamemath import fastsim
-from machine.gamemath.eenendertigen import KNOCK_BONUS, PASS_AT, Q, _deck
-from machine.gamemath.fastsim import (
-    _NO_NRT,
+from machine.gamemath import kernels
+from machine.gamemath.eenendertigen.strategy import KNOCK_BONUS, PASS_AT, Q, deck_of
+from machine.gamemath.kernels import (
+    NO_NRT,
     FastSimError,
-    _deal,
-    _rng_seeded,
-    _shuffled,
     cache_follows,
     chunk_plan,
+    deal,
     inline_kernel,
+    rng_seeded,
+    shuffled,
 )
 from machine.gamemath.simulate import Tally
 from machine.games.eenendertigen.round import MAX_SWAPS
 from machine.games.eenendertigen.rules import HAND, PLACES, THIRTY_ONE2, EenendertigenRules, score2
 
-# the kernel compiles fastsim's draw into itself: its cache follows that file too
-cache_follows(__file__, fastsim.__file__)
+# the kernel compiles the toolkit's draw into itself: its cache follows that file too
+cache_follows(__file__, kernels.__file__)
 
 NEUMAIER = sys.version_info >= (3, 12)  # Python's sum of floats compensates from 3.12 on
 # the kernel's rule settings, an int64 array P
@@ -78,7 +78,7 @@ NO = 8
 
 
 # The round, its choice and its loop are inlined and compiled without numba's reference counting
-# (``fastsim.inline_kernel``).
+# (``kernels.inline_kernel``).
 
 
 @inline_kernel
@@ -140,7 +140,7 @@ def _best_discard(V, last, a, b, c, x):
 
 @njit(cache=True)
 def _draw_sums(V, hands, neumaier):
-    """``_draw_sum`` for each hand and both ``last``: the best discard's value summed over the
+    """``strategy.draw_sum`` for each hand and both ``last``: the best discard's value summed over the
     deck in deck order, as Python's ``sum`` adds it."""
     n = V.shape[1]
     out = np.zeros((2, hands.shape[0]))
@@ -162,7 +162,7 @@ class Tables:
 
     def __init__(self, variant: str):
         self.variant = variant
-        self.cards = _deck(variant)
+        self.cards = deck_of(variant)
         n = len(self.cards)
         hands = np.array(list(combinations(range(n), HAND)), np.int64)
         scores = np.array([score2([self.cards[i] for i in h]) for h in hands], np.int64)
@@ -278,25 +278,118 @@ def _move_of(classic, k):
 
 
 @inline_kernel
+def _deal_round(deck, lazy, rng, classic, hands, table, passed, knocked, swaps):
+    """The deal: three cards to each place, one at a time, then the table (classic: three open
+    cards; modern: one); every place not passed, not knocked, no swap yet. Returns (cards used,
+    the table's length)."""
+    pos = 0
+    for k in range(HAND):
+        for i in range(PLACES):
+            hands[i, k] = deal(deck, pos, lazy, rng)
+            pos += 1
+    tlen = HAND if classic else 1
+    for t in range(tlen):
+        table[t] = deal(deck, pos, lazy, rng)
+        pos += 1
+    for i in range(PLACES):
+        passed[i] = False
+        knocked[i] = False
+        swaps[i] = 0
+    return pos, tlen
+
+
+@inline_kernel
+def _next_owed(fin):
+    """The next place still owed a turn after a knock (``fin``), or -1: the round ends."""
+    turn = -1
+    if fin[1] < fin[0]:
+        turn = fin[2 + fin[1]]
+        fin[1] += 1
+    return turn
+
+
+@inline_kernel
+def _discard_after_draw(V, hands, i, last):
+    """The card of place ``i``'s four (after a modern draw) whose discard keeps the best value."""
+    lv = 1 if last else 0
+    best_v = -1.0
+    d = -1
+    for k in range(HAND + 1):
+        a = hands[i, 0] if k != 0 else hands[i, 1]
+        b = hands[i, 1] if k > 1 else hands[i, 2]
+        c = hands[i, 2] if k > 2 else hands[i, 3]
+        v = V[lv, a, b, c]
+        if d < 0 or v > best_v:
+            best_v, d = v, k
+    return d
+
+
+@inline_kernel
+def _make_move(deck, pos, lazy, rng, V, classic, hands, table, tlen, passed, swaps, i, m, x, y, last, first):
+    """Place ``i`` makes move ``m`` (``x``, ``y``: which cards) as the round does; returns (cards
+    used, the table's length)."""
+    if m == M_PASS:
+        passed[i] = True
+    elif m == M_SWAP:
+        c = hands[i, x]
+        hands[i, x] = table[y]
+        table[y] = c
+        swaps[i] += 1
+        if classic and swaps[i] >= MAX_SWAPS:
+            passed[i] = True
+    elif m == M_SWAP_ALL:
+        for k in range(HAND):
+            c = hands[i, k]
+            hands[i, k] = table[k]
+            table[k] = c
+        swaps[i] += 1
+        if classic and swaps[i] >= MAX_SWAPS:
+            passed[i] = True
+        if not first:
+            passed[i] = True
+    elif m == M_TAKE:  # the open card in, the hand's x-th card on the pile
+        gone = hands[i, x]
+        top = table[tlen - 1]
+        for k in range(x, HAND - 1):
+            hands[i, k] = hands[i, k + 1]
+        hands[i, HAND - 1] = top
+        table[tlen - 1] = gone
+        swaps[i] += 1
+    else:  # M_DRAW, then the discard of best value (choose after a draw)
+        hands[i, 3] = deal(deck, pos, lazy, rng)
+        pos += 1
+        d = _discard_after_draw(V, hands, i, last)
+        gone = hands[i, d]
+        for k in range(d, HAND):
+            hands[i, k] = hands[i, k + 1]
+        table[tlen] = gone
+        tlen += 1
+        swaps[i] += 1
+    return pos, tlen
+
+
+@inline_kernel
+def _winner_mask(S, hands):
+    """The places of the best score, as a bit mask."""
+    best = -1
+    for i in range(PLACES):
+        s = S[hands[i, 0], hands[i, 1], hands[i, 2]]
+        best = s if s > best else best
+    mask = 0
+    for i in range(PLACES):
+        if S[hands[i, 0], hands[i, 1], hands[i, 2]] == best:
+            mask |= 1 << i
+    return mask
+
+
+@inline_kernel
 def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma):
     """Play one round (``EenendertigenRound`` with every place choosing as ``choose``).
 
     Returns (cards used, winners as a bit mask of places, turns), or STUCK cards used."""
     classic = P[P_CLASSIC] != 0
     n = deck.shape[0]
-    pos = 0
-    for k in range(HAND):
-        for i in range(PLACES):
-            hands[i, k] = _deal(deck, pos, lazy, rng)
-            pos += 1
-    tlen = HAND if classic else 1
-    for t in range(tlen):
-        table[t] = _deal(deck, pos, lazy, rng)
-        pos += 1
-    for i in range(PLACES):
-        passed[i] = False
-        knocked[i] = False
-        swaps[i] = 0
+    pos, tlen = _deal_round(deck, lazy, rng, classic, hands, table, passed, knocked, swaps)
     # fin[0] its length, fin[1] the next, fin[2:] the places still owed a turn after a knock
     final = False
     last_one = -1
@@ -314,10 +407,7 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
             if not knocked[i]:
                 fin[2 + fin[0]] = i
                 fin[0] += 1
-        turn = -1
-        if fin[1] < fin[0]:
-            turn = fin[2 + fin[1]]
-            fin[1] += 1
+        turn = _next_owed(fin)
     while turn >= 0:
         if turns > MAX_TURNS:
             return STUCK, 0, turns
@@ -326,53 +416,8 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
         first = i == 0 and not first_taken
         stack = n - pos if not classic else 0
         m, x, y = _choose(P, S, V, D, hands, i, table, tlen, last, stack, swaps[i], first, ma)
-        if m == M_PASS:
-            passed[i] = True
-        elif m == M_SWAP:
-            c = hands[i, x]
-            hands[i, x] = table[y]
-            table[y] = c
-            swaps[i] += 1
-            if classic and swaps[i] >= MAX_SWAPS:
-                passed[i] = True
-        elif m == M_SWAP_ALL:
-            for k in range(HAND):
-                c = hands[i, k]
-                hands[i, k] = table[k]
-                table[k] = c
-            swaps[i] += 1
-            if classic and swaps[i] >= MAX_SWAPS:
-                passed[i] = True
-            if not first:
-                passed[i] = True
-        elif m == M_TAKE:  # the open card in, the hand's x-th card on the pile
-            gone = hands[i, x]
-            top = table[tlen - 1]
-            for k in range(x, HAND - 1):
-                hands[i, k] = hands[i, k + 1]
-            hands[i, HAND - 1] = top
-            table[tlen - 1] = gone
-            swaps[i] += 1
-        else:  # M_DRAW, then the discard of best value (choose after a draw)
-            hands[i, 3] = _deal(deck, pos, lazy, rng)
-            pos += 1
-            first_taken = True
-            lv = 1 if last else 0
-            best_v = -1.0
-            d = -1
-            for k in range(HAND + 1):
-                a = hands[i, 0] if k != 0 else hands[i, 1]
-                b = hands[i, 1] if k > 1 else hands[i, 2]
-                c = hands[i, 2] if k > 2 else hands[i, 3]
-                v = V[lv, a, b, c]
-                if d < 0 or v > best_v:
-                    best_v, d = v, k
-            gone = hands[i, d]
-            for k in range(d, HAND):
-                hands[i, k] = hands[i, k + 1]
-            table[tlen] = gone
-            tlen += 1
-            swaps[i] += 1
+        pos, tlen = _make_move(deck, pos, lazy, rng, V, classic, hands, table, tlen, passed, swaps, i, m, x, y, last,
+                               first)
         # _after_turn
         turns += 1
         first_taken = True
@@ -390,10 +435,7 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
         if not classic and n - pos == 0:
             break
         if final:
-            turn = -1
-            if fin[1] < fin[0]:
-                turn = fin[2 + fin[1]]
-                fin[1] += 1
+            turn = _next_owed(fin)
             continue
         if last_one >= 0:
             break
@@ -412,15 +454,7 @@ def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swap
             if not passed[j]:
                 turn = j
                 break
-    best = -1
-    for i in range(PLACES):
-        s = S[hands[i, 0], hands[i, 1], hands[i, 2]]
-        best = s if s > best else best
-    mask = 0
-    for i in range(PLACES):
-        if S[hands[i, 0], hands[i, 1], hands[i, 2]] == best:
-            mask |= 1 << i
-    return pos, mask, turns
+    return pos, _winner_mask(S, hands), turns
 
 
 @inline_kernel
@@ -446,7 +480,7 @@ def _rounds(shoes, lazy, rng, count, P, S, V, D, rows, out):
     _loop(shoes, lazy, rng, count, P, S, V, D, rows, out, hands, table, passed, knocked, swaps, fin, ma)
 
 
-@njit(cache=True, **_NO_NRT)
+@njit(cache=True, **NO_NRT)
 def _loop(shoes, lazy, rng, count, P, S, V, D, rows, out, hands, table, passed, knocked, swaps, fin, ma):
     """The loop of ``_rounds`` in its work arrays (allocating nothing: no reference counts)."""
     bet = P[P_BET]
@@ -473,7 +507,7 @@ def _loop(shoes, lazy, rng, count, P, S, V, D, rows, out, hands, table, passed, 
 
 @njit(cache=True)
 def _run_chunk(seed, rounds, base, P, S, V, D, out):
-    rng = _rng_seeded(seed)
+    rng = rng_seeded(seed)
     deck = np.empty((1, base.shape[0]), base.dtype)
     deck[0] = base
     _rounds(deck, True, rng, rounds, P, S, V, D, np.zeros((1, 1), np.int64), out)
@@ -516,7 +550,7 @@ def play_decks(rules: EenendertigenRules, decks: list[list[str]]) -> list[RoundO
 def shuffled_decks(variant: str, count: int, seed: int) -> list[list[str]]:
     """``count`` fully shuffled decks of the variant (numba's generator, seeded) as card codes."""
     t = tables(variant)
-    return [[t.cards[int(i)] for i in row] for row in _shuffled(t.base(), count, seed)]
+    return [[t.cards[int(i)] for i in row] for row in shuffled(t.base(), count, seed)]
 
 
 @dataclass
@@ -529,11 +563,6 @@ class FastRun:
     seconds: float  # the compiled loop only
     tables_seconds: float  # building the variant's tables (0 when already built)
     threads: int
-
-    @property
-    def win_share(self) -> float:
-        """Auto's wins, a tie counted as its share (1/2, 1/3, 1/4)."""
-        return sum(w / (k + 1) for k, w in enumerate(self.wins))
 
     @property
     def rounds_per_second(self) -> float:

@@ -1,115 +1,21 @@
-"""Eenentwintig's game math: Auto, the exact return and the bet rule, the chart, the simulators.
+"""Eenentwintig's reports: the best bet rule, ``cabinet rtp`` and ``cabinet strategy``.
 
-Owns: the names ``machine.gamemath.engines`` asks of a game's math — ``auto_action`` (Auto's
-answer to the decision a round waits on: at a bet the minimum, in play the choice of highest
-exact value), ``prepare``, ``exact_rtp``, ``rtp_report`` / ``rtp_lines`` (``cabinet rtp``),
-``strategy_lines`` (``cabinet strategy``), ``simulate`` (the engine's own rounds, Auto's play)
-and ``fast_simulate`` (the compiled fast path, ``eenentwintig_fast``). The values themselves
-come from ``eenentwintig_exact``; this module reads a round's state into the analysis's terms
-and writes the reports. Never changes a round (it only reads one) and never writes a rule.
-
-Auto's information (``eenentwintig_exact`` says why its values are exact for it): the seat's
-own hand, the 7 and 8 it washed, and on a split hand the other hand's pair card; not the
-other seats' open cards, nor what the other split hand drew.
+Owns: ``bet_rule`` (what a seat that has seen only its open card should bet, and its return),
+``bet_rule_rtp``, ``first_decisions``, ``rtp_report`` / ``rtp_lines`` (``cabinet rtp``) and
+``strategy_lines`` (``cabinet strategy``: Auto's choices by the seat's own cards). Reads the
+values of ``eenentwintig.auto``; computes no value of its own and never writes a rule.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
-from machine.gamemath import tablecache
-from machine.gamemath.eenentwintig_exact import ZERO, Comp, Exact, comp_of, facts, plus
-from machine.gamemath.simulate import CHUNK, Tally
-from machine.gamemath.simulate import simulate as simulate_chunks
-from machine.games.cards import new_shoe, shuffle
+from machine.gamemath.eenentwintig.auto import ORDER, RANK_OF, analysis, best_of, exact_rtp
+from machine.gamemath.eenentwintig.exact import ZERO, Exact, comp_of, facts, plus
 from machine.games.eenentwintig import scoring as sc
-from machine.games.eenentwintig.round import EenentwintigRound
 from machine.games.eenentwintig.rules import EenentwintigRules
-from machine.games.interface import bet_action
 
-ORDER = ("stand", "hit", "split", "wash")  # ties go to the earlier
 NAMES = {"stand": "pass", "hit": "buy", "split": "split", "wash": "wash"}
-RANK_OF = {v: r for r, v in sc.RANK_VALUE.items()}
-
-__all__ = [
-    "CHUNK", "analysis", "auto_action", "bet_rule", "exact_rtp", "fast_simulate", "first_decisions", "option_values",
-    "prepare", "rtp_lines", "rtp_report", "simulate", "strategy_lines",
-]
-
-
-@lru_cache(maxsize=8)
-def analysis(rules: EenentwintigRules) -> Exact:
-    """The analysis of a rule set with every value computed (two decks: about 0.6 s with numpy,
-    2 s without), or read from the cache folder (``tablecache``), where what was computed is left
-    for the next process."""
-    e = Exact(rules)
-    key = tablecache.rules_key("eenentwintig", rules.to_dict())
-    cached = tablecache.load(TABLES, key)
-    if cached is None or not e.restore(cached):
-        e.prepare()
-        tablecache.save(TABLES, key, e.tables())
-    return e
-
-
-TABLES = "auto-eenentwintig"  # the tables' kind in tablecache
-
-
-def prepare(rules: EenentwintigRules) -> None:
-    """Compute Auto's values now, so no decision waits."""
-    analysis(rules)
-
-
-def best_of(values: dict[str, float]) -> str:
-    """The choice of highest value; ties go to the earlier of ``ORDER``."""
-    best, best_v = "", float("-inf")
-    for a in ORDER:
-        if a in values and values[a] > best_v:
-            best, best_v = a, values[a]
-    return best
-
-
-def seen_by(rnd: EenentwintigRound, seat_number: int, hand_i: int) -> tuple[Comp, Comp, bool]:
-    """(the hand, the other cards Auto counts as gone, split or not) of a hand in a round."""
-    seat = rnd.seat(seat_number)
-    hand = seat.hands[hand_i]
-    gone = [sc.value(c) for h in seat.hands for c in h.washed]
-    if hand.from_split:
-        gone.append(sc.value(seat.hands[1 - hand_i].cards[0]))  # the other hand's pair card
-    return comp_of(hand.values), comp_of(gone), hand.from_split
-
-
-def option_values(rules: EenentwintigRules, hand: Comp, extra: Comp, from_split: bool) -> dict[str, float]:
-    """The exact expected net (per bet) of each choice the hand may have now."""
-    e = analysis(rules)
-    if not from_split and sum(hand) == 2:  # an unsplit hand's first decision (or its first after a wash)
-        return dict(e.choices(hand, extra))
-    return {"stand": e.stand(hand, extra, from_split), "hit": e.buy(hand, extra, from_split)}
-
-
-def auto_action(rnd: EenentwintigRound) -> str:
-    """Auto's answer to ``rnd.pending``: the minimum bet, or the play of highest value; always
-    one of the decision's options."""
-    d = rnd.pending
-    if d is None:
-        raise ValueError("the round is not waiting on a decision")
-    if d.kind == "bet":
-        minimum = bet_action(rnd.rules.min_bet)
-        return minimum if minimum in d.options else d.options[0]
-    assert d.hand is not None
-    values = option_values(rnd.rules, *seen_by(rnd, d.seat, d.hand))
-    choice = best_of({a: v for a, v in values.items() if a in d.options})
-    return choice if choice in d.options else d.options[0]
-
-
-# -- the return --------------------------------------------------------------------------------
-
-
-def exact_rtp(rules: EenentwintigRules) -> float:
-    """The exact return at a flat bet (the same bet every round), Auto's play."""
-    return 1 + analysis(rules).net()
 
 
 def bet_rule(rules: EenentwintigRules) -> dict[str, Any]:
@@ -131,6 +37,11 @@ def bet_rule(rules: EenentwintigRules) -> dict[str, Any]:
         if high else f"bet {rules.min_bet} whatever the open card"
     )
     return {"text": text, "table": rows, "rtp": 1 + net_sum / bet_sum, "average_bet": bet_sum}
+
+
+def bet_rule_rtp(rules: EenentwintigRules) -> float:
+    """The return of the best bet rule (``bet_rule``)."""
+    return float(bet_rule(rules)["rtp"])
 
 
 def _ranks_text(ranks: list[str]) -> str:
@@ -253,40 +164,3 @@ def _later_lines(e: Exact, from_split: bool) -> list[str]:
             if any(c.strip() != "." for c in cells):
                 lines.append(f"  {'soft' if soft else 'hard'} {total:<3}" + "  ".join(cells))
     return lines
-
-
-# -- the simulators ----------------------------------------------------------------------------
-
-
-def play_chunk(rules: EenentwintigRules, rounds: int, seats: int, seed: int, chunk: int) -> Tally:
-    """``rounds`` rounds on the engine, ``seats`` seats, Auto deciding (the minimum bet)."""
-    rng = random.Random(f"eenentwintig/{seed}/{chunk}")
-    base = new_shoe(rules.decks, sc.RANKS)
-    numbers = list(range(1, seats + 1))
-    t = Tally()
-    for _ in range(rounds):
-        rnd = EenentwintigRound.start(rules, shuffle(base, rng), numbers)
-        while (d := rnd.pending) is not None:
-            rnd.act(d.seat, auto_action(rnd))
-        t.record(sum(s.returned - s.staked for s in rnd.seats), rules.min_bet * seats)
-    return t
-
-
-def simulate(
-    rules: EenentwintigRules, rounds: int, seats: int = 1, seed: int = 1, workers: int | None = None,
-    progress: Callable[[int, int], None] | None = None, cluster: Any = None,
-) -> Tally:
-    """``cabinet simulate``: rounds on the engine itself with Auto, in seeded chunks."""
-    return simulate_chunks(rules, rounds, seats, seed, workers, progress, play=play_chunk, cluster=cluster)
-
-
-def fast_simulate(
-    rules: EenentwintigRules, rounds: int, seed: int = 1, workers: int | None = None, seats: int = 1,
-    progress: Callable[[int, int], None] | None = None,
-) -> Tally:
-    """``cabinet simulate --fast``: the compiled fast path (numba), the same Tally."""
-    try:
-        from machine.gamemath import eenentwintig_fast
-    except ImportError as exc:
-        raise ValueError(f"the fast simulator needs numba: pip install 'cabinet[fast]' ({exc})") from None
-    return eenentwintig_fast.fast_simulate(rules, rounds, seed, workers, seats=seats, progress=progress)

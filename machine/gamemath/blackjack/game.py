@@ -27,16 +27,17 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from machine.gamemath import tablecache
-from machine.gamemath.dealer import BLACKJACK
-from machine.gamemath.shoe import ZERO, Comp, Shoe, is_natural, plus, shoe_of, unit
-from machine.gamemath.split import split_values
-from machine.gamemath.table import ACTION_ORDER, BestOf, Play, Policy, UpTable, best_of_values, natural_pays
+from machine.gamemath.blackjack.choices import ACTION_ORDER, best_of_values
+from machine.gamemath.blackjack.dealer import BLACKJACK
+from machine.gamemath.blackjack.shoe import ZERO, Comp, Shoe, is_natural, plus, shoe_of, unit
+from machine.gamemath.blackjack.split import split_values
+from machine.gamemath.blackjack.table import BestOf, Play, Policy, UpTable, natural_pays
 from machine.gamemath.tablecache import Table
 from machine.games.blackjack import scoring as bj
 from machine.games.blackjack.rules import Rules
 
 if TYPE_CHECKING:
-    from machine.gamemath.exact_fast import FastPlay
+    from machine.gamemath.blackjack.exact_fast import FastPlay
 
 
 class Analysis:

@@ -12,7 +12,7 @@ here; the kernel is checked round for round against ``EenentwintigRound`` on the
 Theory of operation
 -------------------
 * **Cards** are value indexes 0..7 of ``scoring.VALUES``; a shoe of them is dealt lazily
-  (``fastsim._deal``: each card a uniform pick among those left), seeded per chunk.
+  (``kernels.deal``: each card a uniform pick among those left), seeded per chunk.
 * **A hand** is its composition's number in a trie of every composition of hard total 21 or
   less (``nxt[state, value]``, -1 once bust), with the composition's hard total, aces, cards
   and sevens beside it.
@@ -27,8 +27,6 @@ Theory of operation
 
 from __future__ import annotations
 
-import os
-import time
 from collections.abc import Callable
 from functools import lru_cache
 
@@ -36,18 +34,18 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-from machine.gamemath import fastsim
-from machine.gamemath.eenentwintig import ORDER, analysis, best_of, option_values
-from machine.gamemath.eenentwintig_exact import INDEX, ZERO, Comp, facts, plus
-from machine.gamemath.fastsim import (
-    _NO_NRT,
+from machine.gamemath import kernels
+from machine.gamemath.eenentwintig.auto import ORDER, analysis, best_of, option_values
+from machine.gamemath.eenentwintig.exact import INDEX, ZERO, Comp, facts, plus
+from machine.gamemath.kernels import (
+    NO_NRT,
     FastSimError,
-    _deal,
-    _rng_seeded,
-    _shuffled,
     cache_follows,
     chunk_plan,
+    deal,
     inline_kernel,
+    rng_seeded,
+    shuffled,
 )
 from machine.gamemath.simulate import Tally
 from machine.games.blackjack import scoring as bj
@@ -63,10 +61,10 @@ MISS = -1  # a choice the table does not hold (a bug: every reachable one is fil
 SEVEN, EIGHT = INDEX[7], INDEX[8]
 VAL = np.array(sc.VALUES, np.int64)
 
-# the kernels below compile these rules (and fastsim's draw) into themselves: their cache follows them
-cache_follows(__file__, sc.__file__, bj.__file__, fastsim.__file__)
+# the kernels below compile these rules (and the toolkit's draw) into themselves: their cache follows them
+cache_follows(__file__, sc.__file__, bj.__file__, kernels.__file__)
 # The round and its loop are inlined and compiled without numba's reference counting
-# (``fastsim.inline_kernel``; with fastsim's generator besides, eenentwintig's 1.5 M rounds/s
+# (``kernels.inline_kernel``; with the toolkit's generator besides, eenentwintig's 1.5 M rounds/s
 # became 9.5 M on one core here).
 _score = inline_kernel(bj.hand_score)
 _key = inline_kernel(sc.hand_key)
@@ -95,7 +93,7 @@ def _play_hand(deck, pos, lazy, rng, nxt, hard, aces, ncards, act, ctx, state):
             return state, STAND, pos
         a = act[ctx, state]
         if a == HIT:
-            c = _deal(deck, pos, lazy, rng)
+            c = deal(deck, pos, lazy, rng)
             pos += 1
             state = nxt[state, c]
             continue
@@ -110,15 +108,15 @@ def _play_round(deck, lazy, rng, nseats, P, nxt, hard, aces, ncards, sevens, act
     bet = P[P_BET]
     pos = 0
     for s in range(nseats):
-        first[s] = _deal(deck, pos, lazy, rng)
+        first[s] = deal(deck, pos, lazy, rng)
         pos += 1
-    b1 = _deal(deck, pos, lazy, rng)
+    b1 = deal(deck, pos, lazy, rng)
     pos += 1
     for s in range(nseats):
-        c = _deal(deck, pos, lazy, rng)
+        c = deal(deck, pos, lazy, rng)
         pos += 1
         states[s] = nxt[nxt[0, first[s]], c]
-    b2 = _deal(deck, pos, lazy, rng)
+    b2 = deal(deck, pos, lazy, rng)
     pos += 1
     alive = False
     for s in range(nseats):
@@ -130,8 +128,8 @@ def _play_round(deck, lazy, rng, nseats, P, nxt, hard, aces, ncards, sevens, act
         while True:
             state, a, pos = _play_hand(deck, pos, lazy, rng, nxt, hard, aces, ncards, act, ctx, state)
             if a == WASH:
-                c1 = _deal(deck, pos, lazy, rng)
-                c2 = _deal(deck, pos + 1, lazy, rng)
+                c1 = deal(deck, pos, lazy, rng)
+                c2 = deal(deck, pos + 1, lazy, rng)
                 pos += 2
                 state = nxt[nxt[0, c1], c2]
                 pair = c1
@@ -145,7 +143,7 @@ def _play_round(deck, lazy, rng, nseats, P, nxt, hard, aces, ncards, sevens, act
             nh = 2
             ctx = 2 + pair + (8 if ctx == 1 else 0)
             for h in range(2):
-                c = _deal(deck, pos, lazy, rng)
+                c = deal(deck, pos, lazy, rng)
                 pos += 1
                 hs, a2, pos = _play_hand(deck, pos, lazy, rng, nxt, hard, aces, ncards, act, ctx, nxt[nxt[0, pair], c])
                 if a2 != STAND:
@@ -166,7 +164,7 @@ def _play_round(deck, lazy, rng, nseats, P, nxt, hard, aces, ncards, sevens, act
             total, _soft = _score(bh, ba > 0, False)
             if not _bank_draws(total, bn, ba, P[P_TWO_ACES] != 0):
                 break
-            c = _deal(deck, pos, lazy, rng)
+            c = deal(deck, pos, lazy, rng)
             pos += 1
             bh += VAL[c]
             ba += c == 0
@@ -195,7 +193,7 @@ def _rounds(shoes, lazy, rng, count, nseats, P, nxt, hard, aces, ncards, sevens,
           keys, net, first, states)
 
 
-@njit(cache=True, **_NO_NRT)
+@njit(cache=True, **NO_NRT)
 def _loop(shoes, lazy, rng, count, nseats, P, nxt, hard, aces, ncards, sevens, act, nets, used, out,
           keys, net, first, states):
     """The loop of ``_rounds`` in its work arrays (allocating nothing: no reference counts)."""
@@ -227,7 +225,7 @@ def _loop(shoes, lazy, rng, count, nseats, P, nxt, hard, aces, ncards, sevens, a
 
 @njit(cache=True)
 def _run_chunk(seed, rounds, base, nseats, P, nxt, hard, aces, ncards, sevens, act, out):
-    rng = _rng_seeded(seed)
+    rng = rng_seeded(seed)
     deck = np.empty((1, base.shape[0]), base.dtype)
     deck[0] = base
     _rounds(deck, True, rng, rounds, nseats, P, nxt, hard, aces, ncards, sevens, act,
@@ -322,7 +320,7 @@ def play_shoes(rules: EenentwintigRules, shoes: np.ndarray, seats: int = 1) -> t
 
 def shuffled_shoes(rules: EenentwintigRules, count: int, seed: int) -> np.ndarray:
     """``count`` fully shuffled shoes of value indexes (numba's generator, seeded)."""
-    return _shuffled(tables(rules).base(), count, seed)
+    return shuffled(tables(rules).base(), count, seed)
 
 
 def shoe_cards(values: np.ndarray, decks: int) -> list[str]:
@@ -364,36 +362,3 @@ def fast_simulate(
     bet = rules.min_bet * seats
     s1, s2 = int(out[:, 0].sum()), int(out[:, 1].sum())
     return Tally(rounds=rounds, bet=bet * rounds, net=s1, sum_x=s1 / bet, sum_xx=s2 / (bet * bet))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python -m machine.gamemath.eenentwintig_fast [--rounds N] [--seats K]``: the speed."""
-    import argparse
-
-    from machine.gamemath.eenentwintig import exact_rtp
-    from machine.profiles import load_profile
-
-    ap = argparse.ArgumentParser(prog="python -m machine.gamemath.eenentwintig_fast", description=main.__doc__)
-    ap.add_argument("--rounds", type=int, default=10_000_000)
-    ap.add_argument("--seats", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=1)
-    args = ap.parse_args(argv)
-    rules = load_profile("eenentwintig").rules
-    s = time.perf_counter()
-    tables(rules)
-    print(f"Auto's tables from the exact analysis: {time.perf_counter() - s:.2f} s")
-    s = time.perf_counter()
-    fast_simulate(rules, 1000, 1, 1, seats=args.seats)
-    print(f"compile: {time.perf_counter() - s:.2f} s")
-    exact = exact_rtp(rules)
-    for w in sorted({1, min(os.cpu_count() or 1, numba.config.NUMBA_NUM_THREADS)}):
-        s = time.perf_counter()
-        tl = fast_simulate(rules, args.rounds, args.seed, w, seats=args.seats)
-        dt = time.perf_counter() - s
-        print(f"{w} thread(s): {tl.rounds} rounds in {dt:.2f} s = {tl.rounds / dt / 1e6:.2f} M rounds/s; "
-              f"RTP {tl.rtp:.5f} +- {tl.half_width:.5f} (exact {exact:.5f})")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -54,11 +54,11 @@ from collections.abc import Callable
 from functools import cache, lru_cache
 from typing import TYPE_CHECKING
 
-from machine.gamemath.shoe import ZERO, Comp, plus, unit
-from machine.gamemath.table import Play, Policy, UpTable
+from machine.gamemath.blackjack.shoe import ZERO, Comp, plus, unit
+from machine.gamemath.blackjack.table import Play, Policy, UpTable
 
 if TYPE_CHECKING:
-    from machine.gamemath.exact_fast import FastPlay
+    from machine.gamemath.blackjack.exact_fast import FastPlay
 
 Value = Callable[[int, int], float]
 """A value of the theory above as a function of (b, t)."""
@@ -212,7 +212,7 @@ class _Hands:
         return sum(probs[c - 1] * hands.get(c, 0.0) for c in cards) / weight
 
 
-class _Pair:
+class PairSplits:
     """The split of one pair card against one up card: the walks of the theory above.
 
     The seat's first hand is played by ``policy`` and the other split hands by ``other`` (a
@@ -368,7 +368,7 @@ def split_values(
 
     ``policy`` plays the seat's first hand, ``other`` (default the same) the other split hands.
     """
-    pairs = {p: _Pair(table, p, policy, key, other) for p in range(1, 11)}
+    pairs = {p: PairSplits(table, p, policy, key, other) for p in range(1, 11)}
     if table.fast is None:  # (compiled plays list what they need themselves)
         needed: set[Comp] = set()
         for pair in pairs.values():

@@ -24,7 +24,7 @@ Theory of operation
   merged multiset draws on the same way: the bank's rule reads only the multiset); one pass
   down that tree per shoe composition gives the probabilities of its final keys (bust, 17-21,
   20.5, three sevens). ``prepare`` makes that pass for every shoe the values need at once:
-  vectorised (``eenentwintig_numpy``) where numpy is installed (the ``fast`` extra), in pure
+  vectorised (``eenentwintig.vectors``) where numpy is installed (the ``fast`` extra), in pure
   Python otherwise (the same operations in the same order: the same figures).
 * **A hand**: pass = the hand's key against the bank's distribution; buy = the average over
   the next card; a hand at 21, at seven cards or bust has no choice. **Wash**: the average over
@@ -43,16 +43,14 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import cache, lru_cache
-from operator import add, mul, truediv
+from operator import mul
 from typing import Any
 
+from machine.gamemath.eenentwintig.lanes import LISTS, Comp, Vectors
 from machine.gamemath.tablecache import Table
 from machine.games.blackjack.scoring import hand_score
 from machine.games.eenentwintig import scoring as sc
 from machine.games.eenentwintig.rules import EenentwintigRules
-
-Comp = tuple[int, ...]
-"""Counts of the values of ``scoring.VALUES`` (ace, J, Q, K, 7, 8, 9, 10)."""
 
 ZERO: Comp = (0,) * 8
 INDEX = {v: i for i, v in enumerate(sc.VALUES)}
@@ -136,7 +134,7 @@ def bank_plan(tree: Tree) -> Plan:
 def bank_batch(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
     """The bank's outcome probabilities for each shoe composition of ``decks``, in one pass
     down ``bank_tree`` with a vector over the shoes at each node: numpy arrays where numpy is
-    installed (the ``fast`` extra, ``eenentwintig_numpy``) and there are enough shoes, Python
+    installed (the ``fast`` extra, ``eenentwintig.vectors``) and there are enough shoes, Python
     lists stepped by C-level ``map`` otherwise; the same operations in the same order either way
     (``bank_pass``), so the same figures to the last bit."""
     vectorised = _vectorised() if len(decks) >= VECTOR_FROM else None
@@ -146,49 +144,6 @@ def bank_batch(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[floa
 def bank_batch_python(tree: Tree, decks: list[Comp], infinite: bool) -> list[tuple[float, ...]]:
     """``bank_batch`` on Python lists (what is used without numpy)."""
     return bank_pass(tree, decks, infinite, LISTS)
-
-
-class Vectors:
-    """The operations ``bank_pass`` does on a vector over the shoes, element by element."""
-
-    def columns(self, decks: list[Comp]) -> list[Any]:
-        """Per value index, its count in each shoe."""
-        return [list(c) for c in zip(*decks)]
-
-    def ones(self, k: int) -> Any:
-        return [1.0] * k
-
-    def mul(self, a: Any, b: Any) -> Any:
-        return list(map(mul, a, b))
-
-    def add(self, a: Any, b: Any) -> Any:
-        return list(map(add, a, b))
-
-    def div(self, a: Any, b: Any) -> Any:
-        return list(map(truediv, a, b))
-
-    def minus(self, a: Any, n: float) -> Any:
-        """``a - n``, and 0 where that is below 0."""
-        return [x - n if x > n else 0 for x in a]
-
-    def shift(self, a: Any, n: float) -> Any:
-        """``a - n``."""
-        return [x - n for x in a]
-
-    def zeros(self, k: int) -> Any:
-        return [0.0] * k
-
-    def positive_or_one(self, a: Any) -> Any:
-        return [x if x > 0 else 1.0 for x in a]
-
-    def total(self, vectors: list[Any]) -> Any:
-        return [sum(x) for x in zip(*vectors)]
-
-    def rows(self, out: list[Any]) -> list[tuple[float, ...]]:
-        return list(zip(*out))
-
-
-LISTS = Vectors()
 
 
 def bank_pass(tree: Tree, decks: list[Comp], infinite: bool, v: Vectors) -> list[tuple[float, ...]]:
@@ -251,12 +206,12 @@ quicker (a numpy pass costs some 8 ms whatever the number of shoes; pure Python 
 
 @cache
 def _vectorised():
-    """The numpy bank pass (``eenentwintig_numpy``), or None without numpy."""
+    """The numpy bank pass (``eenentwintig.vectors``), or None without numpy."""
     try:
-        from machine.gamemath import eenentwintig_numpy
+        from machine.gamemath.eenentwintig import vectors
     except ImportError:
         return None
-    return eenentwintig_numpy
+    return vectors
 
 
 class Exact:

@@ -23,10 +23,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
-from machine.gamemath.game import Analysis, FirstChoice, GameReturn, analysis, best_of, first_deals, strategy_return
-from machine.gamemath.shoe import ZERO, Comp, hands_up_to, is_natural, score, size, unit
-from machine.gamemath.split import split_values
-from machine.gamemath.table import Policy
+from machine.gamemath.blackjack.game import Analysis, FirstChoice, GameReturn, analysis, best_of, first_deals, strategy_return
+from machine.gamemath.blackjack.shoe import ZERO, Comp, hands_up_to, is_natural, score, size, unit
+from machine.gamemath.blackjack.split import split_values
+from machine.gamemath.blackjack.table import Policy
 from machine.games.blackjack.rules import Rules
 
 UPS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 1)

@@ -1,12 +1,12 @@
 """Eenentwintig's exact analysis, its hot loop vectorised: the bank's outcomes for many shoes.
 
-Owns: ``ARRAYS``, the vector operations of ``eenentwintig_exact.bank_pass`` on numpy arrays
+Owns: ``ARRAYS``, the vector operations of ``eenentwintig.exact.bank_pass`` on numpy arrays
 (one array over the shoes per node): the same IEEE operations in the same order as on Python
 lists, so the same figures to the last bit (the tests compare them) in a few hundredths of a
 second instead of one to two seconds. numpy comes with the ``fast`` extra (numba's
 dependency); it is a plain import (no compilation, a tenth of a second), which is why this pass
 is not a numba kernel: loading one would cost a fresh process more than it saves. Imported
-only by ``eenentwintig_exact`` when it needs the bank's outcomes; without numpy that import
+only by ``eenentwintig.exact`` when it needs the bank's outcomes; without numpy that import
 fails and the lists are used. Never decides a value of the game.
 """
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from machine.gamemath.eenentwintig_exact import Comp, Vectors
+from machine.gamemath.eenentwintig.lanes import Comp, Vectors
 
 
 class Arrays(Vectors):
