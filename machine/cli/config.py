@@ -59,13 +59,13 @@ def pin_command(args: argparse.Namespace) -> int:
 def _return_warnings(games: Sequence[str]) -> list[str]:
     """A line for every enabled game whose exact return is 100 % or more (a seed's home rules
     can favour the player), at a flat bet or with the best bet rule where the bet follows the cards."""
-    from machine.gamemath.engines import MODULES, has_exact_rtp, returns
+    from machine.gamemath.engines import has_exact_rtp, returns
     from machine.games.rules import load_profile
 
     out = []
     for name in games:
         profile = load_profile(name)
-        if profile.engine in MODULES and not has_exact_rtp(profile.engine):
+        if not has_exact_rtp(profile.engine):
             out += _simulated_return_warning(name, profile)
             continue
         flat, rule = returns(profile)

@@ -8,6 +8,7 @@ the game math. Never computes a figure itself.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 from typing import Any
 
@@ -33,16 +34,46 @@ def session_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def auto_strategy(script: Any):
-    """Auto for the script's game: the decision with the highest expected return (gamemath)."""
+def auto_strategy(script: Any) -> Any:
+    """Auto for the script's game: the decision with the highest expected return (gamemath).
+    None for a script that names no game the registry knows: its own error is reported when it
+    is played, before any decision."""
     from machine.gamemath.engines import auto_for
     from machine.scripts.roundscript import ScriptError, load_game
 
     try:
         engine = load_game(script).engine
     except ScriptError:
-        engine = "blackjack"  # the script's own error is reported when it is played
+        return None
     return auto_for(engine)
+
+
+def engine_math(name: str) -> Any:
+    """The math module of game engine ``name``, as the registry names it (``Engine.math``): it
+    offers the interface of ``machine/gamemath/engines.py`` (the reports, the simulators)."""
+    from machine.games.catalog import engine
+
+    e = engine(name)
+    math = e.module("math")
+    if not hasattr(math, "rtp_report"):  # BRANCH climenu ONLY: remove at the merge (see _until_the_merge)
+        return _until_the_merge(e.math)
+    return math
+
+
+def _until_the_merge(dotted: str) -> Any:
+    """BRANCH climenu ONLY, for the integrator to delete with its call above: blackjack's math
+    package (``machine/gamemath/blackjack/__init__.py``) comes from the math branch; until then
+    the interface is gathered here from where its parts are today."""
+    import importlib
+    import types
+
+    from machine.gamemath.fastsim import fast_simulate
+    from machine.gamemath.simulate import simulate
+
+    report = importlib.import_module(dotted + ".report")
+    return types.SimpleNamespace(rtp_report=report.rtp_report, rtp_lines=report.rtp_lines,
+                                 strategy_lines=report.strategy_lines, simulate=simulate, fast_simulate=fast_simulate,
+                                 FAST_PATH_TABLES=True)
 
 
 def priced_game(path: str):
@@ -57,55 +88,19 @@ def priced_game(path: str):
 
 
 def rtp_command(args: argparse.Namespace) -> int:
-    from machine.gamemath import game_rtp, prepare
-
     profile = priced_game(args.script)
-    if profile.engine != "blackjack":
-        from machine.gamemath.engines import math_of
-
-        math = math_of(profile.engine)
-        with working(f"cabinet rtp: pricing {profile.game}"):
-            out = json.dumps(math.rtp_report(profile), indent=2) if args.json else "\n".join(math.rtp_lines(profile))
-        print(out)
-        return 0
-    r = profile.rules
+    math = engine_math(profile.engine)
     with working(f"cabinet rtp: pricing {profile.game}"):
-        prepare(r)  # Auto's tables computed and left in the cache folder, or read from it
-        res = game_rtp(r)
-    if args.json:
-        print(json.dumps({"game": profile.game, "rules": r.to_dict(), "rtp": res.rtp, "house_edge": res.house_edge,
-                          "breakdown": res.breakdown, "frequency": res.frequency}, indent=2))
-        return 0
-    decks = "infinite deck" if r.decks == 0 else f"{r.decks} deck{'s' if r.decks != 1 else ''}"
-    print(f"{profile.title} ({profile.game}), {decks}: exact, Auto's composition-dependent play")
-    print(f"RTP {pct(res.rtp)}   house edge {pct(res.house_edge)}")
-    print("expected net per original bet, by the hand's first decision:")
-    for k, v in res.breakdown.items():
-        freq = res.frequency.get(k)
-        if v == 0 and not freq:
-            continue  # a choice this game never offers or Auto never takes
-        print(f"  {k:<14}{v * 100:+.5f} %" + (f"   (taken in {freq * 100:.3f} % of rounds)" if freq is not None else ""))
+        out = json.dumps(math.rtp_report(profile), indent=2) if args.json else "\n".join(math.rtp_lines(profile))
+    print(out)
     return 0
 
 
 def strategy_command(args: argparse.Namespace) -> int:
-    from machine.gamemath.chart import basic_strategy, chart_rtp
-
     profile = priced_game(args.script)
-    if profile.engine != "blackjack":
-        from machine.gamemath.engines import math_of
-
-        with working(f"cabinet strategy: {profile.game}"):
-            lines = math_of(profile.engine).strategy_lines(profile)
-        print("\n".join(lines))
-        return 0
     with working(f"cabinet strategy: {profile.game}"):
-        chart = basic_strategy(profile.rules)
-        res = chart_rtp(profile.rules, chart)
-    print(f"Basic strategy (total-dependent) for {profile.title}: H hit, S stand, D double (else hit), "
-          "Ds double (else stand), P split, R surrender")
-    print(chart.text())
-    print(f"RTP with this chart {pct(res.rtp)}   house edge {pct(res.house_edge)}")
+        lines = engine_math(profile.engine).strategy_lines(profile)
+    print("\n".join(lines))
     return 0
 
 
@@ -118,15 +113,14 @@ def simulate_command(args: argparse.Namespace) -> int:
         raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
     if args.rounds < 2:  # --seats is checked by its argparse type
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
-    blackjack = profile.engine == "blackjack"
-    if args.cluster is not None and args.fast and not blackjack:
+    math = engine_math(profile.engine)
+    if args.cluster is not None and args.fast and "cluster" not in inspect.signature(math.fast_simulate).parameters:
         raise CommandError(f"--cluster with --fast plays the blackjack family's fast path only, not {profile.engine}'s")
-    math: Any = None if blackjack else engines.math_of(profile.engine)
-    exact_known = blackjack or engines.has_exact_rtp(profile.engine)
+    exact_known = engines.has_exact_rtp(profile.engine)
     # Auto's tables from the cache folder (computed and left there when absent), before the first
-    # round (blackjack's fast path keeps its own answers there: fastsim.tables); the exact figure
-    # from the cache too, computed only with --exact.
-    if not (blackjack and args.fast):
+    # round (unless the fast path keeps answers of its own there: FAST_PATH_TABLES, blackjack's
+    # fastsim.tables); the exact figure from the cache too, computed only with --exact.
+    if not (args.fast and getattr(math, "FAST_PATH_TABLES", False)):
         with working(f"cabinet simulate: Auto's tables of {profile.game}"):
             engines.prepare(profile)
     exact: float | None = None
@@ -138,13 +132,13 @@ def simulate_command(args: argparse.Namespace) -> int:
             exact = cached[0]
     progress = RateProgress("cabinet simulate")
     if args.cluster is None:
-        t = _simulated(profile, args, None, progress)
+        t = _simulated(math, profile, args, None, progress)
     else:
         from machine.gamemath.cluster import ClusterError, open_cluster
 
         try:
             with open_cluster(args.cluster, args.workers) as cluster:
-                t = _simulated(profile, args, cluster, progress)
+                t = _simulated(math, profile, args, cluster, progress)
         except ClusterError as exc:
             raise CommandError(str(exc)) from None
     if not exact_known:  # eenendertigen: the return depends on the computer players' play
@@ -161,21 +155,10 @@ def simulate_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _simulated(profile: Any, args: argparse.Namespace, cluster: Any, progress: Any) -> Any:
+def _simulated(math: Any, profile: Any, args: argparse.Namespace, cluster: Any, progress: Any) -> Any:
     """The Tally of ``cabinet simulate``: the engine or the fast path, here or on ``cluster``."""
     workers = None if cluster is not None else args.workers
-    if profile.engine != "blackjack":
-        from machine.gamemath.engines import math_of
-
-        math = math_of(profile.engine)
-        if args.fast:
-            return math.fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress)
-        return math.simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress, cluster=cluster)
     if args.fast:
-        from machine.gamemath.fastsim import fast_simulate
-
-        return fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress,
-                             cluster=cluster)
-    from machine.gamemath.simulate import simulate
-
-    return simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress, cluster=cluster)
+        on = {} if cluster is None else {"cluster": cluster}  # only a fast path that takes one gets here with one
+        return math.fast_simulate(profile.rules, args.rounds, args.seed, workers, seats=args.seats, progress=progress, **on)
+    return math.simulate(profile.rules, args.rounds, args.seats, args.seed, workers, progress=progress, cluster=cluster)
