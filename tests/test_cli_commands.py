@@ -14,6 +14,7 @@ import pytest
 
 from machine.cli import main
 from machine.cli.commands import COMMANDS, build_parser
+from machine.cli.common import CommandError
 from machine.games import catalog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -69,5 +70,48 @@ def test_no_module_of_the_command_line_compares_an_engines_name():
 
 def test_the_parser_has_one_subcommand_per_row_of_the_table_in_its_order():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    assert list(sub.choices) == [c.name for c in COMMANDS]
+    assert list(sub.choices or ()) == [c.name for c in COMMANDS]
     assert [c.name for c in COMMANDS][:5] == ["round", "rtp", "strategy", "simulate", "session"]
+
+
+@pytest.fixture
+def no_harness(monkeypatch, tmp_path):
+    """``cabinet run`` in ``tmp_path`` with a display taken as there and no Auto tables, and the
+    command line's door into the development harness recording each time it is asked."""
+    from machine.cli import harness
+    from machine.display import screens
+    from machine.loop import wiring
+
+    asked: list[str] = []
+
+    def refuse(what: str):
+        def door(*args, **kwargs):
+            asked.append(what)
+            raise CommandError(f"{what}: asked")
+        return door
+
+    monkeypatch.setattr(harness, "simulated_cabinet", refuse("simulators"))
+    monkeypatch.setattr(harness, "soak", refuse("soak"))
+    monkeypatch.setattr(wiring, "prepare_auto", lambda *args: None)
+    monkeypatch.delenv("SDL_VIDEODRIVER", raising=False)
+    monkeypatch.setattr(screens, "open_display", lambda: None)
+    monkeypatch.chdir(tmp_path)
+    return asked
+
+
+def test_cabinet_run_on_real_devices_never_reaches_the_development_harness(tmp_path, capsys, no_harness):
+    from tests.test_start_failures import config
+
+    path = config(tmp_path, bus="/dev/ttyNONE", panel="/dev/ttyNONE")
+    assert main(["run", "--config", str(path)]) == 1  # the port cannot be opened: before that, no harness
+    assert capsys.readouterr().err.startswith("cabinet run: devices.bus: /dev/ttyNONE: cannot open: ")
+    assert no_harness == []
+
+
+@pytest.mark.parametrize(("argv", "door"), [([], "simulators"), (["--headless"], "soak")])
+def test_cabinet_run_reaches_the_simulators_only_through_the_harness(tmp_path, capsys, no_harness, argv, door):
+    from tests.test_start_failures import config
+
+    assert main(["run", "--config", str(config(tmp_path)), *argv]) == 2
+    assert capsys.readouterr().err == f"cabinet run: {door}: asked\n"
+    assert no_harness == [door]

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from machine.cli.common import CommandError, pct, read_script
-from machine.devtools.progress import working
+from machine.progress import working
 
 
 def round_command(args: argparse.Namespace) -> int:
@@ -105,8 +105,8 @@ def strategy_command(args: argparse.Namespace) -> int:
 
 
 def simulate_command(args: argparse.Namespace) -> int:
-    from machine.devtools.progress import RateProgress
     from machine.gamemath import engines
+    from machine.progress import RateProgress
 
     profile = priced_game(args.script)
     if profile.rules.decks == 0:
