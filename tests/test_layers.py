@@ -64,6 +64,8 @@ RULES = (
          forbidden=("machine.display", "pygame", "machine.loop", "machine.core")),
     Rule("the game math knows no money, cabinet, loop, screen or operator", "machine.gamemath",
          forbidden=("machine.money", "machine.core", "machine.loop", "machine.display", "machine.operator")),
+    Rule("the operator menu's model knows no screen (the display reads the model)", "machine.operator",
+         forbidden=("machine.display", "pygame")),
     # the command line's one door into the harness: the development commands and the simulators
     # that ``cabinet run`` reaches only when the configuration asks for them
     Rule("the product knows no development harness", "machine", forbidden=("machine.devtools",),
