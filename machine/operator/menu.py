@@ -41,7 +41,7 @@ from typing import Any
 from machine.core.cabinet import Cabinet
 from machine.i18n import Words
 from machine.operator import menupages, pin
-from machine.operator.config import MIN_SEATS_FOR_TWO_DECKS
+from machine.operator.config import fewest_decks
 from machine.operator.menupages import ANY, BROWSE_LAMPS, tournament_field
 from machine.operator.menuwords import (
     CHOICES,
@@ -309,8 +309,8 @@ class OperatorMenu:
     def _choices(self, name: str) -> tuple[Any, ...]:
         if name == "game":
             return tuple(self.cab.games_enabled)
-        if name == "decks" and self.cab.profile.engine == "blackjack" and len(self.cab.seats) >= MIN_SEATS_FOR_TWO_DECKS:
-            return tuple(d for d in EDITABLE[name] if d >= 2)  # as config check: one deck is too few here
+        if name == "decks":  # as config check: one deck can be too few for this game on this many seats
+            return tuple(d for d in EDITABLE[name] if d >= fewest_decks(self.cab.profile, len(self.cab.seats)))
         return EDITABLE[name]
 
     def current(self, name: str) -> Any:
