@@ -36,8 +36,8 @@ def session_command(args: argparse.Namespace) -> int:
 
 def auto_strategy(script: Any) -> Any:
     """Auto for the script's game: the decision with the highest expected return (gamemath).
-    None for a script that names no game the registry knows: its own error is reported when it
-    is played, before any decision."""
+    None when the script's game cannot be loaded: its own error is reported when it is played,
+    before any decision."""
     from machine.gamemath.engines import auto_for
     from machine.scripts.roundscript import ScriptError, load_game
 
