@@ -30,7 +30,6 @@ def _version() -> str:
     return f"cabinet {__version__}\nsoftware identity (SHA-256): {software_id()}\n{state}"
 
 
-
 def main(argv: Sequence[str] | None = None) -> int:
     """The command; a reader that stops early (``| head``) ends it quietly with status 0."""
     try:

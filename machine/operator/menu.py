@@ -214,21 +214,28 @@ class OperatorMenu:
         self._unlocked(now)
 
     def _unlocked(self, now: float) -> None:
-        if self.after_pin == "edit":
-            self.edit_value = self.current(self._editing())
-            self.mode = Mode.EDIT
-        elif self.after_pin in ("period", "ram", "tour_open", "tour_close"):
-            self.mode = Mode.CONFIRM
-        elif self.after_pin == "tour_edit":
-            self.edit_value = self.tournament_form[tournament_field(self)]
-            self.mode = Mode.TOUR_EDIT
-        elif self.after_pin == "hopper":
-            self._do("hopper", now)
-            self.mode = Mode.BROWSE
+        UNLOCKED[self.after_pin](self, now)
+
+    def _edit(self, now: float) -> None:
+        self.edit_value = self.current(self._editing())
+        self.mode = Mode.EDIT
+
+    def _confirm(self, now: float) -> None:
+        self.mode = Mode.CONFIRM
+
+    def _tour_edit(self, now: float) -> None:
+        self.edit_value = self.tournament_form[tournament_field(self)]
+        self.mode = Mode.TOUR_EDIT
+
+    def _hopper_test(self, now: float) -> None:
+        _ = self.words
+        self.requests.append("hopper_test")
+        self.message = _("Hopper test: paying one coin")
+        self.mode = Mode.BROWSE
 
     # a confirmation
     def _confirmed(self, seat: int, button: str, now: float) -> None:
-        self._do(self.after_pin, now)
+        CONFIRMED[self.after_pin](self, now)
         self.mode = Mode.BROWSE
 
     # editing a value: Draw / Stand step through the values, Collect leaves, Start takes it
@@ -250,30 +257,28 @@ class OperatorMenu:
         self.mode = Mode.BROWSE
         self.tournament_form[tournament_field(self)] = self.edit_value
 
-    # -- what a confirmed or unlocked action does ----------------------------------------------------
+    # -- what a confirmed action does ---------------------------------------------------------------
 
-    def _do(self, action: str, now: float) -> None:
+    def _reset_period(self, now: float) -> None:
         _ = self.words
-        if action == "period":
-            self.cab.reset_period("operator")
-            self.message = _("Period meters reset")
-        elif action == "ram":
-            try:
-                self.cab.ram_clear("operator")
-                self.message = _("RAM cleared")
-            except RuntimeError as exc:
-                self.message = str(exc)
-        elif action == "hopper":
-            self.requests.append("hopper_test")
-            self.message = _("Hopper test: paying one coin")
-        elif action == "tour_open":
-            self._open_tournament(now)
-        elif action == "tour_close":
-            try:
-                what = self.cab.close_tournament("operator", now)
-                self.message = _("Tournament: {what}", what=_(WHEN.get(what, what)))
-            except ValueError as exc:
-                self.message = str(exc)
+        self.cab.reset_period("operator")
+        self.message = _("Period meters reset")
+
+    def _ram_clear(self, now: float) -> None:
+        _ = self.words
+        try:
+            self.cab.ram_clear("operator")
+            self.message = _("RAM cleared")
+        except RuntimeError as exc:
+            self.message = str(exc)
+
+    def _close_tournament(self, now: float) -> None:
+        _ = self.words
+        try:
+            what = self.cab.close_tournament("operator", now)
+            self.message = _("Tournament: {what}", what=_(WHEN.get(what, what)))
+        except ValueError as exc:
+            self.message = str(exc)
 
     def _open_tournament(self, now: float) -> None:
         _ = self.words
@@ -432,6 +437,16 @@ KEYS: dict[tuple[State, str], Handler] = {
     (State.EDIT, "collect"): M._browse,
     (State.TOUR_EDIT, "draw"): M._step, (State.TOUR_EDIT, "stand"): M._step, (State.TOUR_EDIT, "start"): M._keep,
     (State.TOUR_EDIT, "collect"): M._browse,
+}
+
+# what the PIN (or the menu already unlocked) leads to, by what Start asked for (``after_pin``)
+UNLOCKED: dict[str, Callable[[OperatorMenu, float], None]] = {
+    "edit": M._edit, "tour_edit": M._tour_edit, "hopper": M._hopper_test,
+    "period": M._confirm, "ram": M._confirm, "tour_open": M._confirm, "tour_close": M._confirm,
+}
+# what a confirmation does, by what it asked
+CONFIRMED: dict[str, Callable[[OperatorMenu, float], None]] = {
+    "period": M._reset_period, "ram": M._ram_clear, "tour_open": M._open_tournament, "tour_close": M._close_tournament,
 }
 
 VIEWS: dict[State, Callable[[OperatorMenu], MenuView]] = {
