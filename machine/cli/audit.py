@@ -56,7 +56,8 @@ def audit_command(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace, path: Any, key: bytes) -> int:
-    from machine.money.audit import as_csv, as_text, gather, verify_report, verify_result
+    from machine.money.audit import gather, verify_result
+    from machine.operator.reports import as_csv, as_text, verify_report
 
     if args.what == "verify":
         if args.json:
@@ -67,7 +68,7 @@ def _audit(args: argparse.Namespace, path: Any, key: bytes) -> int:
         print(text)
         return 0 if ok else 1
     if args.what == "tournaments":
-        from machine.money.audit import gather_tournaments, tournaments_csv, tournaments_text
+        from machine.operator.reports import gather_tournaments, tournaments_csv, tournaments_text
 
         tours = gather_tournaments(path, key)
         print(tournaments_csv(tours) if args.csv else json.dumps(tours, indent=2) if args.json else tournaments_text(tours),

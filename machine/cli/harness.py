@@ -65,8 +65,9 @@ def soak(cfg: Any, rounds: int, seed: int, data: Path | None) -> int:
     return soak_run(cfg, Path.cwd(), rounds=rounds, seed=seed, data=data)
 
 
-def simulated_cabinet(cfg: Any) -> Any:
-    """The cabinet app on the simulators the configuration names (``devices: sim``)."""
+def simulated_cabinet(cfg: Any, first_start: bool = False) -> Any:
+    """The cabinet app on the simulators the configuration names (``devices: sim``);
+    ``first_start``: ``run --init``."""
     from machine.devtools.harness import SimulatedCabinet  # development only: the simulators
 
-    return SimulatedCabinet(cfg, Path.cwd())
+    return SimulatedCabinet(cfg, Path.cwd(), first_start=first_start)

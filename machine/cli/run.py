@@ -61,17 +61,14 @@ def _run(args: argparse.Namespace, cfg: Any) -> int:
     with _start_failures(cfg, args.config):
         if args.headless:
             return harness.soak(cfg, rounds=args.rounds, seed=args.seed, data=data)
-        if args.init:
-            from machine.operator.firststart import init_if_new
-
-            if (made := init_if_new(cfg, Path.cwd())) is not None:
-                print(made, file=sys.stderr)
         from machine.loop.app import CabinetApp
 
         if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
-            app: CabinetApp = harness.simulated_cabinet(cfg)
+            app: CabinetApp = harness.simulated_cabinet(cfg, first_start=args.init)
         else:
-            app = CabinetApp(cfg, Path.cwd())
+            app = CabinetApp(cfg, Path.cwd(), first_start=args.init)  # --init: asks the panel's memory too
+        if app.wiring.first_start is not None:
+            print(app.wiring.first_start, file=sys.stderr)
     try:
         app.run()
     finally:
