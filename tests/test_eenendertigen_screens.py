@@ -158,7 +158,7 @@ def test_recall_of_a_real_round_shows_every_place_and_move(tmp_path):
 
 
 def test_the_moves_wrap_on_the_recall_page():
-    from machine.operator.menu import _wrapped
+    from machine.operator.menuwords import wrapped as _wrapped
 
     assert _wrapped("moves: a, bb, cc", 10, 5) == ["moves: a", "  bb, cc"]
     assert _wrapped("moves: a, bb, cc, dd", 8, 2) == ["moves: a", "  bb, cc ..."]

@@ -9,7 +9,9 @@ import time
 import pytest
 
 from machine.devtools.harness import SimulatedCabinet
+from machine.display.gamewords import say
 from machine.money.audit import gather
+from machine.operator import menupages
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
 from machine.operator.menu import PAGES, OperatorMenu
@@ -26,7 +28,7 @@ PIN_BUTTONS = {
 
 
 def menu_for(cab) -> OperatorMenu:
-    return OperatorMenu(cab, stored_pin(PIN), "test-id")
+    return OperatorMenu(cab, stored_pin(PIN), "test-id", say=say)
 
 
 def goto(menu: OperatorMenu, page: str) -> None:
@@ -226,7 +228,8 @@ def test_the_settings_page_offers_only_the_settings_of_the_game_in_force(tmp_pat
 
 # -- the operator's language, the settings table, paging, the event log's times (issue 13) -----------
 
-MENU_SOURCES = ("machine/operator/menu.py", "machine/display/menu.py")
+MENU_SOURCES = ("machine/operator/menu.py", "machine/operator/menupages.py", "machine/operator/menuwords.py",
+                "machine/display/menu.py")
 
 
 def _menu_messages() -> set[str]:
@@ -369,5 +372,53 @@ def test_an_events_detail_reads_the_cores_words_in_the_operators_language(tmp_pa
     cab = boot(tmp_path)
     menu = menu_for(cab)
     menu.language = "nl"
-    detail = menu._detail({"code": 150, "event": "tilt", "reason": "hopper: empty; 3 coin(s) owed"})
+    detail = menupages.detail(menu, {"code": 150, "event": "tilt", "reason": "hopper: empty; 3 coin(s) owed"})
     assert detail == "reden: hopper: leeg; 3 munt(en) nog te betalen"
+
+
+# -- the menu as a table of (state, button) -> handler, with a registry of pages (issue 22) -----------
+
+
+def test_a_registered_page_is_listed_shown_and_answers_its_own_buttons(tmp_path):
+    from machine.operator.menuwords import MenuView
+
+    pressed = []
+    toy = menupages.Page("Toy page", lambda menu: MenuView("Toy", [f"seat {menu.recall_seat}"], footer="toy footer"),
+                         start=lambda menu: "period", keys={"x2": lambda menu, seat, button, now: pressed.append(seat)})
+    menupages.register(toy)
+    try:
+        menu = menu_for(boot(tmp_path))
+        assert menu.view().lines[-1] == "Toy page"
+        menu.press(1, "stand", 0)  # from the first page back round to the last: the toy's
+        menu.press(1, "start", 0)
+        assert (menu.view().title, menu.view().lines, menu.view().footer) == ("Toy", ["seat 1"], "toy footer")
+        menu.press(2, "x2", 0)
+        assert pressed == [2] and menu.lamps() == {"draw", "stand", "start", "collect"}
+        menu.press(1, "start", 0)  # what its Start asks for, after the PIN
+        assert menu.mode == "pin" and menu.after_pin == "period"
+    finally:
+        menupages.unregister("Toy page")
+    assert menupages.names() == PAGES
+
+
+def test_a_button_the_table_has_no_row_for_changes_nothing(tmp_path):
+    menu = menu_for(boot(tmp_path))
+    for button in ("double", "split", "insurance", "auto", "collect", "+2", "x2"):
+        menu.press(1, button, 0)  # the list of pages: only Draw, Stand and Start do something
+        assert (menu.page, menu.cursor, menu.mode, menu.message) == (None, 0, "browse", "")
+    goto(menu, "Settings")
+    menu.press(1, "start", 0)
+    enter_pin(menu, PIN)
+    assert menu.mode == "edit" and menu.edit_value == 20.0
+    for button in ("double", "+2", "auto", "insurance"):
+        menu.press(1, button, 0)  # editing: only Draw, Stand, Start and Collect
+        assert (menu.mode, menu.edit_value) == ("edit", 20.0)
+    menu.press(1, "collect", 0)
+    assert menu.mode == "browse" and menu.cab.settings.betting_time == 20.0
+
+
+def test_every_state_has_a_view_and_rows_in_the_table():
+    from machine.operator.menu import KEYS, VIEWS, State
+
+    assert set(VIEWS) == set(State)
+    assert {state for state, _ in KEYS} == set(State)

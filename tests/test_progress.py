@@ -1,4 +1,4 @@
-"""The progress lines of the long development commands (machine/devtools/progress.py): in place
+"""The progress lines of the long development commands (machine/progress.py): in place
 on a terminal, plain lines a few seconds apart in a file, never on stdout."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import time
 
 from machine.devtools.crashtest import CrashReport
 from machine.devtools.crashtest import progress_line as crash_line
-from machine.devtools.progress import CLEAR_TO_END, Progress, RateProgress, duration, working
 from machine.devtools.soak import progress_line as soak_line
+from machine.progress import CLEAR_TO_END, Progress, RateProgress, duration, working
 
 
 class Clock:

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
-from machine.devtools.progress import Progress
 from machine.games.blackjack.game import BlackjackGame
 from machine.games.blackjack.round import Round
 from machine.games.cards import shuffle
@@ -35,6 +34,7 @@ from machine.loop.payout import HopperTestLedger, check_counter, run_payouts
 from machine.money.memory import FileHeadStore, Memory
 from machine.money.seatmoney import MoneySettings
 from machine.profiles import load_profile
+from machine.progress import Progress
 
 SEATS = 3
 SCRIPT_LENGTH = 140

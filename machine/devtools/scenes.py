@@ -336,6 +336,7 @@ PIN_1234 = ("+2", "+10", "x2", "repeat")
 def _menu(tmp: Path, *presses: str, on: str = "split", language: str = "en"):
     """A menu opened (play paused, as the loop does) on a cabinet that played scene ``on``, after
     ``presses`` (seat 1); the journal's record times made fixed so the pictures do not change."""
+    from machine.display.gamewords import say
     from machine.operator.menu import OperatorMenu
     from machine.operator.pin import hash_pin
 
@@ -348,7 +349,8 @@ def _menu(tmp: Path, *presses: str, on: str = "split", language: str = "en"):
     cab.pause("operator", 5.5)
     cab.operator_event("menu opened", 5.5)
     cab.journal.db.execute("UPDATE journal SET at = ? + seq", (MENU_WALL,))
-    menu = OperatorMenu(cab, hash_pin("1234", n=16, r=1, p=1), "c645...b8bb (example)", language=language)
+    menu = OperatorMenu(cab, hash_pin("1234", n=16, r=1, p=1), "c645...b8bb (example)", language=language,
+                        say=say)
     for b in presses:
         menu.press(1, b, 6)
     return cab, menu

@@ -24,9 +24,9 @@ from hardware.sim.launcher import SimProcess
 from hardware.sim.panel import PanelSimulator
 
 from machine.devtools.harness import SimulatedCabinet
-from machine.devtools.progress import Progress
 from machine.operator.config import MachineConfig
 from machine.operator.firststart import temporary
+from machine.progress import Progress
 
 BET_BUTTONS = tuple(b.value for b in BUTTONS_TO_BET)
 # what a robot presses when the game asks it (Auto three times as often as each other button)

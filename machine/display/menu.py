@@ -17,7 +17,7 @@ import pygame
 from machine.display.cardart import card_surface
 from machine.display.draw import GOLD, WHITE, Renderer
 from machine.i18n import N_, Words
-from machine.operator.menu import MenuView
+from machine.operator.menuwords import MenuView
 
 BG = (18, 22, 34)
 DIM = (150, 160, 190)

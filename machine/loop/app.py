@@ -23,6 +23,7 @@ from typing import Any
 from hardware.buttons import Button
 
 from machine.core.cabinet import Cabinet, MemoryLocked
+from machine.display.gamewords import say
 from machine.display.screens import Screens, banner_text
 from machine.loop.router import Router
 from machine.loop.wiring import Wiring
@@ -94,7 +95,7 @@ class CabinetApp:
 
     def _open_menu(self) -> OperatorMenu:
         return OperatorMenu(self.cab, self.cfg.operator_pin, self.software_id,
-                            language=self.cfg.operator_language or self.cfg.language)
+                            language=self.cfg.operator_language or self.cfg.language, say=say)
 
     def close(self) -> None:
         self.wiring.close()

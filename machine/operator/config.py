@@ -383,6 +383,13 @@ def parse_config(text: str, name: str) -> MachineConfig:
     return cfg
 
 
+def fewest_decks(profile: Profile, seats: int) -> int:
+    """The fewest decks ``profile`` may deal on a cabinet of ``seats`` seats (config check, and
+    the operator menu's Decks setting): two for a blackjack-family game on
+    ``MIN_SEATS_FOR_TWO_DECKS`` seats or more, else one."""
+    return 2 if profile.engine == "blackjack" and seats >= MIN_SEATS_FOR_TWO_DECKS else 1
+
+
 def _play_problems(profile: Profile, seats: int) -> list[str]:
     """What a profile allows that a cabinet cannot deal, named at the profile's own line.
 
@@ -392,7 +399,7 @@ def _play_problems(profile: Profile, seats: int) -> list[str]:
     table can run out of cards in a round).
     """
     decks = profile.rules.decks
-    if decks >= 2 or (decks == 1 and (profile.engine != "blackjack" or seats < MIN_SEATS_FOR_TWO_DECKS)):
+    if decks >= 2 or (decks == 1 and fewest_decks(profile, seats) == 1):
         return []
     path = config_dir() / "games" / f"{profile.game}.yaml"
     line = _where(_line_map(path.read_text(encoding="utf-8")), ("rules", "decks"))

@@ -140,11 +140,11 @@ def cluster_bench(rounds: int = 10**9, cluster: str = "local") -> None:
     except ImportError as exc:
         print(f"fast path not installed: {exc}")
         return
-    from machine.devtools.progress import RateProgress
     from machine.gamemath.blackjack import game_rtp
     from machine.gamemath.blackjack.auto import prepare
     from machine.gamemath.cluster import ClusterError, open_cluster
     from machine.profiles import load_profile
+    from machine.progress import RateProgress
 
     rules = load_profile("random-blackjack").rules
     prepare(rules)  # Auto's tables once, into the cache folder, for the local workers to read

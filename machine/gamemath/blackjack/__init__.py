@@ -67,6 +67,7 @@ __all__ = [
 
 HAS_EXACT_RTP = True
 PREPARE_PROGRESS = True  # prepare(rules, progress, workers) follows its up cards and uses threads
+FAST_PATH_TABLES = True  # the fast path keeps Auto's answers of its own: simulate --fast prepares no tables first
 BENCH_WARM_UP = {"decks": 1}  # rules of no profile: cabinet bench exact's warm-up
 
 

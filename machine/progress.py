@@ -1,4 +1,4 @@
-"""Progress a person reads while a long development command runs: one line, on stderr.
+"""Progress a person reads while a long command runs (a price, a simulation, a soak): one line, on stderr.
 
 Owns: ``Progress`` — a progress line rewritten in place on a terminal (a few times a second at
 most), or written as plain lines, one every few seconds, when the stream is a file or a pipe

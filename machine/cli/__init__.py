@@ -1,0 +1,81 @@
+"""The ``cabinet`` command and its subcommands.
+
+Owns: the command's entry point (``main``; the console script ``cabinet`` and ``python -m
+machine``): parsing the command line with the table in ``commands.py``, calling the
+subcommand's handler (one module per area beside this one) and turning errors into one line on
+standard error: exit status 2 for a bad configuration or command line, 1 for something
+``cabinet run`` needs that cannot be reached or is in use (a serial port, a device, the
+simulator, a journal another process holds), 3 for a journal that cannot be trusted. The work
+itself lives in the modules the handlers call.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Sequence
+
+from machine import __version__
+from machine.cli.commands import build_parser
+from machine.cli.common import EXIT_MEMORY, EXIT_USAGE, CommandError
+
+__all__ = ["build_parser", "main"]
+
+
+def _version() -> str:
+    from machine.operator.identity import check_manifest, software_id
+
+    problems = check_manifest()
+    state = "matches the release manifest" if not problems else f"does NOT match the release manifest ({problems[0]})"
+    return f"cabinet {__version__}\nsoftware identity (SHA-256): {software_id()}\n{state}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command; a reader that stops early (``| head``) ends it quietly with status 0."""
+    try:
+        try:
+            status = _main(argv)
+        finally:  # --help and argparse's refusals leave through SystemExit: flush those too
+            sys.stdout.flush()  # here, not at exit, where a closed pipe would print "Exception ignored"
+    except BrokenPipeError:  # the reader stopped early: not an error of ours
+        _drop_stdout()
+        return 0
+    return status
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null so that Python's flush at exit writes nowhere."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor (captured output in a test): nothing to flush
+        pass
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
+    from machine.core.cabinet import CabinetLocked, MemoryLocked
+    from machine.money.journal import JournalError  # a state row failing its checksum, a file that is no journal
+    from machine.money.memory import UntrustedMemory
+
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        print(_version())
+        return 0
+    if args.command is None:
+        parser.print_help()
+        return EXIT_USAGE
+    try:
+        return int(args.func(args))
+    except UntrustedMemory as exc:
+        print(f"memory error: {exc}", file=sys.stderr)
+        return EXIT_MEMORY
+    except CabinetLocked as exc:  # "memory error: ..." (3), or "software identity: ..." (2)
+        print(exc, file=sys.stderr)
+        return EXIT_MEMORY if isinstance(exc, MemoryLocked) else EXIT_USAGE
+    except (ValueError, CommandError, JournalError) as exc:
+        # ConfigError lists every problem, one per line
+        # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.
+        print(f"cabinet {args.command}: {exc}", file=sys.stderr)
+        return exc.status if isinstance(exc, CommandError) else EXIT_USAGE

@@ -1,0 +1,218 @@
+"""The operator menu's words and tables: what it calls each setting, meter, event and button.
+
+Owns: the settings the menu can change and their values (``EDITABLE``, ``SETTINGS``), the
+meters', events' and buttons' human names, the recall's words for decisions, the Tournament
+page's form, the PIN digits on the seat buttons, the page sizes, and ``MenuView``, what a page
+shows (plain text lines in the operator's language). Everything here is data and pure text
+functions: no cabinet, no state, no drawing (machine/display/menu.py draws a ``MenuView``).
+The words are English marked with ``N_``; the menu translates them (machine/i18n.py).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from hardware.buttons import Button
+
+from machine.i18n import N_, Words
+
+PIN_DIGITS: dict[str, str] = {
+    Button.PLUS_2: "1", Button.PLUS_10: "2", Button.TIMES_2: "3", Button.REPEAT: "4", Button.MAX: "5",
+    Button.DRAW: "6", Button.STAND: "7", Button.DOUBLE: "8", Button.SPLIT: "9", Button.INSURANCE: "0",
+}
+RECALL_WIDTH = 100  # characters in a recall line of moves before it wraps
+RECALL_MOVE_LINES = 8  # the most lines of moves the recall page shows (the cards are drawn below)
+ROWS = 18  # table rows on one page of the meters or the event log (fits 1280x720 and 1920x1080)
+EVENTS_KEPT = 200  # the newest events the log pages through
+DETAIL_WIDTH = 48  # characters of an event's detail before it is cut with "..."
+# The pages, by the names the code and the tests use; each is shown translated
+EDITABLE: dict[str, tuple[Any, ...]] = {
+    "betting_time": (10.0, 15.0, 20.0, 30.0, 45.0, 60.0),
+    "decision_timeout": (10.0, 15.0, 20.0, 30.0),
+    "credit_limit": (1000, 5000, 10000),
+    "payout": ("hopper", "handpay"),
+    "hopper_limit": (500, 1000, 2000, 5000),
+    "remainder": ("keep", "handpay"),
+    "decks": (1, 2, 4, 6, 8),  # game mathematics: after a RAM clear
+    "dealer_hits_soft_17": (False, True),  # game mathematics: after a RAM clear
+    "game": (),  # one of the enabled games; in force when no seat has a bet or a hand
+}
+
+
+@dataclass(frozen=True)
+class Setting:
+    """How the Settings page shows a setting: its human name and how a value reads.
+
+    ``unit``: ``seconds`` ("15 s"), ``points`` ("1,000 points = €100.00"), ``count`` (a plain
+    number), ``choice`` (a word of ``CHOICES``), ``yes/no``, ``game`` (the game's title)."""
+
+    name: str
+    unit: str
+
+
+SETTINGS: dict[str, Setting] = {
+    "betting_time": Setting(N_("Betting time"), "seconds"),
+    "decision_timeout": Setting(N_("Decision time"), "seconds"),
+    "credit_limit": Setting(N_("Credit limit (no coins taken above)"), "points"),
+    "payout": Setting(N_("Payout"), "choice"),
+    "hopper_limit": Setting(N_("Hopper limit (more is a handpay)"), "points"),
+    "remainder": Setting(N_("Leftover below one coin"), "choice"),
+    "decks": Setting(N_("Decks"), "count"),
+    "dealer_hits_soft_17": Setting(N_("Dealer hits soft 17"), "yes/no"),
+    "game": Setting(N_("Game"), "game"),
+}
+CHOICES = {"hopper": N_("hopper"), "handpay": N_("handpay"), "keep": N_("kept on the credit meter")}
+
+# The meters by their human names; the money meters count points and are shown as money too
+METER_NAMES = {
+    "total_in": N_("Money in"), "hopper_out": N_("Paid by the hopper"), "handpay_out": N_("Paid by hand"),
+    "total_out": N_("Money out"), "games_played": N_("Games played"), "games_won": N_("Games won"),
+    "games_lost": N_("Games lost"), "games_pushed": N_("Games pushed"), "total_bet": N_("Total bet"),
+    "total_won": N_("Total won"), "blackjacks": N_("Blackjacks"), "three_sevens": N_("Three sevens"),
+    "insurance_taken": N_("Insurance taken"), "insurance_paid": N_("Insurance paid"), "handpays": N_("Handpays"),
+    "power_ups": N_("Power-ups"), "door_openings": N_("Door openings"), "ram_clears": N_("RAM clears"),
+    "period_resets": N_("Period resets"), "hopper_test_coins": N_("Hopper test coins"),
+    "hopper_refills": N_("Hopper refills"), "tournaments": N_("Tournaments"),
+    "tournament_entries": N_("Tournament entries"), "tournament_prizes": N_("Tournament prizes"),
+    "hopper_out_unexplained": N_("Hopper out, unexplained"),
+}
+MONEY_METERS = frozenset({"total_in", "hopper_out", "handpay_out", "total_out", "total_bet", "total_won",
+                          "insurance_taken", "insurance_paid", "tournament_entries", "tournament_prizes",
+                          "hopper_out_unexplained"})
+
+# The event log: each event by its human name (the code stays beside it)
+EVENT_NAMES = {
+    "power_up": N_("Power up"), "power_down_detected": N_("Power cut detected"), "ram_clear": N_("RAM clear"),
+    "period_reset": N_("Period meters reset"), "door_open": N_("Door opened"), "door_closed": N_("Door closed"),
+    "tilt": N_("Tilt"), "tilt_cleared": N_("Tilt cleared"), "memory_error": N_("Memory error"),
+    "coin_error": N_("Coin acceptor error"), "coin_events_lost": N_("Coin events lost"),
+    "coin_fraud": N_("Coin fraud attempt"), "hopper_fault": N_("Hopper fault"),
+    "hopper_extra_coin": N_("Hopper paid an extra coin"), "hopper_runaway": N_("Hopper runaway"),
+    "payout_resumed": N_("Payout resumed"), "hopper_refill": N_("Hopper refilled"), "handpay": N_("Handpay"),
+    "handpay_cleared": N_("Handpay paid"), "operator": N_("Operator"), "settings_changed": N_("Setting changed"),
+    "play_paused": N_("Play paused"), "play_resumed": N_("Play resumed"), "pin_wrong": N_("Wrong PIN"),
+    "pin_locked": N_("PIN locked"),
+    "software_identity": N_("Software identity"), "round_void": N_("Round void"),
+    "tournament_opened": N_("Tournament opened"), "tournament_started": N_("Tournament started"),
+    "tournament_entry": N_("Tournament entry"), "tournament_closed": N_("Tournament closed"),
+    "tournament_prize": N_("Tournament prize"),
+    "hopper_out_unexplained": N_("Hopper coins out unexplained"),
+    "hopper_count_behind": N_("Hopper count behind the journal"),
+    "coin_events_while_down": N_("Coin events while the cabinet was down"),
+    "coin_counter_fault": N_("Coin acceptor counter fault"),
+    "hopper_count_unexplained": N_("Hopper count does not explain a payout"),
+}
+# An event's detail: the words it is written with (any other key or value reads as recorded)
+DETAIL_WORDS = {
+    "reason": N_("reason"), "what": N_("what"), "name": N_("name"), "old": N_("old"), "new": N_("new"),
+    "by": N_("by"), "operator": N_("operator"), "door": N_("door"), "panel": N_("button panel offline"),
+    "menu opened": N_("menu opened"), "menu closed": N_("menu closed"), "wrong PIN": N_("wrong PIN"),
+    "software identity": N_("software identity"), "amount": N_("amount"), "match": N_("match"),
+    "manifest": N_("manifest"), "coin": N_("coin"), "error_code": N_("error code"), "count": N_("count"),
+    "coins": N_("coins"), "after": N_("after"), "paid": N_("paid"), "owed": N_("owed"), "fault": N_("fault"),
+    "unpaid": N_("unpaid"), "id": N_("number"), "number": N_("number"), "variant": N_("variant"),
+    "entry": N_("entry"), "prizes": N_("prizes"), "start": N_("begins"), "end": N_("ends"), "why": N_("why"),
+    "seed": N_("seed"), "participants": N_("participants"), "round_no": N_("round"), "when": N_("when"),
+    "unknown coin id": N_("unknown coin"), "hopper test payout": N_("hopper test payout"),
+    "wrong": N_("wrong in a row"), "seconds": N_("seconds"),
+    "hopper": N_("hopper"), "address": N_("address"), "journal": N_("journal"), "device": N_("device"),
+    "events": N_("events"), "lost": N_("lost"), "detail": N_("detail"),
+    "at start-up": N_("at start-up"), "after a payout": N_("after a payout"), "before a payout": N_("before a payout"),
+    "before the hopper test": N_("before the hopper test"), "after the hopper test": N_("after the hopper test"),
+    "gone from the acceptor's buffer: their coins cannot be credited":
+        N_("gone from the acceptor's buffer: their coins cannot be credited"),
+    "still in the acceptor's buffer: credited": N_("still in the acceptor's buffer: credited"),
+}
+BUTTON_NAMES: dict[str, str] = {
+    Button.REPEAT: N_("Repeat Bet"), Button.MAX: N_("Max Bet"), Button.START: N_("Start"), Button.DRAW: N_("Draw"),
+    Button.STAND: N_("Stand"), Button.DOUBLE: N_("Double"), Button.SPLIT: N_("Split"), Button.INSURANCE: N_("Insurance"),
+    Button.AUTO: N_("Auto"), Button.COLLECT: N_("Collect"),
+}
+# Recall: who decided and what
+DECIDED_BY = {"player": N_("player"), "auto": N_("Auto"), "timeout": N_("time out")}
+ACTIONS = {
+    "hit": N_("draw"), "draw": N_("draw"), "stand": N_("stand"), "double": N_("double"), "split": N_("split"),
+    "surrender": N_("surrender"), "continue": N_("play on"), "insure": N_("insurance"),
+    "no_insurance": N_("no insurance"), "wash": N_("wash"), "dark": N_("dark"), "pass": N_("pass"),
+    "swap_all": N_("swap all three"), "take_open": N_("take the open card"),
+}
+ACTIONS_WITH = {"bet": N_("stake {0}"), "swap": N_("swap:{0}:{1}"), "discard": N_("discard:{0}")}  # "bet:2", "swap:1:3"
+
+
+def action_text(action: str, _: Words) -> str:
+    """A decision as the recall page writes it: "draw", "stake 2", "swap:2:2" (unknown: as recorded)."""
+    verb, *args = action.split(":")
+    if args and verb in ACTIONS_WITH:
+        return _(ACTIONS_WITH[verb]).format(*args)
+    return _(ACTIONS[action]) if action in ACTIONS else action
+# What the cabinet answers a change or a close with (machine/core/cabinet.py)
+WHEN = {
+    "changed": N_("changed"), "after the next RAM clear": N_("after the next RAM clear"),
+    "when no seat has a bet or a hand": N_("when no seat has a bet or a hand"),
+    "when the tournament has closed": N_("when the tournament has closed"), "closed": N_("closed"),
+    "at the end of the round in play": N_("at the end of the round in play"),
+}
+
+# The Tournament page's choices; start and end count in seconds from the moment it is opened
+TOURNAMENT_FORM: dict[str, tuple[Any, ...]] = {
+    "variant": ("classic", "modern"),
+    "entry": (0, 10, 20, 50, 100),
+    "prizes": ((), (100,), (200, 100, 50), (500, 250, 100), (1000, 500, 250)),
+    "start": (None, 900.0, 1800.0, 3600.0, 7200.0),
+    "end": (None, 3600.0, 7200.0, 14400.0, 28800.0, 86400.0),
+}
+TOURNAMENT_FIELDS = {"variant": N_("Variant"), "entry": N_("Entry"), "prizes": N_("Prizes"), "start": N_("Begins"),
+                     "end": N_("Ends")}
+VARIANTS = {"classic": N_("classic"), "modern": N_("modern")}
+
+
+def tournament_choice_text(name: str, value: Any, _: Words) -> str:
+    if name == "entry":
+        return _("{points} points", points=_.number(value))
+    if name == "prizes":
+        return _("{prizes} points (ranks 1..)", prizes="/".join(map(_.number, value))) if value else _("none")
+    if name == "start":
+        return _("now") if value is None else _("in {minutes} min", minutes=int(value // 60))
+    if name == "end":
+        return _("none") if value is None else _("after {hours} h", hours=int(value // 3600))
+    if name == "variant":
+        return _(VARIANTS.get(value, str(value)))
+    return str(value)
+
+
+def wrapped(text: str, width: int, most: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters broken after ", "; at most ``most`` lines
+    (the last ending in "..." when some were left off)."""
+    lines: list[str] = []
+    for part in text.split(", "):
+        if lines and len(lines[-1]) + 2 + len(part) <= width:
+            lines[-1] += ", " + part
+        else:
+            lines.append(("  " if lines else "") + part)
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] += " ..."
+    return lines
+
+
+def cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def when_text(at: float | None) -> str:
+    """A journal record's time as the cabinet's local date and time ("2026-12-01 08:31:05")."""
+    return "-" if at is None else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at))
+
+
+@dataclass
+class MenuView:
+    title: str
+    lines: list[str]
+    selected: int | None = None  # index into lines that is highlighted
+    recall: dict[str, Any] | None = None  # a game to draw with its cards
+    footer: str = ""
+    header: str = ""  # the column names of a table (tab-separated like its lines)
+    align: str = ""  # per column: "l" left or "r" right (default: the first left, the others right)
+    language: str = "en"  # what the drawing writes its own words in (recall's labels)
