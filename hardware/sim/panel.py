@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import select
 import signal
@@ -33,12 +34,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from hardware.clock import Clock
 from hardware.sim.link import ControlListener, LinkEnd
 from hardware.sim.panel_control import Controller
 from hardware.sim.panel_device import NvMemory, PanelDevice, RamNv
+from hardware.sim.state import StateError, read_json, write_atomic
 
 TICK = 0.02  # seconds: the longest the loop sleeps
 
@@ -93,27 +96,33 @@ class _Link(LinkEnd):
 
 
 class FileNv:
-    """The panel's non-volatile memory in a file, so it survives a restart of the simulator:
-    the blob's bytes as they are; no file means nothing stored. Written to a temporary file,
-    flushed to disk and renamed over the old one, so a kill never leaves half a blob."""
+    """The panel's non-volatile memory in a file, so it survives a restart of the simulator: a
+    JSON mapping, ``{"head": HEX or null}`` (``hardware/sim/state.py``, ``panel-memory.json``
+    in a state folder); no file means nothing stored. Written to a temporary file, flushed to
+    disk and renamed over the old one, so a kill never leaves half of it."""
 
     def __init__(self, path: str) -> None:
-        self.path = path
+        self.path = Path(path)
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            return read_json(self.path) or {}
+        except StateError as exc:
+            raise OSError(str(exc)) from None  # the memory could not be read: NV_REPLY failed
 
     def load(self) -> bytes | None:
-        try:
-            with open(self.path, "rb") as f:
-                return f.read()
-        except FileNotFoundError:
+        head = self._read().get("head")
+        if head is None:
             return None
+        try:
+            return bytes.fromhex(str(head))
+        except ValueError:
+            raise OSError(f"{self.path}: the head is not hex") from None
 
     def save(self, blob: bytes) -> None:
-        tmp = f"{self.path}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(blob)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        kept = self._read()
+        kept["head"] = bytes(blob).hex()
+        write_atomic(self.path, json.dumps(kept, sort_keys=True).encode())
 
 
 class _ControlServer(ControlListener):

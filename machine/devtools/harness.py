@@ -2,7 +2,8 @@
 and mouse of the ``tools/run`` window.
 
 Owns: ``Simulators`` (the ccTalk bus simulator process and the embedded panel simulator, each on
-a real pty, built from the machine configuration); ``SimulatedCabinet``, the cabinet's frame
+a real pty, built from the machine configuration, their devices' memory in the state folder
+beside the data folder, ``state_folder``); ``SimulatedCabinet``, the cabinet's frame
 loop run on those links, with the window's keys (a seat's buttons, coins, the key switches, the
 door) and clicks on the drawn buttons driving the *simulated* panel and acceptors — never the
 core directly; a click on a card is the product's touchscreen input (``CabinetApp.on_input``) — and
@@ -64,21 +65,37 @@ class CoinFeeder:
         return sum(len(q) for q in self.queues.values())
 
 
-class Simulators:
-    """The bus simulator process and the embedded panel simulator, for links set to ``sim``."""
+def state_folder(cfg: MachineConfig, base: Path) -> Path:
+    """Where the simulated devices keep what real ones keep across a restart (the hopper's coins
+    and lifetime count, the acceptors' event counters, the panel's non-volatile memory): beside
+    the data folder, ``<data_dir>-sim``. Not inside it: a copy of the data folder put back must
+    not carry the devices' counters, nor the panel's copy of the journal's head, along with it."""
+    data = cfg.data_path(base)
+    return data.with_name(data.name + "-sim")
 
-    def __init__(self, cfg: MachineConfig):
+
+class Simulators:
+    """The bus simulator process and the embedded panel simulator, for links set to ``sim``,
+    keeping their devices' memory in ``state`` (``state_folder``)."""
+
+    def __init__(self, cfg: MachineConfig, state: Path | None = None):
         self.bus: Any = None
         self.panel: Any = None
+        self.state = state
         try:
+            if state is not None:
+                state.mkdir(parents=True, exist_ok=True)
             if cfg.devices.bus == "sim":
                 from hardware.sim.launcher import SimProcess
 
-                self.bus = SimProcess.start(self.bus_args(cfg))
+                keep = [] if state is None else ["--state", str(state)]
+                self.bus = SimProcess.start([*self.bus_args(cfg), *keep])
             if cfg.devices.panel == "sim":
                 from hardware.sim.panel import PanelSimulator
+                from hardware.sim.state import PANEL_FILE
 
-                self.panel = PanelSimulator(seats=cfg.seats).start()
+                nv_file = None if state is None else str(state / PANEL_FILE)
+                self.panel = PanelSimulator(seats=cfg.seats, nv_file=nv_file).start()
         except BaseException:
             self.stop()
             raise
@@ -126,7 +143,7 @@ class SimulatedCabinet(CabinetApp):
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
     ):
-        self.sims = Simulators(cfg)
+        self.sims = Simulators(cfg, state_folder(cfg, base))
         self.selected_seat = 1
         self.coins = CoinFeeder(lambda address, coin_id: self.sims.bus.control.coin(address, coin_id))
         try:
