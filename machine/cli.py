@@ -260,6 +260,12 @@ def _run(args: argparse.Namespace, cfg: Any) -> int:
     return 0
 
 
+def _cmd_panel_pair(args: argparse.Namespace) -> int:
+    from machine.operator.panelpair import pair_command
+
+    return pair_command(args)
+
+
 def _cmd_init(args: argparse.Namespace) -> int:
     from machine.operator.config import load_config
     from machine.operator.firststart import init_cabinet
@@ -752,6 +758,12 @@ def build_parser() -> argparse.ArgumentParser:
     ds.add_argument("--echo", action=argparse.BooleanOptionalAction, help="the link echoes the host (default: bus_echo)")
     ds.add_argument("--checksum", choices=("sum8", "crc16"), help="default: bus_checksum in the configuration")
     ds.set_defaults(func=_cmd_devices_scan)
+    pn_ = sub.add_parser("panel", help="the button panel: pair it with this cabinet (at installation)")
+    pn_sub = pn_.add_subparsers(dest="panel_command", required=True)
+    pp = pn_sub.add_parser("pair", help="give the panel a new link key (its main door open, its operator key on)")
+    pp.add_argument("--config", help="the machine configuration (default: config/machine.yaml)")
+    pp.add_argument("--panel", help="the panel's serial port or URL (default: devices.panel in the configuration)")
+    pp.set_defaults(func=_cmd_panel_pair)
     b = sub.add_parser("bench", help="print benchmark figures (all, or those named)")
     b.add_argument("names", nargs="*", help="journal, frames, press, payout, ... (default: all)")
     b.add_argument("--coins", type=count(), help="payout: coins to pay (default 50)")

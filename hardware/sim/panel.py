@@ -97,9 +97,10 @@ class _Link(LinkEnd):
 
 class FileNv:
     """The panel's non-volatile memory in a file, so it survives a restart of the simulator: a
-    JSON mapping, ``{"head": HEX or null}`` (``hardware/sim/state.py``, ``panel-memory.json``
-    in a state folder); no file means nothing stored. Written to a temporary file, flushed to
-    disk and renamed over the old one, so a kill never leaves half of it."""
+    JSON mapping, ``{"head": HEX or null, "link_key": HEX or null}`` (``hardware/sim/state.py``,
+    ``panel-memory.json`` in a state folder); no file means nothing stored and never paired.
+    Written to a temporary file, flushed to disk and renamed over the old one, so a kill never
+    leaves half of it."""
 
     def __init__(self, path: str) -> None:
         self.path = Path(path)
@@ -120,8 +121,21 @@ class FileNv:
             raise OSError(f"{self.path}: the head is not hex") from None
 
     def save(self, blob: bytes) -> None:
+        self._write("head", bytes(blob).hex())
+
+    def load_key(self) -> bytes | None:
+        key = self._read().get("link_key")
+        try:
+            return None if key is None else bytes.fromhex(str(key))
+        except ValueError:
+            raise OSError(f"{self.path}: the link key is not hex") from None
+
+    def save_key(self, key: bytes | None) -> None:
+        self._write("link_key", None if key is None else bytes(key).hex())
+
+    def _write(self, name: str, value: str | None) -> None:
         kept = self._read()
-        kept["head"] = bytes(blob).hex()
+        kept[name] = value
         write_atomic(self.path, json.dumps(kept, sort_keys=True).encode())
 
 
@@ -164,9 +178,13 @@ class PanelSimulator:
         timing: Mapping[str, float] | None = None,
         nv: bool = True,
         nv_file: str | None = None,
+        link_key: bytes | None = None,
     ) -> None:
         """``nv_file``: where the panel's non-volatile memory lives (None: in this process's
-        memory); ``nv=False``: a panel without it, which does not know the NV messages."""
+        memory); ``nv=False``: a panel without it, which does not know the NV messages and
+        cannot be paired. ``link_key``: the panel comes paired with it (kept in its memory, as
+        an installer's ``cabinet panel pair`` would leave it); otherwise it keeps what its
+        memory holds (a panel never paired speaks plain frames)."""
         self.seats = seats
         self.panel_id = panel_id
         self.clock = clock
@@ -175,6 +193,10 @@ class PanelSimulator:
         self.nv: NvMemory | None = None
         if nv:
             self.nv = FileNv(nv_file) if nv_file is not None else RamNv()
+            if link_key is not None and self.nv.load_key() != link_key:
+                self.nv.save_key(link_key)
+        elif link_key is not None:
+            raise ValueError("a panel without non-volatile memory cannot be paired")
         self.device = PanelDevice(panel_id, seats, timing=timing, nv=self.nv)
         self.controller = Controller(self)
         self._lock = threading.RLock()
@@ -231,6 +253,7 @@ class PanelSimulator:
             dev = self.device
             return {
                 "link": "up" if dev.link_up else "down",
+                "paired": dev.conn.authenticated,
                 "silent": self._silent,
                 "host_session": dev.conn.host_session,
                 "keys": dict(dev.keys),
@@ -254,6 +277,13 @@ class PanelSimulator:
             self._silent = False
             self._silent_until = None
         self._log("reconnect")
+        self._wake()
+
+    def unpair(self) -> None:
+        """The pairing reset on the panel's board: the key forgotten, plain frames again."""
+        with self._lock:
+            self.device.unpair()
+        self._log("unpair")
         self._wake()
 
     def reboot(self) -> None:

@@ -24,6 +24,7 @@ from typing import Any
 
 from machine.loop.app import CabinetApp
 from machine.operator.config import MachineConfig
+from machine.operator.panelpair import simulated_panel_key
 
 KEYS = {  # keyboard -> panel button of the selected seat
     "1": "+2", "2": "+10", "3": "x2", "4": "repeat", "5": "max", "space": "start",
@@ -78,7 +79,8 @@ class Simulators:
     """The bus simulator process and the embedded panel simulator, for links set to ``sim``,
     keeping their devices' memory in ``state`` (``state_folder``)."""
 
-    def __init__(self, cfg: MachineConfig, state: Path | None = None):
+    def __init__(self, cfg: MachineConfig, state: Path | None = None, link_key: bytes | None = None):
+        """``link_key``: the simulated panel comes paired with it (``simulated_panel_key``)."""
         self.bus: Any = None
         self.panel: Any = None
         self.state = state
@@ -95,7 +97,7 @@ class Simulators:
                 from hardware.sim.state import PANEL_FILE
 
                 nv_file = None if state is None else str(state / PANEL_FILE)
-                self.panel = PanelSimulator(seats=cfg.seats, nv_file=nv_file).start()
+                self.panel = PanelSimulator(seats=cfg.seats, nv_file=nv_file, link_key=link_key).start()
         except BaseException:
             self.stop()
             raise
@@ -143,7 +145,8 @@ class SimulatedCabinet(CabinetApp):
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
     ):
-        self.sims = Simulators(cfg, state_folder(cfg, base))
+        key = simulated_panel_key(cfg, base) if cfg.devices.panel == "sim" else None
+        self.sims = Simulators(cfg, state_folder(cfg, base), key)
         self.selected_seat = 1
         self.coins = CoinFeeder(lambda address, coin_id: self.sims.bus.control.coin(address, coin_id))
         try:

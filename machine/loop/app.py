@@ -28,6 +28,7 @@ from machine.loop.router import Router
 from machine.loop.wiring import Wiring
 from machine.operator.config import MachineConfig
 from machine.operator.menu import OperatorMenu
+from machine.operator.panelpair import RefusedFrames
 
 
 def memory_error_seen() -> bool:
@@ -79,6 +80,7 @@ class CabinetApp:
         self.worker = w.worker
         self.router = Router(self.cab, self._open_menu, self.worker.requests, language=cfg.language)
         self.running = True
+        self.refused = RefusedFrames()  # panel frames that failed authentication, to the event log
         if self.screens is not None:
             self.screens.caption(self.cab.profile.title)  # the journal's game in force
         self.worker.start()
@@ -109,6 +111,7 @@ class CabinetApp:
             with self.lock:
                 self.router.panel_event(ev, now)
         with self.lock:
+            self.refused.check(self.panel, self.cab, now)
             self.cab.tick(now, time.time())  # the wall clock: tournament times survive a power cut
             self.router.observe(now)
             lit = self.router.lamps()
