@@ -16,7 +16,7 @@ import pytest
 
 from hardware.panel.auth import KEY_BYTES, MAC_BYTES, frame_mac
 from hardware.panel.codec import AUTH_VERSION, Frame, FrameDecoder, encode
-from hardware.panel.connection import HostConnection, LinkDown, PanelConnection
+from hardware.panel.connection import HostConnection, LinkDown, LinkUp, PanelConnection
 from hardware.panel.messages import (
     ButtonPressed,
     ButtonReleased,
@@ -33,7 +33,7 @@ from hardware.panel.messages import (
     decode_message,
     encode_message,
 )
-from hardware.panel.testing import ConnectionPair
+from hardware.panel.testing import ConnectionPair, FaultyLine
 from hardware.sim.panel_device import PanelDevice, RamNv
 
 KEY = bytes(range(KEY_BYTES))
@@ -182,22 +182,34 @@ def test_frames_of_an_earlier_session_are_refused_in_the_next() -> None:
     assert not [e for e in panel.events() if isinstance(e, (SetLamp, NvStore))]
 
 
-def test_an_old_host_hello_replayed_to_the_panel_carries_no_old_frame_into_the_session() -> None:
-    """The panel draws a nonce for every session it adopts: a replayed HOST_HELLO makes it start
-    a session (as a cut wire would), but the frames that followed the hello then are refused."""
+def test_old_hellos_replayed_start_no_session_and_carry_no_old_frame_into_one() -> None:
+    """The panel takes a new session only from a HOST_HELLO that echoes the nonce of its latest
+    HELLO, drawn afresh for every session; the host ends its session only for a HELLO of its own
+    session with another nonce. Old hellos played again change nothing, on either end."""
     host, panel, pair = _pair()
     tap = Tap(pair)
     _up(pair)
     assert host.send_now(NvStore(1, b"old head"), pair.now)
     pair.run(0.05)
     assert any(isinstance(e, NvStore) for e in panel.events())
-    recorded = [r for r, f in Tap.frames(tap.to_panel) if f.type in (MsgType.HOST_HELLO, MsgType.NV_STORE)]
+    to_panel = [r for r, f in Tap.frames(tap.to_panel) if f.type in (MsgType.HOST_HELLO, MsgType.NV_STORE)]
+    to_host = [r for r, f in Tap.frames(tap.to_host) if f.type == MsgType.HELLO]
     fresh = PanelConnection(panel_id=9, seats=4, key=KEY, nonces=_nonces(99))  # the panel powered up again
-    for raw in recorded:
+    for raw in to_panel:
         fresh.receive_data(raw, pair.now)
-    assert fresh.host_session == 100  # the old hello started a session...
-    assert not [e for e in fresh.events() if isinstance(e, NvStore)]  # ...but the old store is refused
-    assert fresh.stats["unauthenticated"] >= 1
+    assert fresh.host_session == 0 and not fresh.established  # no session from an old hello
+    assert not [e for e in fresh.events() if isinstance(e, NvStore)]
+    host.events()
+    for raw in to_host:  # HELLO(0) and the HELLO that established the session, again
+        host.receive_data(raw, pair.now)
+    pair.run(0.5)
+    assert host.link_up and host.session == 100 and host.stats["panel_restarts"] == 0
+    assert not [e for e in host.events() if isinstance(e, LinkDown)]
+    for raw in to_panel:  # and the host's to the panel that is there
+        panel.receive_data(raw, pair.now)
+    pair.run(0.5)
+    assert panel.link_up and panel.host_session == 100 and panel.stats["host_restarts"] == 0
+    assert not [e for e in panel.events() if isinstance(e, (LinkDown, NvStore))]
 
 
 def test_a_frame_sent_back_to_its_sender_is_refused() -> None:
@@ -298,3 +310,64 @@ def test_a_paired_panel_takes_a_new_key_only_from_a_host_that_holds_the_old_one(
     assert owner.send_now(Pair(2, OTHER), pair.now)
     pair.run(0.05)
     assert NvReply(2, NvStatus.STORED) in owner.events() and memory.key == OTHER
+
+
+# -- a paired link keeps every guarantee of the plain one ------------------------------------------
+
+
+class ReplayingLine(FaultyLine):
+    """A bad line with a man in the middle who also plays old frames of this line again."""
+
+    def __init__(self, rng: random.Random, replay: float, **faults: float) -> None:
+        super().__init__(rng, **faults)
+        self.replay = replay
+        self.seen: list[bytes] = []
+
+    def write(self, data: bytes, now: float) -> None:
+        self.seen += [b"\x7e" + c + b"\x7e" for c in data.split(b"\x7e") if c]
+        if self.seen and self.rng.random() < self.replay:
+            data = self.rng.choice(self.seen) + data
+        super().write(data, now)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_bad_line_that_replays_old_frames_loses_doubles_and_invents_no_press(seed: int) -> None:
+    rng = random.Random(seed)
+    host = HostConnection(session=7, key=KEY)
+    panel = PanelConnection(seats=4, key=KEY, nonces=_nonces(seed))
+    faults = dict(drop=0.1, duplicate=0.1, corrupt=0.1, truncate=0.05, garbage=0.1, latency=0.003)
+    pair = ConnectionPair(host, panel, to_panel=ReplayingLine(random.Random(seed * 2), 0.3, **faults),
+                          to_host=ReplayingLine(random.Random(seed * 2 + 1), 0.3, **faults))
+    sent: list[ButtonPressed | ButtonReleased] = []
+    for _ in range(150):
+        seat, button = rng.randint(1, 4), rng.choice(("start", "collect", "+2", "auto"))
+        sent += [ButtonPressed(seat, button), ButtonReleased(seat, button)]
+    lamps = [SetLamp(rng.randint(1, 4), "start", rng.choice(list(LampState))) for _ in range(100)]
+    for i, event in enumerate(sent):
+        panel.send(event, pair.now)
+        if i < len(lamps):
+            host.send(lamps[i], pair.now)
+        pair.run(rng.choice([0.0, 0.005, 0.02]))
+    pair.run_until(lambda: panel.pending == 0 and host.pending == 0, 30.0)
+    assert _inputs(host.events()) == sent  # exactly once, in order
+    assert [e for e in panel.events() if isinstance(e, SetLamp)] == lamps
+    assert host.stats["stale"] + panel.stats["stale"] > 0  # the replays, refused
+
+
+def test_a_paired_panel_that_restarts_and_a_host_that_restarts_come_back_under_the_key() -> None:
+    memory = RamNv(key=KEY)
+    host = HostConnection(session=50, key=KEY)
+    pair = ConnectionPair(host, PanelDevice(2, 2, nv=memory))
+    _up(pair)
+    host.events()
+    pair.panel = panel = PanelDevice(2, 2, nv=memory)  # power cycle: the key is in its memory
+    pair.run_until(lambda: host.link_up and panel.link_up and host.stats["panel_restarts"] == 1, 2.0)
+    pair.run(0.3)
+    assert host.session == 51 and panel.conn.host_session == 51
+    assert host.events()[:2] == [LinkDown("restart"), LinkUp(new_session=True, panel_id=2, seats=2)]
+    pair.host = host = HostConnection(session=900, key=KEY)  # the cabinet restarted
+    pair.run_until(lambda: host.link_up and panel.link_up and panel.conn.host_session == 900, 2.0)
+    panel.press(1, "start", pair.now)
+    pair.run(0.1)
+    assert ButtonPressed(1, "start") in host.events()
+    assert host.stats["unauthenticated"] == panel.conn.stats["unauthenticated"] == 0

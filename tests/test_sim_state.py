@@ -72,6 +72,26 @@ def test_three_headless_runs_on_one_data_folder_neither_tilt_nor_forget_the_devi
     assert verify.returncode == 0, verify.stdout + verify.stderr
 
 
+@pytest.mark.timeout(300)
+def test_the_panels_memory_beside_the_data_folder_is_a_witness_the_data_folder_cannot_take_along(tmp_path):
+    """Finding 11: with the journal and the head store deleted together, the next start began a
+    new journal without a word; the simulated panel's memory, kept beside the data folder now,
+    still knows the old journal's head."""
+    (tmp_path / "cfg.yaml").write_text(two_seats(
+        "betting_time: 2", "decision_timeout: 1",
+        f"memory: {{key_file: {tmp_path}/key/machine.key, head_stores: [{tmp_path}/usb]}}"))
+    argv = ("run", "--config", "cfg.yaml", "--headless", "--rounds", "1", "--data", "data")
+    done = _cabinet(tmp_path, *argv)
+    assert done.returncode == 0, done.stdout + done.stderr
+    for part in ("data", "usb"):
+        for f in sorted((tmp_path / part).rglob("*"), reverse=True):
+            f.rmdir() if f.is_dir() else f.unlink()
+    done = _cabinet(tmp_path, *argv)
+    assert done.returncode == 3 and "soak:" not in done.stdout
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("memory error: ") and "the panel's memory" in line, line
+
+
 def _args(state: Path, hopper: str = "3:level=100,speed=50") -> list[str]:
     return ["--acceptor", f"2:coins={COINS}", "--hopper", hopper, "--state", str(state)]
 

@@ -13,13 +13,13 @@ An authenticated frame (version 2) carries, after its payload, ``CTR`` (4 bytes,
 and ``MAC`` (8 bytes): the first 8 bytes of HMAC-SHA256(key, DIR SESSION NONCE CTR LEN VER TYPE
 SEQ PAYLOAD), where DIR is ``H`` for a frame the host sends and ``P`` for one the panel sends,
 SESSION the host's session (4 bytes) and NONCE the number the panel drew when it adopted it (4
-bytes): a frame cannot be reflected back, nor carried into another session, and the panel's
-nonce makes every session new even when an old HOST_HELLO is replayed to it. CTR counts the
+bytes): a frame cannot be reflected back, nor carried into another session. CTR counts the
 frames an end sent in the session (1, 2, ...); a receiver takes a frame only if its CTR is above
 the last it took, so a frame replayed in its own session is refused too — also after the 8-bit
 sequence number has wrapped. The hellos, which start sessions, are bound to the session and
-nonce their own payload names (HOST_HELLO: nonce 0) and are not counter-checked: a replayed
-hello can start a new session (what a cut wire also does), never carry an old frame into it.
+nonce their own payload names (HOST_HELLO: the session and the panel nonce it echoes) and are
+not counter-checked: that a replayed hello starts and ends no session is the handshake's rule
+(``connection.py``: the panel adopts only a HOST_HELLO echoing its latest nonce).
 """
 
 from __future__ import annotations

@@ -50,10 +50,14 @@ An end made with ``key=`` (32 bytes, paired at installation) sends only authenti
 (version 2: a frame counter and a MAC, ``auth.py``) and takes nothing else: a frame without a
 valid MAC is dropped and counted ``unauthenticated`` before anything of it is read, one that is
 authentic but already taken or of an earlier session is dropped as ``stale``. The panel draws a
-nonce (``nonces``) for every session it adopts and sends it in its HELLO; the session's frames
-are bound to the host's session and that nonce. An end without a key speaks plain frames
-(version 1) and drops authenticated ones as ``unauthenticated``: it cannot check them.
-``rekey`` (pairing) ends the session and starts a new one under the new key.
+nonce (``nonces``) when it starts and for every session it adopts and sends it in its HELLO; the
+session's frames are bound to the host's session and that nonce. On such a link hellos played
+again start and end no session: the panel adopts another session only from a HOST_HELLO that
+echoes its latest nonce (to any other it answers with its HELLO, which the host echoes), and the
+host ends its session only on a HELLO of that session with another nonce (the panel restarted).
+An end without a key speaks plain frames (version 1) and drops authenticated ones as
+``unauthenticated``: it cannot check them. ``rekey`` (pairing) ends the session and starts a new
+one under the new key.
 """
 
 from __future__ import annotations
@@ -446,27 +450,49 @@ class HostConnection(_Endpoint):
             raise ValueError(f"a host session is 1..2**32-1, not {session}")
         self.session = session
         self.panel: Hello | None = None
+        self._echo = 0  # the nonce of the last HELLO answered (authenticated links)
         self.counters["panel_restarts"] = 0
 
     def _hello(self) -> Message:
-        return HostHello(self.session)
+        return HostHello(self.session, echo=None if self.auth is None else self._echo)
 
     def _receive_hello(self, msg: Message, now: float) -> None:
         assert isinstance(msg, Hello)
         if msg.version != PROTOCOL_VERSION:
             self.counters["version_mismatch"] += 1
             return
+        if self.auth is not None:
+            self._receive_hello_authenticated(msg, now)
+            return
         if self.established:
-            if msg.session == self.session and (self.auth is None or self.auth.domain == _domain_of(msg)):
+            if msg.session == self.session:
                 return  # a copy of the hello that established this session
             self.counters["panel_restarts"] += 1
             self._restart()
         elif msg.session == self.session:
             self.established = True
             self.panel = msg
-            if self.auth is not None:
-                self.auth.enter(_domain_of(msg))
             return
+        self._emit(self._hello(), 0, now)
+
+    def _receive_hello_authenticated(self, msg: Hello, now: float) -> None:
+        """On a paired link a HELLO of another session never ends this one: it may be a
+        replay. The host answers it with HOST_HELLO echoing its nonce, which only a panel that
+        drew that nonce just now takes; a panel that restarted then adopts this session with a
+        nonce of its own, and that is the restart (a new session follows)."""
+        assert self.auth is not None
+        domain = _domain_of(msg)
+        if self.established and msg.session == self.session:
+            if self.auth.domain == domain:
+                return  # a copy of the hello that established this session
+            self.counters["panel_restarts"] += 1  # the panel adopted our session again: it restarted
+            self._restart()
+        elif msg.session == self.session:
+            self.established = True
+            self.panel = msg
+            self.auth.enter(domain)
+            return
+        self._echo = domain.nonce
         self._emit(self._hello(), 0, now)
 
     def _restart(self) -> None:
@@ -508,7 +534,7 @@ class PanelConnection(_Endpoint):
         super().__init__(key=key, **timing)  # type: ignore[arg-type]
         Hello(panel_id, seats)  # validates
         self.nonces = nonces
-        self.nonce = 0  # of the session adopted (0: none yet)
+        self.nonce = nonces() & 0xFFFFFFFF if key is not None else 0  # in every HELLO: the session's
         if not nv:  # a panel without non-volatile memory for the host: NV is unknown to it
             self._plain_unknown = (*NV_REQUESTS, NvReply)
         self.panel_id = panel_id
@@ -525,7 +551,8 @@ class PanelConnection(_Endpoint):
         if msg.version != PROTOCOL_VERSION:
             self.counters["version_mismatch"] += 1
             return
-        if msg.session != self.host_session:
+        fresh = self.auth is None or msg.echo == self.nonce  # it answers our latest HELLO
+        if msg.session != self.host_session and fresh:
             if self.established:
                 self.counters["host_restarts"] += 1
             self._drop_link("restart")
@@ -535,13 +562,14 @@ class PanelConnection(_Endpoint):
             if self.auth is not None:  # a nonce of its own: no old frame fits the new session
                 self.nonce = self.nonces() & 0xFFFFFFFF
                 self.auth.enter(Domain(self.host_session, self.nonce))
-        self._emit(self._hello(), 0, now)
+        self._emit(self._hello(), 0, now)  # (another session, not fresh: our HELLO is the challenge)
 
     def rekey(self, key: bytes | None) -> None:
         """Authenticate under ``key`` from now on (paired): the session ends, a new host
         session starts it again."""
         super().rekey(key)
-        self.host_session = self.nonce = 0
+        self.host_session = 0
+        self.nonce = self.nonces() & 0xFFFFFFFF if key is not None else 0
 
     def _link_up(self, new_session: bool) -> LinkUp:
         return LinkUp(new_session, self.panel_id, self.seats)
@@ -553,10 +581,11 @@ def _domain_of(hello: Hello) -> Domain:
 
 def hello_domain(frame: Frame) -> Domain | None:
     """What a hello frame is bound to (the session and nonce its payload names; HOST_HELLO:
-    nonce 0), read from its bytes before they are trusted; None for every other frame."""
+    the session and the nonce it echoes), read from its bytes before they are trusted; None for
+    every other frame."""
     p = frame.payload
     if frame.type == MsgType.HELLO and len(p) in (8, 12):
         return Domain(int.from_bytes(p[4:8], "big"), int.from_bytes(p[8:12], "big") if len(p) == 12 else 0)
-    if frame.type == MsgType.HOST_HELLO and len(p) == 5:
-        return Domain(int.from_bytes(p[1:5], "big"), 0)
+    if frame.type == MsgType.HOST_HELLO and len(p) in (5, 9):
+        return Domain(int.from_bytes(p[1:5], "big"), int.from_bytes(p[5:9], "big") if len(p) == 9 else 0)
     return None

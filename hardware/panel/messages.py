@@ -134,14 +134,19 @@ class Hello:
 
 @dataclass(frozen=True)
 class HostHello:
-    """Host -> panel: start (or confirm) host session ``session`` (never 0)."""
+    """Host -> panel: start (or confirm) host session ``session`` (never 0); on an
+    authenticated link also ``echo``, the nonce of the panel's latest HELLO it answers (None: a
+    plain link, whose HOST_HELLO has no echo)."""
 
     session: int
     version: int = PROTOCOL_VERSION
+    echo: int | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.session <= 0xFFFFFFFF or not 0 <= self.version <= 255:
             raise ValueError(f"host session is 1..2**32-1 and version a byte: {self!r}")
+        if self.echo is not None and not 0 <= self.echo <= 0xFFFFFFFF:
+            raise ValueError(f"the echo is 32 bits: {self!r}")
 
 
 @dataclass(frozen=True)
@@ -336,7 +341,7 @@ SEQUENCED_TYPES = frozenset(
     {MsgType.BUTTON_DOWN, MsgType.BUTTON_UP, MsgType.KEY, MsgType.DOOR, MsgType.LAMP,
      MsgType.SEAT_LAMPS, MsgType.REQUEST_STATE}
 )
-PAYLOAD_SIZES: dict[MsgType, int] = {  # HELLO: 12 with the nonce of an authenticated link
+PAYLOAD_SIZES: dict[MsgType, int] = {  # authenticated: HELLO 12 (the nonce), HOST_HELLO 9 (the echo)
     MsgType.HELLO: 8, MsgType.HOST_HELLO: 5, MsgType.HEARTBEAT: 1, MsgType.ACK: 1,
     MsgType.BUTTON_DOWN: 2, MsgType.BUTTON_UP: 2, MsgType.KEY: 2, MsgType.DOOR: 2,
     MsgType.LAMP: 3, MsgType.SEAT_LAMPS: 1 + len(BUTTONS), MsgType.REQUEST_STATE: 0,
@@ -356,8 +361,9 @@ def encode_message(msg: Message) -> tuple[MsgType, bytes]:
             return MsgType.HELLO, bytes((version,)) + panel_id.to_bytes(2, "big") + bytes(
                 (seats,)
             ) + session.to_bytes(4, "big") + nonce_bytes
-        case HostHello(session, version):
-            return MsgType.HOST_HELLO, bytes((version,)) + session.to_bytes(4, "big")
+        case HostHello(session, version, echo):
+            echo_bytes = b"" if echo is None else echo.to_bytes(4, "big")
+            return MsgType.HOST_HELLO, bytes((version,)) + session.to_bytes(4, "big") + echo_bytes
         case Heartbeat(ack):
             return MsgType.HEARTBEAT, bytes((ack,))
         case Ack(ack):
@@ -436,8 +442,8 @@ def decode_message(type_byte: int, payload: bytes) -> Message:
     except ValueError:
         raise MessageError(f"unknown message type 0x{type_byte:02x}") from None
     lo, hi = PAYLOAD_RANGES.get(kind) or (PAYLOAD_SIZES[kind],) * 2
-    if kind is MsgType.HELLO and len(payload) == 12:  # with the nonce
-        lo = hi = 12
+    if (kind, len(payload)) in ((MsgType.HELLO, 12), (MsgType.HOST_HELLO, 9)):  # authenticated
+        lo = hi = len(payload)
     if not lo <= len(payload) <= hi:
         size = f"{lo}" if lo == hi else f"{lo}..{hi}"
         raise MessageError(f"{kind.name}: payload of {len(payload)} bytes, not {size}")
@@ -453,7 +459,7 @@ def decode_message(type_byte: int, payload: bytes) -> Message:
         session = int.from_bytes(p[1:5], "big")
         if session == 0:
             raise MessageError("HOST_HELLO: session 0")
-        return HostHello(session, p[0])
+        return HostHello(session, p[0], int.from_bytes(p[5:9], "big") if len(p) == 9 else None)
     if kind is MsgType.HEARTBEAT:
         return Heartbeat(p[0])
     if kind is MsgType.ACK:
