@@ -261,3 +261,25 @@ def test_a_lamp_command_forged_toward_a_paired_panel_lights_nothing(tmp_path):
             time.sleep(0.005)
         assert sim.lamps()["1"]["collect"] == "off"
         assert sim.state()["stats"]["unauthenticated"] >= 1
+
+
+def test_a_pairing_whose_answer_was_lost_is_proved_by_the_link_under_the_new_key(tmp_path, monkeypatch):
+    from hardware.panel.host import NvNotSupported
+
+    from machine.operator.panelpair import pair_panel
+
+    cfg = parse_config(two_seats(_memory(tmp_path)), "c.yaml")
+    took = PanelHost.pair
+
+    def answer_lost(self: PanelHost, key: bytes, timeout: float = 1.2) -> None:
+        took(self, key, timeout)  # the panel keeps the key; its answer never arrives
+        raise NvNotSupported("the panel does not answer NV_STORE / NV_READ")
+
+    monkeypatch.setattr(PanelHost, "pair", answer_lost)
+    with PanelSimulator(seats=2) as sim:
+        sim.set_door(True)
+        sim.set_key("operator", True)
+        line = pair_panel(cfg, tmp_path, sim.link_url)
+        assert sim.state()["paired"] is True
+    path = panel_key_path(cfg, tmp_path)
+    assert line.endswith(f"paired with this cabinet (its key: {path})") and read_key(path) is not None

@@ -67,6 +67,10 @@ class PanelOffline(PanelNvError):
     """The panel's link is down: nothing can be stored or read now."""
 
 
+class PairingRefused(PanelNvError):
+    """The panel refuses a new link key: its main door is closed or its operator key off."""
+
+
 class PanelHost:
     """The button panel as the cabinet sees it: events out, lamps in."""
 
@@ -185,11 +189,13 @@ class PanelHost:
     def pair(self, key: bytes, timeout: float = NV_RETRY * NV_TRIES) -> None:
         """Give the panel ``key`` as its link key; once it says it keeps it, the link restarts
         under it (a new session: ``link_up`` again once the panel speaks it). The panel takes it
-        only with its main door open and its operator key on: ``PanelNvError`` otherwise, or
-        when it could not keep it; ``NvNotSupported`` for a panel that cannot be paired."""
+        only with its main door open and its operator key on: ``PairingRefused`` otherwise;
+        ``PanelNvError`` when it could not keep it; ``NvNotSupported`` for a panel that cannot
+        be paired, or when no answer came (which is also how a lost answer looks: the panel may
+        have the key, and the caller tries it)."""
         reply = self._nv_exchange(lambda request: Pair(request, bytes(key)), timeout)
         if reply.status is NvStatus.REFUSED:
-            raise PanelNvError("the panel refuses to pair: its main door must be open and its operator key on")
+            raise PairingRefused("the panel refuses to pair: its main door must be open and its operator key on")
         if reply.status is not NvStatus.STORED:
             raise PanelNvError("the panel could not keep the link key in its non-volatile memory")
         with self._lock:

@@ -5,15 +5,17 @@ the slave path) or of a ``socket://`` connection, never blocking and losing what
 not take; answering the control channel (TCP loopback or a Unix socket, the language is
 ``control.py``); the thread that runs it; the process's monotonic clock; the simulated link loss
 (``disconnect``: nothing in, nothing out) and power cycle (``reboot``); the panel's non-volatile
-memory for the host, in a file (``--nv-file``, surviving a restart) or in memory. Opening the link and the
-control listener is ``hardware.sim.link``'s, shared with the ccTalk simulator. Everything it
+memory for the host and its link key, in a file (``--nv-file``, surviving a restart) or in
+memory; installing it paired (``link_key=``, what ``cabinet panel pair`` leaves in a real one)
+and the pairing reset on its board (``unpair``). Opening the link and the control listener is
+``hardware.sim.link``'s, shared with the ccTalk simulator. Everything it
 knows about the protocol comes from ``PanelDevice``. Never speaks to the host through anything
 but the link, and never lets a control command bypass the protocol.
 
 Embedding (``tools/run``)::
 
-    sim = PanelSimulator(seats=4).start()      # a pty and a thread
-    host = PanelHost(sim.link_url)
+    sim = PanelSimulator(seats=4, link_key=KEY).start()      # a pty and a thread, paired
+    host = PanelHost(sim.link_url, key=KEY)
     sim.press(1, "start"); sim.release(1, "start"); sim.lamps()
     sim.stop()
 

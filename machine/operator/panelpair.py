@@ -114,7 +114,7 @@ def pair_panel(cfg: MachineConfig, base: Path, url: str | None = None) -> str:
     """Pair the panel at ``url`` (default: ``devices.panel``) with this cabinet; the line to
     print. The panel must answer under the cabinet's key, a pairing left pending, or plain
     frames (never paired); it takes the new key only with its door open and operator key on."""
-    from hardware.panel.host import PanelHost, PanelNvError
+    from hardware.panel.host import PairingRefused, PanelHost, PanelNvError
     from hardware.transport import TransportError
 
     url = url or cfg.devices.panel
@@ -141,9 +141,14 @@ def pair_panel(cfg: MachineConfig, base: Path, url: str | None = None) -> str:
             if what != "pending":
                 try:
                     host.pair(new)
-                except PanelNvError as exc:
+                except PairingRefused as exc:
                     raise PairingError(f"{url}: {exc}") from None
-                if not _up(host):
+                except PanelNvError as exc:  # no answer: perhaps only the answer was lost
+                    host.close()
+                    host = PanelHost(url, key=new)
+                    if not _up(host):
+                        raise PairingError(f"{url}: {exc}") from None
+                if not host.link_up and not _up(host):
                     raise PairingError(f"{url}: the panel took the key but its link did not come up under it: "
                                        "run cabinet panel pair again")
             panel = host.panel
