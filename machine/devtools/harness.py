@@ -86,7 +86,12 @@ class Simulators:
         self.state = state
         try:
             if state is not None:
-                state.mkdir(parents=True, exist_ok=True)
+                try:
+                    state.mkdir(parents=True, exist_ok=True)
+                except OSError:
+                    if state.parent.is_dir():
+                        raise
+                    state = self.state = None  # no folder for the data folder either: the start says so for it
             if cfg.devices.bus == "sim":
                 from hardware.sim.launcher import SimProcess
 
@@ -142,8 +147,10 @@ class SimulatedCabinet(CabinetApp):
         *,
         headless: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
+        first_start: bool = False,
     ):
         key = simulated_panel_key(cfg, base) if cfg.devices.panel == "sim" else None
         self.sims = Simulators(cfg, state_folder(cfg, base), key)
@@ -151,9 +158,9 @@ class SimulatedCabinet(CabinetApp):
         self.coins = CoinFeeder(lambda address, coin_id: self.sims.bus.control.coin(address, coin_id))
         try:
             super().__init__(
-                cfg, base, headless=headless, clock=clock, auto=auto, shoes=shoes,
+                cfg, base, headless=headless, clock=clock, wall=wall, auto=auto, shoes=shoes,
                 panel_url=self.sims.panel_url, bus_url=self.sims.bus_url,
-                key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0,
+                key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0, first_start=first_start,
             )
         except BaseException:
             self.sims.stop()

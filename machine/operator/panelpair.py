@@ -85,12 +85,10 @@ def link_key(cfg: MachineConfig, base: Path) -> bytes:
 
 def simulated_panel_key(cfg: MachineConfig, base: Path) -> bytes:
     """The development harness installs its simulated panel paired: the cabinet's key, made
-    now if the cabinet has none (what ``cabinet panel pair`` leaves on a real cabinet). Before
-    the first start (no machine key yet: the start fails on that) nothing is written."""
+    now if the cabinet has none (what ``cabinet panel pair`` leaves on a real cabinet), also
+    before a first start has made the machine key (the start opens the panel first)."""
     path = panel_key_path(cfg, base)
     key = read_key(path)
-    if key is None and not cfg.key_path(base).expanduser().exists():
-        return secrets.token_bytes(KEY_BYTES)
     if key is None:
         key = secrets.token_bytes(KEY_BYTES)
         write_key(path, key)
