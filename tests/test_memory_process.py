@@ -42,11 +42,11 @@ def run(tmp: Path) -> subprocess.CompletedProcess[str]:
 
 
 def save(tmp: Path, name: str) -> None:
-    for part in ("data", "usb"):
+    for part in ("data", "usb", "data-sim"):  # data-sim: the simulated devices and the panel's memory
         shutil.copytree(tmp / part, tmp / name / part)
 
 
-def put_back(tmp: Path, name: str, parts: tuple[str, ...] = ("data", "usb")) -> None:
+def put_back(tmp: Path, name: str, parts: tuple[str, ...] = ("data", "usb", "data-sim")) -> None:
     for part in parts:
         shutil.rmtree(tmp / part)
         shutil.copytree(tmp / name / part, tmp / part)

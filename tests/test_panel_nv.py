@@ -4,6 +4,7 @@ pty, including a panel that does not know the messages and a restart of the simu
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -104,7 +105,7 @@ def _connected(link: str) -> PanelHost:
 
 @pytest.fixture
 def nv_file(tmp_path: Path) -> Iterator[str]:
-    yield str(tmp_path / "panel-nv.bin")
+    yield str(tmp_path / "panel-memory.json")
 
 
 @pytest.mark.timeout(20)
@@ -119,7 +120,7 @@ def test_the_head_is_stored_read_back_and_survives_a_restart_of_the_simulator(nv
             assert host.read_head() == b"seq=41"
     finally:
         assert sim.close() == 0
-    assert Path(nv_file).read_bytes() == b"seq=41"
+    assert json.loads(Path(nv_file).read_text())["head"] == b"seq=41".hex()
     sim = SimProcess("--nv-file", nv_file)  # the panel powered up again
     try:
         with _connected(sim.link) as host:

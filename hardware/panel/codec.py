@@ -9,15 +9,18 @@ reads a clock, and knows nothing of what a message type means beyond the version
 Theory of operation
 -------------------
 Unstuffed, a frame is ``LEN VER TYPE SEQ PAYLOAD[LEN] CRC_HI CRC_LO``; the CRC covers every
-byte before it. On the wire that body is byte-stuffed (``7E`` -> ``7D 5E``, ``7D`` -> ``7D
-5D``) and wrapped in flags: ``7E body 7E``. A flag can never occur inside a frame, so the
-decoder resynchronises at the next flag whatever came before; a chunk between two flags is a
-frame only when its escapes are valid, its length byte matches its size, its CRC is right and
-its version is ours. Anything else is dropped and counted under one reason:
+byte before it. An authenticated frame (``VER`` 2, ``AUTH_VERSION``) has ``CTR[4] MAC[8]`` after
+its payload: this module carries them and checks nothing of them (``auth.py`` does). On the
+wire that body is byte-stuffed (``7E`` -> ``7D 5E``, ``7D`` -> ``7D 5D``) and wrapped in
+flags: ``7E body 7E``. A flag can never occur inside a frame, so the decoder resynchronises at
+the next flag whatever came before; a chunk between two flags is a frame only when its escapes
+are valid, its length byte matches its size, its CRC is right and its version is ours.
+Anything else is dropped and counted under one reason:
 
 ``short`` fewer than 6 bytes; ``escape`` a 7D not followed by 5E or 5D; ``length`` LEN does
-not match the size; ``crc`` the CRC is wrong; ``version`` not ``VERSION``; ``overlong`` more
-than ``MAX_STUFFED`` bytes without a flag (a lost flag or line noise).
+not match the size; ``crc`` the CRC is wrong; ``version`` neither ``VERSION`` nor
+``AUTH_VERSION``; ``overlong`` more than ``MAX_STUFFED`` bytes without a flag (a lost flag or
+line noise).
 """
 
 from __future__ import annotations
@@ -26,14 +29,16 @@ from collections import Counter
 from dataclasses import dataclass
 
 from hardware.crc import crc16_ccitt
+from hardware.panel.auth import COUNTER_BYTES, MAC_BYTES, TRAILER
 
 FLAG = 0x7E
 ESC = 0x7D
 ESC_XOR = 0x20
-VERSION = 1
+VERSION = 1  # a plain frame
+AUTH_VERSION = 2  # a frame with a counter and a MAC (docs/panel-protocol.md, "Authenticated frames")
 MAX_PAYLOAD = 66  # an NV_REPLY with a 64-byte blob; every other message fits in 32
 MIN_FRAME = 6  # LEN VER TYPE SEQ CRC CRC
-MAX_STUFFED = 2 * (MIN_FRAME + MAX_PAYLOAD)
+MAX_STUFFED = 2 * (MIN_FRAME + MAX_PAYLOAD + TRAILER)
 DROP_REASONS = ("short", "escape", "length", "crc", "version", "overlong")
 
 
@@ -47,18 +52,31 @@ def crc16_ccitt_false(data: bytes | bytearray) -> int:
 
 @dataclass(frozen=True)
 class Frame:
-    """One frame: message type, sequence number (0: not sequenced) and payload."""
+    """One frame: message type, sequence number (0: not sequenced) and payload; an
+    authenticated one (``version`` 2) also its frame counter and MAC."""
 
     type: int
     seq: int
     payload: bytes = b""
     version: int = VERSION
+    counter: int = 0
+    mac: bytes = b""
 
     def __post_init__(self) -> None:
         if not (0 <= self.type <= 255 and 0 <= self.seq <= 255 and 0 <= self.version <= 255):
             raise ValueError(f"type, seq and version are bytes: {self!r}")
         if len(self.payload) > MAX_PAYLOAD:
             raise ValueError(f"at most {MAX_PAYLOAD} payload bytes, not {len(self.payload)}")
+        if self.version == AUTH_VERSION:
+            if len(self.mac) != MAC_BYTES or not 0 <= self.counter <= 0xFFFFFFFF:
+                raise ValueError(f"an authenticated frame has a 4-byte counter and an {MAC_BYTES}-byte MAC")
+        elif self.mac or self.counter:
+            raise ValueError("only an authenticated frame (version 2) has a counter and a MAC")
+
+    @property
+    def covered(self) -> bytes:
+        """What the MAC covers: ``LEN VER TYPE SEQ PAYLOAD``."""
+        return bytes((len(self.payload), self.version, self.type, self.seq)) + self.payload
 
 
 class FrameError(ValueError):
@@ -89,8 +107,10 @@ def unstuff(data: bytes) -> bytes:
 
 
 def body_of(frame: Frame) -> bytes:
-    """The unstuffed frame: ``LEN VER TYPE SEQ PAYLOAD CRC_HI CRC_LO``."""
-    head = bytes((len(frame.payload), frame.version, frame.type, frame.seq)) + frame.payload
+    """The unstuffed frame: ``LEN VER TYPE SEQ PAYLOAD [CTR MAC] CRC_HI CRC_LO``."""
+    head = frame.covered
+    if frame.version == AUTH_VERSION:
+        head += frame.counter.to_bytes(COUNTER_BYTES, "big") + frame.mac
     return head + crc16_ccitt_false(head).to_bytes(2, "big")
 
 
@@ -103,13 +123,19 @@ def decode_body(body: bytes) -> Frame:
     """The frame in an unstuffed ``body``; ``FrameError`` naming why it is not one."""
     if len(body) < MIN_FRAME:
         raise FrameError("short", f"{len(body)} bytes")
-    if body[0] != len(body) - MIN_FRAME or body[0] > MAX_PAYLOAD:
+    trailer = TRAILER if body[1] == AUTH_VERSION else 0
+    if body[0] != len(body) - MIN_FRAME - trailer or body[0] > MAX_PAYLOAD:
         raise FrameError("length", f"length byte {body[0]}, frame of {len(body)} bytes")
     if crc16_ccitt_false(body[:-2]) != int.from_bytes(body[-2:], "big"):
         raise FrameError("crc", "CRC mismatch")
-    if body[1] != VERSION:
-        raise FrameError("version", f"version {body[1]}, not {VERSION}")
-    return Frame(type=body[2], seq=body[3], payload=bytes(body[4:-2]), version=body[1])
+    if body[1] not in (VERSION, AUTH_VERSION):
+        raise FrameError("version", f"version {body[1]}, not {VERSION} or {AUTH_VERSION}")
+    end = 4 + body[0]
+    if not trailer:
+        return Frame(type=body[2], seq=body[3], payload=bytes(body[4:end]), version=body[1])
+    counter = int.from_bytes(body[end:end + COUNTER_BYTES], "big")
+    return Frame(type=body[2], seq=body[3], payload=bytes(body[4:end]), version=body[1],
+                 counter=counter, mac=bytes(body[end + COUNTER_BYTES:-2]))
 
 
 def decode(raw: bytes) -> Frame:

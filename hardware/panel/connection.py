@@ -41,19 +41,35 @@ lapses, ``LinkUp(new_session=False)`` when frames flow again; the streams carry 
 sent in between is lost or doubled. A serial line does not reorder bytes, which is what makes
 a session switch safe: every frame of the old session is ahead of the hello of the new one.
 
-The NV messages (NV_STORE, NV_READ and their NV_REPLY) are not sequenced: a request goes once
-with ``send_now`` and its reply is an event; resending a lost one is the host driver's business.
-A panel made with ``nv=False`` does not know them and drops them as unknown (``bad_message``),
-as every panel that predates them does.
+The NV messages (NV_STORE, NV_READ, PAIR and their NV_REPLY) are not sequenced: a request goes
+once with ``send_now`` and its reply is an event; resending a lost one is the host driver's
+business. A panel made with ``nv=False`` does not know them and drops them as unknown
+(``bad_message``), as every panel that predates them does.
+
+An end made with ``key=`` (32 bytes, paired at installation) sends only authenticated frames
+(version 2: a frame counter and a MAC, ``auth.py``) and takes nothing else: a frame without a
+valid MAC is dropped and counted ``unauthenticated`` before anything of it is read, one that is
+authentic but already taken or of an earlier session is dropped as ``stale``. The panel draws a
+nonce (``nonces``) when it starts and for every session it adopts and sends it in its HELLO; the
+session's frames are bound to the host's session and that nonce. On such a link hellos played
+again start and end no session: the panel adopts another session only from a HOST_HELLO that
+echoes its latest nonce (to any other it answers with its HELLO, which the host echoes), and the
+host ends its session only on a HELLO of that session with another nonce (the panel restarted).
+An end without a key speaks plain frames (version 1) and drops authenticated ones as
+``unauthenticated``: it cannot check them. ``rekey`` (pairing) ends the session and starts a new
+one under the new key.
 """
 
 from __future__ import annotations
 
 import math
+import secrets
 from collections import Counter, deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from hardware.panel.codec import DROP_REASONS, Frame, FrameDecoder, encode
+from hardware.panel.auth import FORGED, HOST, OK, PANEL, STALE, Domain, LinkAuth
+from hardware.panel.codec import AUTH_VERSION, DROP_REASONS, Frame, FrameDecoder, encode
 from hardware.panel.messages import (
     HOST_COMMANDS,
     NV_REQUESTS,
@@ -70,6 +86,7 @@ from hardware.panel.messages import (
     KeySwitch,
     Message,
     MessageError,
+    MsgType,
     NvRead,
     NvReply,
     NvStore,
@@ -88,6 +105,7 @@ MAX_PENDING = 4096  # messages waiting to be sent; beyond that new ones are refu
 COUNTERS = (
     "frames_out", "delivered", "duplicates", "out_of_order", "unsynchronised", "bad_message",
     "wrong_direction", "version_mismatch", "acked", "retransmissions", "refused",
+    "unauthenticated", "stale",
 )
 
 
@@ -143,6 +161,7 @@ class _Endpoint:
     _plain_in: tuple[type, ...] = ()  # unsequenced messages delivered as events (NV)
     _plain_out: tuple[type, ...] = ()  # unsequenced messages sent by ``send_now``
     _plain_unknown: tuple[type, ...] = ()  # messages this end treats as unknown types
+    _sender = HOST  # the direction byte of the frames this end sends
 
     def __init__(
         self,
@@ -152,6 +171,7 @@ class _Endpoint:
         retransmit: float = RETRANSMIT_TIMEOUT,
         window: int = WINDOW,
         max_pending: int = MAX_PENDING,
+        key: bytes | None = None,
     ) -> None:
         if not 0 < heartbeat < link_timeout or retransmit <= 0 or not 1 <= window <= 127:
             raise ValueError("need 0 < heartbeat < link_timeout, retransmit > 0, window 1..127")
@@ -174,6 +194,12 @@ class _Endpoint:
         self._ack_due = False
         self._last_rx: float | None = None
         self._last_tx = -math.inf
+        self.auth = None if key is None else LinkAuth(key, self._sender)
+
+    @property
+    def authenticated(self) -> bool:
+        """Whether this end speaks authenticated frames (it was made with, or given, a key)."""
+        return self.auth is not None
 
     # -- the public side ---------------------------------------------------------------------
 
@@ -248,7 +274,34 @@ class _Endpoint:
 
     # -- receiving ---------------------------------------------------------------------------
 
+    def _authentic(self, frame: Frame) -> bool:
+        """Whether to read ``frame`` at all: on a keyed end only a frame with a valid MAC, in
+        this session, not taken before; on a plain end only a plain frame."""
+        if self.auth is None:
+            if frame.version == AUTH_VERSION:
+                self.counters["unauthenticated"] += 1
+                return False
+            return True
+        if frame.version != AUTH_VERSION:
+            self.counters["unauthenticated"] += 1
+            return False
+        verdict = self.auth.check(frame.covered, frame.counter, frame.mac, hello_domain(frame))
+        if verdict != OK:
+            name = {FORGED: "unauthenticated", STALE: "stale"}.get(verdict, "unsynchronised")
+            self.counters[name] += 1
+            return False
+        return True
+
+    def rekey(self, key: bytes | None) -> None:
+        """Authenticate from now on under ``key`` (None: plain frames): the session ends."""
+        self.auth = None if key is None else LinkAuth(key, self._sender)
+        self._drop_link("restart")
+        self.established = False
+        self._new_session()
+
     def _receive_frame(self, frame: Frame, now: float) -> None:
+        if not self._authentic(frame):
+            return
         try:
             msg = decode_message(frame.type, frame.payload)
         except MessageError:
@@ -338,7 +391,13 @@ class _Endpoint:
 
     def _emit(self, msg: Message, seq: int, now: float) -> None:
         kind, payload = encode_message(msg)
-        self._out += encode(Frame(kind, seq, payload))
+        if self.auth is None:
+            frame = Frame(kind, seq, payload)
+        else:
+            plain = Frame(kind, seq, payload, version=AUTH_VERSION, mac=bytes(8))
+            counter, mac = self.auth.seal(plain.covered, hello_domain(plain))
+            frame = Frame(kind, seq, payload, AUTH_VERSION, counter, mac)
+        self._out += encode(frame)
         self._last_tx = now
         self.counters["frames_out"] += 1
 
@@ -385,35 +444,69 @@ class HostConnection(_Endpoint):
     _plain_in = (NvReply,)
     _plain_out = NV_REQUESTS
 
-    def __init__(self, session: int = 1, **timing: float) -> None:
-        super().__init__(**timing)  # type: ignore[arg-type]
+    def __init__(self, session: int = 1, *, key: bytes | None = None, **timing: float) -> None:
+        super().__init__(key=key, **timing)  # type: ignore[arg-type]
         if not 1 <= session <= 0xFFFFFFFF:
             raise ValueError(f"a host session is 1..2**32-1, not {session}")
         self.session = session
         self.panel: Hello | None = None
+        self._echo = 0  # the nonce of the last HELLO answered (authenticated links)
         self.counters["panel_restarts"] = 0
 
     def _hello(self) -> Message:
-        return HostHello(self.session)
+        return HostHello(self.session, echo=None if self.auth is None else self._echo)
 
     def _receive_hello(self, msg: Message, now: float) -> None:
         assert isinstance(msg, Hello)
         if msg.version != PROTOCOL_VERSION:
             self.counters["version_mismatch"] += 1
             return
+        if self.auth is not None:
+            self._receive_hello_authenticated(msg, now)
+            return
         if self.established:
             if msg.session == self.session:
                 return  # a copy of the hello that established this session
             self.counters["panel_restarts"] += 1
-            self._drop_link("restart")
-            self.established = False
-            self.session = next_session(self.session)
-            self._new_session()
+            self._restart()
         elif msg.session == self.session:
             self.established = True
             self.panel = msg
             return
         self._emit(self._hello(), 0, now)
+
+    def _receive_hello_authenticated(self, msg: Hello, now: float) -> None:
+        """On a paired link a HELLO of another session never ends this one: it may be a
+        replay. The host answers it with HOST_HELLO echoing its nonce, which only a panel that
+        drew that nonce just now takes; a panel that restarted then adopts this session with a
+        nonce of its own, and that is the restart (a new session follows)."""
+        assert self.auth is not None
+        domain = _domain_of(msg)
+        if self.established and msg.session == self.session:
+            if self.auth.domain == domain:
+                return  # a copy of the hello that established this session
+            self.counters["panel_restarts"] += 1  # the panel adopted our session again: it restarted
+            self._restart()
+        elif msg.session == self.session:
+            self.established = True
+            self.panel = msg
+            self.auth.enter(domain)
+            return
+        self._echo = domain.nonce
+        self._emit(self._hello(), 0, now)
+
+    def _restart(self) -> None:
+        self._drop_link("restart")
+        self.established = False
+        self.session = next_session(self.session)
+        self._new_session()
+        if self.auth is not None:
+            self.auth.enter(None)
+
+    def rekey(self, key: bytes | None) -> None:
+        """Authenticate under ``key`` from now on, in a new session (after pairing)."""
+        super().rekey(key)
+        self.session = next_session(self.session)
 
     def _link_up(self, new_session: bool) -> LinkUp:
         panel = self.panel
@@ -430,11 +523,18 @@ class PanelConnection(_Endpoint):
     _plain_in = NV_REQUESTS
     _plain_out = (NvReply,)
 
+    _sender = PANEL
+
     def __init__(
-        self, panel_id: int = 1, seats: int = 4, *, nv: bool = True, **timing: float
+        self, panel_id: int = 1, seats: int = 4, *, nv: bool = True, key: bytes | None = None,
+        nonces: Callable[[], int] = lambda: secrets.randbits(32), **timing: float
     ) -> None:
-        super().__init__(**timing)  # type: ignore[arg-type]
+        """``nonces``: where the panel draws each session's nonce (a real panel: its random
+        number generator; tests: a fixed sequence)."""
+        super().__init__(key=key, **timing)  # type: ignore[arg-type]
         Hello(panel_id, seats)  # validates
+        self.nonces = nonces
+        self.nonce = nonces() & 0xFFFFFFFF if key is not None else 0  # in every HELLO: the session's
         if not nv:  # a panel without non-volatile memory for the host: NV is unknown to it
             self._plain_unknown = (*NV_REQUESTS, NvReply)
         self.panel_id = panel_id
@@ -443,21 +543,49 @@ class PanelConnection(_Endpoint):
         self.counters["host_restarts"] = 0
 
     def _hello(self) -> Message:
-        return Hello(self.panel_id, self.seats, self.host_session)
+        nonce = None if self.auth is None else self.nonce
+        return Hello(self.panel_id, self.seats, self.host_session, nonce=nonce)
 
     def _receive_hello(self, msg: Message, now: float) -> None:
         assert isinstance(msg, HostHello)
         if msg.version != PROTOCOL_VERSION:
             self.counters["version_mismatch"] += 1
             return
-        if msg.session != self.host_session:
+        fresh = self.auth is None or msg.echo == self.nonce  # it answers our latest HELLO
+        if msg.session != self.host_session and fresh:
             if self.established:
                 self.counters["host_restarts"] += 1
             self._drop_link("restart")
             self.host_session = msg.session
             self.established = True
             self._new_session()
-        self._emit(self._hello(), 0, now)
+            if self.auth is not None:  # a nonce of its own: no old frame fits the new session
+                self.nonce = self.nonces() & 0xFFFFFFFF
+                self.auth.enter(Domain(self.host_session, self.nonce))
+        self._emit(self._hello(), 0, now)  # (another session, not fresh: our HELLO is the challenge)
+
+    def rekey(self, key: bytes | None) -> None:
+        """Authenticate under ``key`` from now on (paired): the session ends, a new host
+        session starts it again."""
+        super().rekey(key)
+        self.host_session = 0
+        self.nonce = self.nonces() & 0xFFFFFFFF if key is not None else 0
 
     def _link_up(self, new_session: bool) -> LinkUp:
         return LinkUp(new_session, self.panel_id, self.seats)
+
+
+def _domain_of(hello: Hello) -> Domain:
+    return Domain(hello.session, hello.nonce or 0)
+
+
+def hello_domain(frame: Frame) -> Domain | None:
+    """What a hello frame is bound to (the session and nonce its payload names; HOST_HELLO:
+    the session and the nonce it echoes), read from its bytes before they are trusted; None for
+    every other frame."""
+    p = frame.payload
+    if frame.type == MsgType.HELLO and len(p) in (8, 12):
+        return Domain(int.from_bytes(p[4:8], "big"), int.from_bytes(p[8:12], "big") if len(p) == 12 else 0)
+    if frame.type == MsgType.HOST_HELLO and len(p) in (5, 9):
+        return Domain(int.from_bytes(p[1:5], "big"), int.from_bytes(p[5:9], "big") if len(p) == 9 else 0)
+    return None

@@ -6,9 +6,11 @@ the lamps the cabinet wants and the lamps the panel has been told (only changes 
 everything again whenever the link comes up); the last known key and door positions (only
 changes become events); reopening a link that failed; the panel's non-volatile memory for the
 journal's head (``store_head`` / ``read_head``: the only calls that block, up to about a
-second). Non-blocking otherwise: the cabinet loop calls ``poll()`` every frame, or ``start()``
-runs it in a thread. Never decides what a button means, and never reads the clock or sleeps
-except through the injected ``clock`` (when ``now`` is omitted) and ``sleep``.
+second), and pairing (``pair``: the panel keeps a new link key, the link goes on under it).
+Non-blocking otherwise: the cabinet loop calls ``poll()`` every frame, or ``start()``
+runs it in a thread. Given a ``key``, it speaks only authenticated frames and drops every frame
+without a valid MAC (``stats["unauthenticated"]``). Never decides what a button means, and never
+reads the clock or sleeps except through the injected ``clock`` (when ``now`` is omitted) and ``sleep``.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from hardware.panel.messages import (
     NvReply,
     NvStatus,
     NvStore,
+    Pair,
     RequestState,
     SetLamp,
     SetSeatLamps,
@@ -65,6 +68,10 @@ class PanelOffline(PanelNvError):
     """The panel's link is down: nothing can be stored or read now."""
 
 
+class PairingRefused(PanelNvError):
+    """The panel refuses a new link key: its main door is closed or its operator key off."""
+
+
 class PanelHost:
     """The button panel as the cabinet sees it: events out, lamps in."""
 
@@ -78,8 +85,12 @@ class PanelHost:
         session: int | None = None,
         baudrate: int = BAUDRATE,
         reopen_interval: float = REOPEN_INTERVAL,
+        key: bytes | None = None,
         **timing: float,
     ) -> None:
+        """``key``: the link key paired at installation (32 bytes): every frame authenticated
+        (docs/panel-protocol.md, "Authenticated frames"); None: plain frames, for a panel that
+        was never paired (``cabinet panel pair`` talks to it so)."""
         if (url is None) == (transport is None):
             raise ValueError("give the panel link as a URL or as a transport, not both")
         self.url = url
@@ -88,7 +99,7 @@ class PanelHost:
         self.baudrate = baudrate
         self.reopen_interval = reopen_interval
         self.conn = HostConnection(
-            session if session is not None else secrets.randbelow(0xFFFFFFFF) + 1, **timing
+            session if session is not None else secrets.randbelow(0xFFFFFFFF) + 1, key=key, **timing
         )
         self.keys: dict[str, bool | None] = {name: None for name in KEYS}
         self.door_open: bool | None = None
@@ -178,6 +189,28 @@ class PanelHost:
             raise PanelNvError("the panel could not read its non-volatile memory")
         return reply.blob if reply.status is NvStatus.BLOB else None
 
+    def pair(self, key: bytes, timeout: float = NV_RETRY * NV_TRIES) -> None:
+        """Give the panel ``key`` as its link key; once it says it keeps it, the link restarts
+        under it (a new session: ``link_up`` again once the panel speaks it). The panel takes it
+        only with its main door open and its operator key on: ``PairingRefused`` otherwise;
+        ``PanelNvError`` when it could not keep it; ``NvNotSupported`` for a panel that cannot
+        be paired, or when no answer came (which is also how a lost answer looks: the panel may
+        have the key, and the caller tries it)."""
+        reply = self._nv_exchange(lambda request: Pair(request, bytes(key)), timeout)
+        if reply.status is NvStatus.REFUSED:
+            raise PairingRefused("the panel refuses to pair: its main door must be open and its operator key on")
+        if reply.status is not NvStatus.STORED:
+            raise PanelNvError("the panel could not keep the link key in its non-volatile memory")
+        with self._lock:
+            self.conn.rekey(bytes(key))
+            self._take_events(self.clock())
+            self._flush()
+
+    @property
+    def authenticated(self) -> bool:
+        """Whether the link speaks authenticated frames (a key was given, or paired)."""
+        return self.conn.authenticated
+
     @property
     def stats(self) -> dict[str, int]:
         """The link's counters (``corrupt_frames``, ``retransmissions``, ``duplicates``, ...)."""
@@ -244,7 +277,7 @@ class PanelHost:
 
     # -- inside ------------------------------------------------------------------------------
 
-    def _nv_exchange(self, make: Callable[[int], NvStore | NvRead], timeout: float) -> NvReply:
+    def _nv_exchange(self, make: Callable[[int], NvStore | NvRead | Pair], timeout: float) -> NvReply:
         """Send an NV request every ``NV_RETRY`` s until its reply comes; blocks the caller.
 
         No reply within ``timeout`` while the link stayed up means the panel does not know
@@ -255,7 +288,7 @@ class PanelHost:
         with self._nv_lock:
             return self._nv_wait(make, timeout)
 
-    def _nv_wait(self, make: Callable[[int], NvStore | NvRead], timeout: float) -> NvReply:
+    def _nv_wait(self, make: Callable[[int], NvStore | NvRead | Pair], timeout: float) -> NvReply:
         with self._lock:
             if self.nv_supported is False:
                 raise NvNotSupported("the panel has no non-volatile memory for the host")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hardware.panel.buttons import Button
 
@@ -56,6 +56,7 @@ class MsgType(enum.IntEnum):
     NV_STORE = 0x30  # host -> panel, not sequenced: keep a blob in non-volatile memory
     NV_READ = 0x31  # host -> panel, not sequenced: what is kept there
     NV_REPLY = 0x32  # panel -> host, not sequenced: the answer to either
+    PAIR = 0x33  # host -> panel, not sequenced: keep this link key (answered by NV_REPLY)
 
 
 class MessageError(ValueError):
@@ -112,30 +113,40 @@ def lamp_state(state: LampState | str | bool) -> LampState:
 
 @dataclass(frozen=True)
 class Hello:
-    """Panel -> host: who the panel is, and the host session it has adopted (0: none yet)."""
+    """Panel -> host: who the panel is, and the host session it has adopted (0: none yet);
+    on an authenticated link also the nonce it drew for that session (None: a plain link,
+    whose HELLO has no nonce)."""
 
     panel_id: int
     seats: int
     session: int = 0
     version: int = PROTOCOL_VERSION
+    nonce: int | None = None
 
     def __post_init__(self) -> None:
         if not 0 <= self.panel_id <= 0xFFFF or not 1 <= self.seats <= MAX_SEATS:
             raise ValueError(f"panel id is 0..65535 and seats 1..{MAX_SEATS}: {self!r}")
         if not 0 <= self.session <= 0xFFFFFFFF or not 0 <= self.version <= 255:
             raise ValueError(f"session is 32 bits and version a byte: {self!r}")
+        if self.nonce is not None and not 0 <= self.nonce <= 0xFFFFFFFF:
+            raise ValueError(f"the nonce is 32 bits: {self!r}")
 
 
 @dataclass(frozen=True)
 class HostHello:
-    """Host -> panel: start (or confirm) host session ``session`` (never 0)."""
+    """Host -> panel: start (or confirm) host session ``session`` (never 0); on an
+    authenticated link also ``echo``, the nonce of the panel's latest HELLO it answers (None: a
+    plain link, whose HOST_HELLO has no echo)."""
 
     session: int
     version: int = PROTOCOL_VERSION
+    echo: int | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.session <= 0xFFFFFFFF or not 0 <= self.version <= 255:
             raise ValueError(f"host session is 1..2**32-1 and version a byte: {self!r}")
+        if self.echo is not None and not 0 <= self.echo <= 0xFFFFFFFF:
+            raise ValueError(f"the echo is 32 bits: {self!r}")
 
 
 @dataclass(frozen=True)
@@ -250,6 +261,7 @@ class NvStatus(enum.IntEnum):
     BLOB = 1  # NV_READ: the kept blob follows
     NONE_STORED = 2  # NV_READ: nothing was ever stored
     FAILED = 3  # NV_STORE: the memory could not be written; NV_READ: it could not be read
+    REFUSED = 4  # PAIR: the main door is closed or the operator key is off, at the panel
 
 
 def _check_request(request: int) -> None:
@@ -284,6 +296,24 @@ class NvRead:
         _check_request(self.request)
 
 
+PAIR_KEY_BYTES = 32
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Host -> panel: from now on authenticate the link under ``key`` (32 bytes), kept in the
+    panel's non-volatile memory. The panel takes it only with its main door open and its
+    operator key on (someone at the open cabinet with the operator's key)."""
+
+    request: int
+    key: bytes = field(repr=False)
+
+    def __post_init__(self) -> None:
+        _check_request(self.request)
+        if not isinstance(self.key, bytes) or len(self.key) != PAIR_KEY_BYTES:
+            raise ValueError(f"a link key is {PAIR_KEY_BYTES} bytes")
+
+
 @dataclass(frozen=True)
 class NvReply:
     """Panel -> host: the answer to the NV_STORE or NV_READ with the same ``request`` id."""
@@ -301,17 +331,17 @@ class NvReply:
 
 Message = (
     Hello | HostHello | Heartbeat | Ack | ButtonPressed | ButtonReleased | KeySwitch | Door
-    | SetLamp | SetSeatLamps | RequestState | NvStore | NvRead | NvReply
+    | SetLamp | SetSeatLamps | RequestState | NvStore | NvRead | NvReply | Pair
 )
 PANEL_EVENTS = (ButtonPressed, ButtonReleased, KeySwitch, Door)  # sequenced, panel -> host
 HOST_COMMANDS = (SetLamp, SetSeatLamps, RequestState)  # sequenced, host -> panel
 SEQUENCED = PANEL_EVENTS + HOST_COMMANDS
-NV_REQUESTS = (NvStore, NvRead)  # not sequenced, host -> panel: answered by an NvReply
+NV_REQUESTS = (NvStore, NvRead, Pair)  # not sequenced, host -> panel: answered by an NvReply
 SEQUENCED_TYPES = frozenset(
     {MsgType.BUTTON_DOWN, MsgType.BUTTON_UP, MsgType.KEY, MsgType.DOOR, MsgType.LAMP,
      MsgType.SEAT_LAMPS, MsgType.REQUEST_STATE}
 )
-PAYLOAD_SIZES: dict[MsgType, int] = {
+PAYLOAD_SIZES: dict[MsgType, int] = {  # authenticated: HELLO 12 (the nonce), HOST_HELLO 9 (the echo)
     MsgType.HELLO: 8, MsgType.HOST_HELLO: 5, MsgType.HEARTBEAT: 1, MsgType.ACK: 1,
     MsgType.BUTTON_DOWN: 2, MsgType.BUTTON_UP: 2, MsgType.KEY: 2, MsgType.DOOR: 2,
     MsgType.LAMP: 3, MsgType.SEAT_LAMPS: 1 + len(BUTTONS), MsgType.REQUEST_STATE: 0,
@@ -319,19 +349,21 @@ PAYLOAD_SIZES: dict[MsgType, int] = {
 # Messages whose payload ends in a blob: (fewest, most) payload bytes.
 PAYLOAD_RANGES: dict[MsgType, tuple[int, int]] = {
     MsgType.NV_STORE: (1, 1 + NV_MAX_BLOB), MsgType.NV_READ: (1, 1),
-    MsgType.NV_REPLY: (2, 2 + NV_MAX_BLOB),
+    MsgType.NV_REPLY: (2, 2 + NV_MAX_BLOB), MsgType.PAIR: (1 + PAIR_KEY_BYTES, 1 + PAIR_KEY_BYTES),
 }
 
 
 def encode_message(msg: Message) -> tuple[MsgType, bytes]:
     """The type byte and payload of ``msg``."""
     match msg:
-        case Hello(panel_id, seats, session, version):
+        case Hello(panel_id, seats, session, version, nonce):
+            nonce_bytes = b"" if nonce is None else nonce.to_bytes(4, "big")
             return MsgType.HELLO, bytes((version,)) + panel_id.to_bytes(2, "big") + bytes(
                 (seats,)
-            ) + session.to_bytes(4, "big")
-        case HostHello(session, version):
-            return MsgType.HOST_HELLO, bytes((version,)) + session.to_bytes(4, "big")
+            ) + session.to_bytes(4, "big") + nonce_bytes
+        case HostHello(session, version, echo):
+            echo_bytes = b"" if echo is None else echo.to_bytes(4, "big")
+            return MsgType.HOST_HELLO, bytes((version,)) + session.to_bytes(4, "big") + echo_bytes
         case Heartbeat(ack):
             return MsgType.HEARTBEAT, bytes((ack,))
         case Ack(ack):
@@ -356,6 +388,8 @@ def encode_message(msg: Message) -> tuple[MsgType, bytes]:
             return MsgType.NV_READ, bytes((request,))
         case NvReply(request, status, blob):
             return MsgType.NV_REPLY, bytes((request, status)) + blob
+        case Pair(request, key):
+            return MsgType.PAIR, bytes((request,)) + key
     raise TypeError(f"not a panel message: {msg!r}")
 
 
@@ -390,6 +424,8 @@ def _nv_message(kind: MsgType, p: bytes) -> Message:
         return NvStore(p[0], bytes(p[1:]))
     if kind is MsgType.NV_READ:
         return NvRead(p[0])
+    if kind is MsgType.PAIR:
+        return Pair(p[0], bytes(p[1:]))
     try:
         status = NvStatus(p[1])
     except ValueError:
@@ -406,6 +442,8 @@ def decode_message(type_byte: int, payload: bytes) -> Message:
     except ValueError:
         raise MessageError(f"unknown message type 0x{type_byte:02x}") from None
     lo, hi = PAYLOAD_RANGES.get(kind) or (PAYLOAD_SIZES[kind],) * 2
+    if (kind, len(payload)) in ((MsgType.HELLO, 12), (MsgType.HOST_HELLO, 9)):  # authenticated
+        lo = hi = len(payload)
     if not lo <= len(payload) <= hi:
         size = f"{lo}" if lo == hi else f"{lo}..{hi}"
         raise MessageError(f"{kind.name}: payload of {len(payload)} bytes, not {size}")
@@ -415,12 +453,13 @@ def decode_message(type_byte: int, payload: bytes) -> Message:
     if kind is MsgType.HELLO:
         if not 1 <= p[3] <= MAX_SEATS:
             raise MessageError(f"HELLO: {p[3]} seats")
-        return Hello(int.from_bytes(p[1:3], "big"), p[3], int.from_bytes(p[4:8], "big"), p[0])
+        nonce = int.from_bytes(p[8:12], "big") if len(p) == 12 else None
+        return Hello(int.from_bytes(p[1:3], "big"), p[3], int.from_bytes(p[4:8], "big"), p[0], nonce)
     if kind is MsgType.HOST_HELLO:
         session = int.from_bytes(p[1:5], "big")
         if session == 0:
             raise MessageError("HOST_HELLO: session 0")
-        return HostHello(session, p[0])
+        return HostHello(session, p[0], int.from_bytes(p[5:9], "big") if len(p) == 9 else None)
     if kind is MsgType.HEARTBEAT:
         return Heartbeat(p[0])
     if kind is MsgType.ACK:

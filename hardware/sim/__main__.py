@@ -2,7 +2,8 @@
 
 Owns: the command line (see README.md). Prints ``LINK <path or url>`` then
 ``CONTROL <host:port or unix:path>`` on standard output and serves until ``quit`` on the
-control channel (or a signal); with ``--parent-pid`` also as soon as that process has ended,
+control channel (or a signal); with ``--state DIR`` the devices keep their counters and coins
+there across restarts (``hardware/sim/state.py``); with ``--parent-pid`` also as soon as that process has ended,
 however it ended (SIGKILL too), so a launcher never leaves a simulator behind. Errors in the
 configuration: one line on standard error, exit status 2.
 """
@@ -21,6 +22,7 @@ from typing import Any
 
 from hardware.sim.config import ConfigError, build_bus, devices_of, load_file, parse_device_spec
 from hardware.sim.server import SimServer, stderr_log
+from hardware.sim.state import BusState
 
 PARENT_POLL = 0.2  # seconds between two looks at whether the launcher is still there
 
@@ -45,6 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--checksum", choices=("sum8", "crc16"), default=None)
     p.add_argument("--seed", type=int, default=None, help="random seed (cipher keys, garbling)")
     p.add_argument("--verbose", action="store_true", help="log every packet on standard error")
+    p.add_argument("--state", metavar="DIR", default=None,
+                   help="keep the devices' counters and coins in DIR across restarts (cctalk-bus.json)")
     p.add_argument("--parent-pid", type=int, default=None, metavar="PID",
                    help="quit when this process (the launcher) has ended")
     return p
@@ -82,11 +86,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             echo=bool(args.echo if args.echo is not None else data.get("echo", False)),
             seed=int(args.seed if args.seed is not None else data.get("seed", 0)),
         )
+        state = None
+        if args.state is not None:
+            state = BusState(args.state, bus)
+            state.restore(time.monotonic())
         server = SimServer(
             bus,
             link=args.link or str(data.get("link", "pty")),
             control=args.control,
             log=stderr_log if args.verbose else None,
+            state=state,
         )
     except (ConfigError, ValueError, OSError) as exc:
         print(f"hardware.sim: {exc}", file=sys.stderr)

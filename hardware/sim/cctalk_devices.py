@@ -31,7 +31,9 @@ specification says a real hopper does; ``power_on`` comes back disabled with cou
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from hardware.cctalk.headers import (
     BUFFER_EVENTS,
@@ -116,6 +118,15 @@ class SimDevice:
 
     def status(self, now: float) -> dict[str, object]:
         return {"kind": self.category, "address": self.address, "power": self.powered}
+
+    def memory(self, now: float) -> dict[str, Any]:
+        """What the device keeps while its simulator is not running (``hardware.sim.state``):
+        a real device stays powered while the cabinet restarts, and keeps its counters."""
+        return {"kind": self.category, "serial": self.serial, "powered": self.powered}
+
+    def restore(self, memory: Mapping[str, Any], now: float) -> None:
+        """Take back what ``memory`` returned (the same kind and serial number)."""
+        self.powered = bool(memory["powered"])
 
 
 # --- coin acceptor --------------------------------------------------------------------------
@@ -203,6 +214,19 @@ class SimCoinAcceptor(SimDevice):
                 return None
             return (Header.REPLY, encode_coin_id(self.coins.get(data[0])))
         return None
+
+    def memory(self, now: float) -> dict[str, Any]:
+        return {**super().memory(now), "counter": self.counter,
+                "events": [[ev.a, ev.b] for ev in self.events], "inhibits": self.inhibit_mask,
+                "master": self.master_enabled}
+
+    def restore(self, memory: Mapping[str, Any], now: float) -> None:
+        super().restore(memory, now)
+        events = [CoinEvent(int(a), int(b)) for a, b in memory["events"]]
+        if not 0 <= int(memory["counter"]) <= 255 or len(events) != BUFFER_EVENTS:
+            raise ValueError(f"acceptor {self.address}: not an event buffer: {memory!r}")
+        self.counter, self.events = int(memory["counter"]), events
+        self.inhibit_mask, self.master_enabled = int(memory["inhibits"]), bool(memory["master"])
 
     def status(self, now: float) -> dict[str, object]:
         return {
@@ -451,6 +475,27 @@ class SimHopper(SimDevice):
         self.reg1 &= ~0x06  # last payout's warnings (timeout, motor reversed) start afresh
         self._motor, self._due = _PAYING, now + self.period
         return (Header.REPLY, bytes((self.counter,)))
+
+    _KEPT = ("level", "lifetime", "counter", "enabled", "remaining", "paid", "unpaid", "reg1",
+             "reg2", "reg3", "_motor", "_stall", "_key_requested")
+
+    def memory(self, now: float) -> dict[str, Any]:
+        """The coins in it, its counters and flags, and a payout or runaway under way (its
+        next coin ``due_in`` seconds on: the motor's time stands still while nothing runs it)."""
+        self.advance(now)
+        kept = {name: getattr(self, name) for name in self._KEPT}
+        due_in = None if self._due is None else max(0.0, self._due - now)
+        return {**super().memory(now), **kept, "armed": dict(self.armed), "due_in": due_in}
+
+    def restore(self, memory: Mapping[str, Any], now: float) -> None:
+        super().restore(memory, now)
+        for name in self._KEPT:
+            setattr(self, name, type(getattr(self, name))(memory[name]))
+        if not 0 <= self.lifetime < 1 << 24 or self._motor not in (_IDLE, _PAYING, _STALLED, _RUNAWAY):
+            raise ValueError(f"hopper {self.address}: not a hopper's memory: {memory!r}")
+        self.armed = {str(k): int(v) for k, v in memory["armed"].items()}
+        due_in = memory["due_in"]
+        self._due = None if due_in is None else now + float(due_in)
 
     def status(self, now: float) -> dict[str, object]:
         self.advance(now)

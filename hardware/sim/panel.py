@@ -5,15 +5,17 @@ the slave path) or of a ``socket://`` connection, never blocking and losing what
 not take; answering the control channel (TCP loopback or a Unix socket, the language is
 ``control.py``); the thread that runs it; the process's monotonic clock; the simulated link loss
 (``disconnect``: nothing in, nothing out) and power cycle (``reboot``); the panel's non-volatile
-memory for the host, in a file (``--nv-file``, surviving a restart) or in memory. Opening the link and the
-control listener is ``hardware.sim.link``'s, shared with the ccTalk simulator. Everything it
+memory for the host and its link key, in a file (``--nv-file``, surviving a restart) or in
+memory; installing it paired (``link_key=``, what ``cabinet panel pair`` leaves in a real one)
+and the pairing reset on its board (``unpair``). Opening the link and the control listener is
+``hardware.sim.link``'s, shared with the ccTalk simulator. Everything it
 knows about the protocol comes from ``PanelDevice``. Never speaks to the host through anything
 but the link, and never lets a control command bypass the protocol.
 
 Embedding (``tools/run``)::
 
-    sim = PanelSimulator(seats=4).start()      # a pty and a thread
-    host = PanelHost(sim.link_url)
+    sim = PanelSimulator(seats=4, link_key=KEY).start()      # a pty and a thread, paired
+    host = PanelHost(sim.link_url, key=KEY)
     sim.press(1, "start"); sim.release(1, "start"); sim.lamps()
     sim.stop()
 
@@ -25,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import select
 import signal
@@ -33,12 +36,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from hardware.clock import Clock
 from hardware.sim.link import ControlListener, LinkEnd
 from hardware.sim.panel_control import Controller
 from hardware.sim.panel_device import NvMemory, PanelDevice, RamNv
+from hardware.sim.state import StateError, read_json, write_atomic
 
 TICK = 0.02  # seconds: the longest the loop sleeps
 
@@ -93,27 +98,47 @@ class _Link(LinkEnd):
 
 
 class FileNv:
-    """The panel's non-volatile memory in a file, so it survives a restart of the simulator:
-    the blob's bytes as they are; no file means nothing stored. Written to a temporary file,
-    flushed to disk and renamed over the old one, so a kill never leaves half a blob."""
+    """The panel's non-volatile memory in a file, so it survives a restart of the simulator: a
+    JSON mapping, ``{"head": HEX or null, "link_key": HEX or null}`` (``hardware/sim/state.py``,
+    ``panel-memory.json`` in a state folder); no file means nothing stored and never paired.
+    Written to a temporary file, flushed to disk and renamed over the old one, so a kill never
+    leaves half of it."""
 
     def __init__(self, path: str) -> None:
-        self.path = path
+        self.path = Path(path)
+
+    def _read(self) -> dict[str, Any]:
+        try:
+            return read_json(self.path) or {}
+        except StateError as exc:
+            raise OSError(str(exc)) from None  # the memory could not be read: NV_REPLY failed
 
     def load(self) -> bytes | None:
-        try:
-            with open(self.path, "rb") as f:
-                return f.read()
-        except FileNotFoundError:
+        head = self._read().get("head")
+        if head is None:
             return None
+        try:
+            return bytes.fromhex(str(head))
+        except ValueError:
+            raise OSError(f"{self.path}: the head is not hex") from None
 
     def save(self, blob: bytes) -> None:
-        tmp = f"{self.path}.tmp"
-        with open(tmp, "wb") as f:
-            f.write(blob)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, self.path)
+        self._write("head", bytes(blob).hex())
+
+    def load_key(self) -> bytes | None:
+        key = self._read().get("link_key")
+        try:
+            return None if key is None else bytes.fromhex(str(key))
+        except ValueError:
+            raise OSError(f"{self.path}: the link key is not hex") from None
+
+    def save_key(self, key: bytes | None) -> None:
+        self._write("link_key", None if key is None else bytes(key).hex())
+
+    def _write(self, name: str, value: str | None) -> None:
+        kept = self._read()
+        kept[name] = value
+        write_atomic(self.path, json.dumps(kept, sort_keys=True).encode())
 
 
 class _ControlServer(ControlListener):
@@ -155,9 +180,13 @@ class PanelSimulator:
         timing: Mapping[str, float] | None = None,
         nv: bool = True,
         nv_file: str | None = None,
+        link_key: bytes | None = None,
     ) -> None:
         """``nv_file``: where the panel's non-volatile memory lives (None: in this process's
-        memory); ``nv=False``: a panel without it, which does not know the NV messages."""
+        memory); ``nv=False``: a panel without it, which does not know the NV messages and
+        cannot be paired. ``link_key``: the panel comes paired with it (kept in its memory, as
+        an installer's ``cabinet panel pair`` would leave it); otherwise it keeps what its
+        memory holds (a panel never paired speaks plain frames)."""
         self.seats = seats
         self.panel_id = panel_id
         self.clock = clock
@@ -166,6 +195,10 @@ class PanelSimulator:
         self.nv: NvMemory | None = None
         if nv:
             self.nv = FileNv(nv_file) if nv_file is not None else RamNv()
+            if link_key is not None and self.nv.load_key() != link_key:
+                self.nv.save_key(link_key)
+        elif link_key is not None:
+            raise ValueError("a panel without non-volatile memory cannot be paired")
         self.device = PanelDevice(panel_id, seats, timing=timing, nv=self.nv)
         self.controller = Controller(self)
         self._lock = threading.RLock()
@@ -222,6 +255,7 @@ class PanelSimulator:
             dev = self.device
             return {
                 "link": "up" if dev.link_up else "down",
+                "paired": dev.conn.authenticated,
                 "silent": self._silent,
                 "host_session": dev.conn.host_session,
                 "keys": dict(dev.keys),
@@ -245,6 +279,13 @@ class PanelSimulator:
             self._silent = False
             self._silent_until = None
         self._log("reconnect")
+        self._wake()
+
+    def unpair(self) -> None:
+        """The pairing reset on the panel's board: the key forgotten, plain frames again."""
+        with self._lock:
+            self.device.unpair()
+        self._log("unpair")
         self._wake()
 
     def reboot(self) -> None:

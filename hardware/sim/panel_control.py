@@ -14,7 +14,7 @@ from typing import Any, Protocol
 HELP = (
     "commands: press SEAT BUTTON | release SEAT BUTTON | tap SEAT BUTTON | "
     "key operator|attendant on|off | door open|closed | lamps | state | "
-    "disconnect [SECONDS] | reconnect | reboot | help | quit"
+    "disconnect [SECONDS] | reconnect | reboot | unpair | help | quit"
 )
 _ON_OFF = {"on": True, "off": False}
 _DOOR = {"open": True, "closed": False, "close": False}
@@ -31,6 +31,7 @@ class SimulatedPanel(Protocol):
     def disconnect(self, seconds: float | None = None) -> None: ...
     def reconnect(self) -> None: ...
     def reboot(self) -> None: ...
+    def unpair(self) -> None: ...
 
 
 class CommandError(ValueError):
@@ -102,6 +103,9 @@ class Controller:
         elif name == "reboot":
             _words(args, 0, "reboot")
             panel.reboot()
+        elif name == "unpair":
+            _words(args, 0, "unpair")
+            panel.unpair()
         elif name == "help":
             return HELP
         elif name == "quit":

@@ -5,7 +5,9 @@ positions, the lamp of every button, reporting the switches when asked or when a
 session starts, showing every lamp off while the link is down (a lamp is lit only while
 pressing its button would do something, and with the host gone nothing would), and answering
 NV_STORE / NV_READ from the non-volatile memory it is given (``NvMemory``; a panel given none
-does not know those messages). Pure: time comes
+does not know those messages), and pairing: the link key kept in that memory authenticates every
+frame (``hardware/panel/auth.py``), and PAIR replaces it only while the main door is open and the
+operator key is on, which the panel itself sees (no host can claim them for it). Pure: time comes
 in as ``now``; never does I/O, never reads a clock (the simulator's runner, ``sim.py``, does).
 """
 
@@ -26,6 +28,7 @@ from hardware.panel.messages import (
     NvReply,
     NvStatus,
     NvStore,
+    Pair,
     RequestState,
     SetLamp,
     SetSeatLamps,
@@ -37,27 +40,39 @@ from hardware.panel.messages import (
 
 
 class NvMemory(Protocol):
-    """Where a panel keeps the host's blob: ``load`` (None: nothing stored) and ``save``.
+    """Where a panel keeps the host's blob (``load``, None: nothing stored; ``save``) and its
+    link key (``load_key``, None: never paired; ``save_key``).
 
-    ``save`` raises ``OSError`` when the memory cannot be written.
+    ``save`` and ``save_key`` raise ``OSError`` when the memory cannot be written.
     """
 
     def load(self) -> bytes | None: ...
 
     def save(self, blob: bytes) -> None: ...
 
+    def load_key(self) -> bytes | None: ...
+
+    def save_key(self, key: bytes | None) -> None: ...
+
 
 class RamNv:
     """Non-volatile memory that lasts as long as this object (the simulator's process)."""
 
-    def __init__(self, blob: bytes | None = None) -> None:
+    def __init__(self, blob: bytes | None = None, key: bytes | None = None) -> None:
         self.blob = blob
+        self.key = key
 
     def load(self) -> bytes | None:
         return self.blob
 
     def save(self, blob: bytes) -> None:
         self.blob = bytes(blob)
+
+    def load_key(self) -> bytes | None:
+        return self.key
+
+    def save_key(self, key: bytes | None) -> None:
+        self.key = None if key is None else bytes(key)
 
 
 class PanelDevice:
@@ -74,8 +89,12 @@ class PanelDevice:
         nv: NvMemory | None = None,
     ) -> None:
         """``nv``: the panel's non-volatile memory for the host; None: a panel without one,
-        which does not know the NV messages."""
-        self.conn = PanelConnection(panel_id, seats, nv=nv is not None, **(timing or {}))
+        which does not know the NV messages and cannot be paired. A link key in it (paired)
+        authenticates the link from the start."""
+        key = None if nv is None else nv.load_key()
+        self.conn = PanelConnection(
+            panel_id, seats, nv=nv is not None, key=key, **(timing or {})  # type: ignore[arg-type]
+        )
         self.nv = nv
         self.panel_id = panel_id
         self.seats = seats
@@ -176,10 +195,33 @@ class PanelDevice:
                 for seat in self.lamps:  # a new host: what the old one lit means nothing now
                     self.lamps[seat] = all_off()
                 self.report_state(now)
+            elif isinstance(event, Pair):
+                reply = self._pair(event)
+                self.conn.send_now(reply, now)
+                if reply.status is NvStatus.STORED:  # the answer went under the old key
+                    self.conn.rekey(event.key)
             elif isinstance(event, (NvStore, NvRead)):
                 self.conn.send_now(self._nv_answer(event), now)
             elif isinstance(event, LinkDown):
                 pass  # shown_lamps masks the lamps; the table stays for when the host is back
+
+    def _pair(self, request: Pair) -> NvReply:
+        """Keep the new link key, if someone at the open cabinet holds the operator's key."""
+        assert self.nv is not None
+        if not (self.door_open and self.keys["operator"]):
+            return NvReply(request.request, NvStatus.REFUSED)
+        try:
+            self.nv.save_key(request.key)
+        except (OSError, ValueError):
+            return NvReply(request.request, NvStatus.FAILED)
+        return NvReply(request.request, NvStatus.STORED)
+
+    def unpair(self) -> None:
+        """The pairing reset at the panel (a jumper on its board): the key is forgotten and the
+        panel speaks plain frames until it is paired again."""
+        if self.nv is not None:
+            self.nv.save_key(None)
+        self.conn.rekey(None)
 
     def _nv_answer(self, request: NvStore | NvRead) -> NvReply:
         assert self.nv is not None  # without NV memory the connection drops NV requests

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from hardware.sim.cctalk_bus import SimulatedBus
 from hardware.sim.control import Controller
 from hardware.sim.link import ControlListener, LinkEnd
+from hardware.sim.state import BusState
 
 TICK = 0.05  # seconds: the longest the loop sleeps with nothing due
 
@@ -100,8 +101,11 @@ class SimServer:
         control: str = "127.0.0.1:0",
         clock: Callable[[], float] = time.monotonic,
         log: Callable[[str], None] | None = None,
+        state: BusState | None = None,
     ) -> None:
+        """``state``: where the devices keep their counters across a restart (``--state``)."""
         self.bus = bus
+        self.state = state
         self.clock = clock
         self.log = log
         self.controller = Controller(bus)
@@ -129,9 +133,16 @@ class SimServer:
                     timeout = min(TICK, max(0.0, self._due[0][0] - self.clock()))
                 for key, _ in self.sel.select(timeout):
                     self._ready(key)
+                self._keep()  # a payout's coins go on leaving while nobody asks
+            self._keep()
             self._flush_due()
         finally:
             self.close()
+
+    def _keep(self) -> None:
+        """The devices' memory to the state folder, before any reply says what changed."""
+        if self.state is not None:
+            self.state.keep(self.clock())
 
     def _ready(self, key: selectors.SelectorKey) -> None:
         what = key.data
@@ -143,6 +154,7 @@ class SimServer:
                     self.log(f"rx {list(data)}")
                 for tx in self.bus.receive(data, now):
                     heapq.heappush(self._due, (tx.due, next(self._seq), tx.data))
+                self._keep()
                 self._flush_due()
         elif what == "link-accept":
             self.link.accept()
@@ -156,6 +168,7 @@ class SimServer:
             return
         for line in self.control.lines(conn):
             reply = self.controller.handle(line, self.clock())
+            self._keep()
             if self.log:
                 self.log(f"control {line!r} -> {reply!r}")
             with contextlib.suppress(OSError):

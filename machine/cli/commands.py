@@ -124,6 +124,13 @@ DEVICES = Command("devices", "the real devices: find what answers on a ccTalk bu
     ), devices.scan_command),
 ))
 
+PANEL = Command("panel", "the button panel: pair it with this cabinet (at installation)", dest="panel_command", sub=(
+    Command("pair", "give the panel a new link key (its main door open, its operator key on)", (
+        arg("--config", help="the machine configuration (default: config/machine.yaml)"),
+        arg("--panel", help="the panel's serial port or URL (default: devices.panel in the configuration)"),
+    ), devices.pair_command),
+))
+
 BENCH = Command("bench", "print benchmark figures (all, or those named)", (
     arg("names", nargs="*", help="journal, frames, press, payout, ... (default: all)"),
     arg("--coins", type=count(), help="payout: coins to pay (default 50)"),
@@ -132,7 +139,7 @@ BENCH = Command("bench", "print benchmark figures (all, or those named)", (
 ), harness.bench_command)
 
 # every command, in the order ``cabinet --help`` lists them
-COMMANDS: tuple[Command, ...] = (*GAMES, CRASHTEST, AUDIT, *CABINET, SCREENSHOTS, DEVICES, BENCH)
+COMMANDS: tuple[Command, ...] = (*GAMES, CRASHTEST, AUDIT, *CABINET, SCREENSHOTS, DEVICES, PANEL, BENCH)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,4 +1,5 @@
-"""The ``devices`` commands: ``devices scan``, what answers on a real ccTalk bus.
+"""The ``devices`` and ``panel`` commands: ``devices scan``, what answers on a real ccTalk bus;
+``panel pair``, a new link key for the button panel (``machine/operator/panelpair.py``).
 
 Owns: choosing the link (``--bus`` or the configuration's), scanning it and printing each
 device found, as a line or JSON; status 1 when nobody answered. The scan lives in
@@ -46,3 +47,9 @@ def scan_command(args: argparse.Namespace) -> int:
         print(f"cabinet devices scan: no ccTalk device answered on {url}", file=sys.stderr)
         return 1
     return 0
+
+
+def pair_command(args: argparse.Namespace) -> int:
+    from machine.operator.panelpair import pair_command as pair
+
+    return pair(args)

@@ -2,7 +2,8 @@
 and mouse of the ``tools/run`` window.
 
 Owns: ``Simulators`` (the ccTalk bus simulator process and the embedded panel simulator, each on
-a real pty, built from the machine configuration); ``SimulatedCabinet``, the cabinet's frame
+a real pty, built from the machine configuration, their devices' memory in the state folder
+beside the data folder, ``state_folder``); ``SimulatedCabinet``, the cabinet's frame
 loop run on those links, with the window's keys (a seat's buttons, coins, the key switches, the
 door) and clicks on the drawn buttons driving the *simulated* panel and acceptors — never the
 core directly; a click on a card is the product's touchscreen input (``CabinetApp.on_input``) — and
@@ -25,6 +26,7 @@ from hardware.links import is_simulated
 
 from machine.loop.app import CabinetApp
 from machine.operator.config import MachineConfig
+from machine.operator.panelpair import simulated_panel_key
 
 KEYS = {  # keyboard -> panel button of the selected seat
     "1": "+2", "2": "+10", "3": "x2", "4": "repeat", "5": "max", "space": "start",
@@ -66,21 +68,43 @@ class CoinFeeder:
         return sum(len(q) for q in self.queues.values())
 
 
-class Simulators:
-    """The bus simulator process and the embedded panel simulator, for links set to ``sim``."""
+def state_folder(cfg: MachineConfig, base: Path) -> Path:
+    """Where the simulated devices keep what real ones keep across a restart (the hopper's coins
+    and lifetime count, the acceptors' event counters, the panel's non-volatile memory): beside
+    the data folder, ``<data_dir>-sim``. Not inside it: a copy of the data folder put back must
+    not carry the devices' counters, nor the panel's copy of the journal's head, along with it."""
+    data = cfg.data_path(base)
+    return data.with_name(data.name + "-sim")
 
-    def __init__(self, cfg: MachineConfig):
+
+class Simulators:
+    """The bus simulator process and the embedded panel simulator, for links set to ``sim``,
+    keeping their devices' memory in ``state`` (``state_folder``)."""
+
+    def __init__(self, cfg: MachineConfig, state: Path | None = None, link_key: bytes | None = None):
+        """``link_key``: the simulated panel comes paired with it (``simulated_panel_key``)."""
         self.bus: Any = None
         self.panel: Any = None
+        self.state = state
         try:
+            if state is not None:
+                try:
+                    state.mkdir(parents=True, exist_ok=True)
+                except OSError:
+                    if state.parent.is_dir():
+                        raise
+                    state = self.state = None  # no folder for the data folder either: the start says so for it
             if is_simulated(cfg.devices.bus):
                 from hardware.sim.launcher import SimProcess
 
-                self.bus = SimProcess.start(self.bus_args(cfg))
+                keep = [] if state is None else ["--state", str(state)]
+                self.bus = SimProcess.start([*self.bus_args(cfg), *keep])
             if is_simulated(cfg.devices.panel):
                 from hardware.sim.panel import PanelSimulator
+                from hardware.sim.state import PANEL_FILE
 
-                self.panel = PanelSimulator(seats=cfg.seats).start()
+                nv_file = None if state is None else str(state / PANEL_FILE)
+                self.panel = PanelSimulator(seats=cfg.seats, nv_file=nv_file, link_key=link_key).start()
         except BaseException:
             self.stop()
             raise
@@ -130,7 +154,8 @@ class SimulatedCabinet(CabinetApp):
         shoes: Callable[[int], list[str]] | None = None,
         first_start: bool = False,
     ):
-        self.sims = Simulators(cfg)
+        key = simulated_panel_key(cfg, base) if is_simulated(cfg.devices.panel) else None
+        self.sims = Simulators(cfg, state_folder(cfg, base), key)
         self.selected_seat = 1
         self.coins = CoinFeeder(lambda address, coin_id: self.sims.bus.control.coin(address, coin_id))
         try:

@@ -57,9 +57,10 @@ class Robot:
             self.inserted[n] += self.app.cfg.coins[coin_id]
 
     def attend(self, wind_down: bool) -> None:
-        """The attendant: clears tilts at any time (a soak that goes on from an earlier one starts
-        on fresh simulators, whose counters the journal sees as devices swapped: a tilt each) and
-        pays handpays when the robots wind down."""
+        """The attendant: clears tilts at any time (a soak that goes on from an earlier one finds
+        the simulated devices where that one left them, in the state folder beside the data
+        folder; a tilt still comes from a device fault or from that folder lost) and pays handpays
+        when the robots wind down."""
         with self.app.lock:
             for n, s in self.app.cab.seats.items():
                 if s.lock == "tilt" or (s.lock == "handpay" and wind_down):

@@ -29,6 +29,7 @@ from machine.loop.router import Router
 from machine.loop.wiring import Wiring
 from machine.operator.config import MachineConfig
 from machine.operator.menu import OperatorMenu
+from machine.operator.panelpair import RefusedFrames
 from machine.profiles import load_profile
 
 
@@ -84,6 +85,7 @@ class CabinetApp:
         self.worker = w.worker
         self.router = Router(self.cab, self._open_menu, self.worker.requests, language=cfg.language)
         self.running = True
+        self.refused = RefusedFrames()  # panel frames that failed authentication, to the event log
         if self.screens is not None:
             self.screens.caption(self.cab.profile.title)  # the journal's game in force
         self.worker.start()
@@ -114,6 +116,7 @@ class CabinetApp:
             with self.lock:
                 self.router.panel_event(ev, now)
         with self.lock:
+            self.refused.check(self.panel, self.cab, now)
             wall = self.wall()
             self.cab.tick(now, wall)  # the wall clock: tournament times survive a power cut
             if self.wiring.keeper is not None:  # the journal archives itself at idle moments, a chunk a frame

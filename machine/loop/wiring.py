@@ -33,6 +33,7 @@ from machine.money.memory import UntrustedMemory
 from machine.operator.config import MachineConfig
 from machine.operator.firststart import init_if_new
 from machine.operator.identity import check_manifest, software_id
+from machine.operator.panelpair import link_key
 from machine.profiles import load_profile
 
 
@@ -117,7 +118,8 @@ class Wiring:
         profile = load_profile(cfg.game)
         others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
         with contextlib.ExitStack() as opened:  # a failed start closes what it opened, in reverse
-            panel = PanelHost(panel_url, clock=clock)  # first: where it keeps the journal's head, start-up reads it
+            key = link_key(cfg, base)  # the key paired at installation: every panel frame authenticated
+            panel = PanelHost(panel_url, clock=clock, key=key)  # first: where it keeps the journal's head, start-up reads it
             opened.callback(panel.close)
             panel_head = PanelHeadStore(panel) if cfg.memory.panel_head else None
             if panel_head is not None:
