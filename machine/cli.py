@@ -373,6 +373,12 @@ def _cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_config_apply(args: argparse.Namespace) -> int:
+    from machine.operator.configcmd import apply_command
+
+    return apply_command(args)
+
+
 def _cmd_config_pin(args: argparse.Namespace) -> int:
     """Set the operator PIN in a configuration file: read twice without echo, or one line of
     standard input (``--pin-stdin``); only the ``operator_pin`` line changes."""
@@ -732,6 +738,11 @@ def build_parser() -> argparse.ArgumentParser:
     pn.add_argument("file", nargs="?", help="the machine configuration (default: config/machine.yaml)")
     pn.add_argument("--pin-stdin", action="store_true", help="read the new PIN from one line of standard input")
     pn.set_defaults(func=_cmd_config_pin)
+    ap = cfg_sub.add_parser("apply", help="put FILE's money settings and rules in force on its journal (the cabinet "
+                            "stopped, the operator PIN; every change journaled with its old and new value)")
+    ap.add_argument("file")
+    ap.add_argument("--pin-stdin", action="store_true", help="read the operator PIN from one line of standard input")
+    ap.set_defaults(func=_cmd_config_apply)
     sc = sub.add_parser("screenshots", help="render every main and menu screen headless into DIR as PNG files")
     sc.add_argument("dir", help="English (or the one --language) into DIR, each other language into DIR/<lang>/")
     sc.add_argument("--language", help="only this language (en, nl, nb, ru), straight into DIR")

@@ -29,6 +29,7 @@ from machine.games.rules import load_profile
 from machine.loop.devices import BusDevices, BusWorker
 from machine.loop.panelhead import PanelHeadStore
 from machine.money.memory import UntrustedMemory
+from machine.operator import applying
 from machine.operator.config import MachineConfig
 from machine.operator.identity import check_manifest, software_id
 
@@ -84,6 +85,7 @@ class Wiring:
     devices: BusDevices
     worker: BusWorker
     panel_head: PanelHeadStore | None = None  # the journal's head in the panel's memory
+    journal_lock: applying.FolderLock | None = None  # one cabinet per journal
 
     @classmethod
     def build(
@@ -114,6 +116,8 @@ class Wiring:
                 memory = cfg.machine_memory(base, () if panel_head is None else (panel_head,))
             except UntrustedMemory as exc:
                 raise MemoryLocked(f"memory error: {exc}") from None
+            held = applying.hold_journal(cfg.journal_path(base))  # a second cabinet on it: "database is locked"
+            opened.callback(held.release)
             cab = open_cabinet(
                 cfg.journal_path(base),
                 profile,
@@ -123,6 +127,7 @@ class Wiring:
                 memory,
             )
             opened.callback(cab.journal.close)
+            applying.hold_settings(cab, cfg, (profile, *others))  # the journal's settings in force, or no start
             if auto is None:
                 prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game], watch)
             lock = threading.Lock()
@@ -137,7 +142,7 @@ class Wiring:
             worker = BusWorker(cab, lock, devices, clock)
             worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout
             opened.pop_all()  # started: Wiring.close closes them from now on
-        return cls(cab, lock, ident, panel, devices, worker, panel_head)
+        return cls(cab, lock, ident, panel, devices, worker, panel_head, held)
 
     def close(self) -> None:
         self.worker.stop()
@@ -146,3 +151,5 @@ class Wiring:
             self.panel_head.close()
         self.panel.close()
         self.cab.journal.close()
+        if self.journal_lock is not None:
+            self.journal_lock.release()
