@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 import yaml
 
@@ -196,12 +196,18 @@ def read_text(path: str | Path) -> str:
     return decode(data, str(p))
 
 
-def read_stream(stream: BinaryIO, name: str = "<stdin>") -> str:
-    """The text of a binary stream (standard input's ``buffer``), as ``read_text`` reads a file."""
+def read_stream(stream: IO[Any], name: str = "<stdin>") -> str:
+    """The text of a stream (standard input: its bytes, decoded as ``read_text`` decodes a
+    file's; a text stream without bytes beneath, as it is)."""
+    source = getattr(stream, "buffer", stream)
     try:
-        data = stream.read(MAX_BYTES + 1)
-    except OSError as exc:
-        raise YamlError(f"{name}: cannot read: {exc.strerror or exc}") from None
+        data = source.read(MAX_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise YamlError(f"{name}: cannot read: {exc}") from None
+    if isinstance(data, str):
+        if len(data) > MAX_BYTES:
+            raise YamlError(f"{name}: too large (more than {MAX_BYTES} characters)")
+        return data
     return decode(data, name)
 
 
