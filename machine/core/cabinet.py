@@ -515,6 +515,9 @@ class Cabinet:
         core = self.core
         if wall is not None:
             core.wall_offset = wall - now
+        if pinlock.due(core, now):  # the PIN lock's running time served (the operator menu pauses play)
+            with core.tx("pin_lock_served", {"now": now}):
+                pinlock.served(core, now)
         if core.state.row.pauses:
             return
         if self._tournament_clock(now):
