@@ -12,6 +12,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -152,6 +153,13 @@ def _audit(args: argparse.Namespace, path: Any, key: bytes) -> int:
     return 1 if report["problems"] else 0
 
 
+def _published_seed(text: str) -> str:
+    """An argparse type: a tournament seed in the form the cabinet publishes (64 hex digits)."""
+    if not re.fullmatch(r"[0-9a-f]{64}", text):
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a published tournament seed (64 hex digits, 0-9 a-f)")
+    return text
+
+
 def _cmd_tournament_deals(args: argparse.Namespace) -> int:
     """The decks a tournament with ``--seed`` deals, round by round (eenendertigen ``deals``)."""
     from machine.games.eenendertigen.deals import tournament_decks
@@ -283,6 +291,8 @@ def _cmd_ram_clear(args: argparse.Namespace) -> int:
     from machine.operator.firststart import ram_clear_cabinet
 
     cfg = load_config(args.config)
+    if not args.reason.strip():
+        raise CommandError("--reason: say why, in the operator's words (it is journaled); an empty reason is refused")
     if not args.yes:
         print(f"would move {cfg.journal_path(Path.cwd())} aside and start a new journal with every meter at zero; "
               "add --yes to do it")
@@ -416,13 +426,16 @@ def _auto_strategy(script: Any):
     return auto_for(engine)
 
 
+ROUND_SCRIPT_KEYS = ("game", "rules", "shoe", "seats", "bank", "players")  # every game's round-script keys
+
+
 def _priced_game(path: str):
     from machine.scripts.roundscript import ScriptError, load_game
 
     script = read_script(path)
     profile = load_game(script)
-    extra = sorted(str(k) for k in script if k not in ("game", "rules", "shoe", "seats"))
-    if extra:
+    extra = sorted(str(k) for k in script if k not in ROUND_SCRIPT_KEYS)
+    if extra:  # a round script of any game prices its game and rules (the README's examples); the rest is not read
         raise ScriptError(f"unknown key {extra[0]!r} (known: game, rules)")
     return profile
 
@@ -493,6 +506,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
     if args.rounds < 2:  # --seats is checked by its argparse type
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
+    most = min(4 * (os.cpu_count() or 1), args.rounds)
+    if args.cluster is None and args.workers is not None and args.workers > most:
+        raise CommandError(f"--workers {args.workers}: at most {most} here (4 per core, and no more than --rounds)")
     blackjack = profile.engine == "blackjack"
     if args.cluster is not None and args.fast and not blackjack:
         raise CommandError(f"--cluster with --fast plays the blackjack family's fast path only, not {profile.engine}'s")
@@ -640,7 +656,8 @@ def build_parser() -> argparse.ArgumentParser:
     tour = sub.add_parser("tournament", help="eenendertigen tournaments: the decks a published seed deals")
     tour_sub = tour.add_subparsers(dest="tournament_command", required=True)
     deals = tour_sub.add_parser("deals", help="every deck of a tournament, derived from its seed")
-    deals.add_argument("--seed", required=True, help="the tournament's seed, as published when it closed")
+    deals.add_argument("--seed", required=True, type=_published_seed,
+                       help="the tournament's seed, as published when it closed (64 hex digits)")
     deals.add_argument("--variant", choices=("classic", "modern"), required=True)
     deals.add_argument("--rounds", type=count(), default=16, help="rounds to derive (default 16)")
     deals.add_argument("--json", action="store_true")

@@ -100,6 +100,15 @@ class HopperConfig(_Model):
     security: Literal["serial", "none"] = "serial"
 
 
+def _expandable(v: str) -> str:
+    """A path whose ``~`` or ``~user`` names a home folder this machine has."""
+    try:
+        Path(v).expanduser()
+    except RuntimeError:  # ~nosuchuser: "Could not determine home directory"
+        raise ValueError(f"{v!r}: {v.split('/')[0]} is no user's home folder on this machine") from None
+    return v
+
+
 class MemoryConfig(_Model):
     """Where the journal's trust rests, away from the data folder (``machine/money/memory.py``)."""
 
@@ -108,6 +117,18 @@ class MemoryConfig(_Model):
         default_factory=lambda: [DEFAULT_HEAD_STORE]
     )
     panel_head: bool = True  # also in the panel's own memory, where the panel supports it
+
+    @field_validator("key_file")
+    @classmethod
+    def _a_key_path(cls, v: str) -> str:
+        return _expandable(v)
+
+    @field_validator("head_stores")
+    @classmethod
+    def _head_paths(cls, v: list[str]) -> list[str]:
+        for p in v:
+            _expandable(p)
+        return v
 
 
 class DevicesConfig(_Model):
@@ -171,7 +192,7 @@ class MachineConfig(_Model):
     @field_validator("data_dir")
     @classmethod
     def _a_folder(cls, v: str) -> str:
-        p = Path(v)
+        p = Path(_expandable(v)).expanduser()
         try:
             real = str(p.resolve())
             exists, folder = p.exists(), p.is_dir()

@@ -138,9 +138,11 @@ def set_in_file(path: Path, stored: str) -> None:
     parse(stored)
     try:
         text = yamlio.read_text(path)
-        yamlio.loads(text, str(path))
+        data = yamlio.loads(text, str(path))
     except yamlio.YamlError as exc:
         raise PinError(str(exc)) from None
+    if data is None:  # an empty file (or comments only): no configuration a PIN can go into
+        raise PinError(f"{path}:1: not a machine configuration (it is empty): nothing changed")
     where = _pin_line(text, str(path))
     setting = f"{FIELD}: {stored}"
     if where is None:

@@ -28,6 +28,7 @@ from machine.scripts.roundscript import (
 )
 
 MACHINE_KEYS = ("payout", "hopper_coin", "hopper_limit", "remainder")
+MAX_COIN = 100_000  # points: the most a configured coin may be worth
 
 
 def _settings(raw: object) -> MoneySettings:
@@ -41,6 +42,8 @@ def _settings(raw: object) -> MoneySettings:
     for k in ("hopper_coin", "hopper_limit"):
         if k in raw and (isinstance(raw[k], bool) or not isinstance(raw[k], int)):
             raise ScriptError(f"machine: {k}: must be a whole number of points, not {raw[k]!r}")
+        if k in raw and not 1 <= raw[k] <= MAX_COIN:
+            raise ScriptError(f"machine: {k}: must be 1 to {MAX_COIN} points, not {raw[k]!r}")
     try:
         return MoneySettings(**dict(raw))
     except ValueError as exc:
@@ -100,6 +103,9 @@ def _step(
         points = step["coin"]
         if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
             raise ScriptError(f"{where}: coin: must be a whole number of points above 0, not {points!r}")
+        if points > MAX_COIN:
+            raise ScriptError(f"{where}: coin: {points} points is no coin (a coin is at most {MAX_COIN} points, as "
+                              "config/machine.yaml's coins)")
         money.insert(points)
         return False, None
     if "press" not in step:
