@@ -119,8 +119,11 @@ def test_a_bel_in_a_script_file_names_the_file_and_line(command, tmp_path, capsy
     refused_in_one_line(status, err, f"{path}:2: column 18: the control character U+0007 (BEL)")
 
 
-@pytest.mark.parametrize("argv", [["config", "check"], ["config", "pin", "--pin-stdin"], ["init", "--config"],
-                                  ["run", "--headless", "--rounds", "1", "--config"]], ids=lambda a: " ".join(a[:2]))
+@pytest.mark.parametrize("argv", [
+    ["config", "check"], ["config", "pin", "--pin-stdin"], ["config", "apply", "--pin-stdin"], ["init", "--config"],
+    ["run", "--headless", "--rounds", "1", "--config"], ["archive", "--to", "/nonexistent/a.sqlite", "--config"],
+    ["ram-clear", "--reason", "fuzz", "--yes", "--config"], ["screenshots", "/nonexistent/shots", "--config"],
+], ids=lambda a: " ".join(a[:2]))
 def test_a_control_character_or_a_bad_byte_in_the_configuration_is_one_line(argv, tmp_path, capsys):
     base = config_text(tmp_path)
     path = tmp_path / "machine.yaml"
