@@ -123,7 +123,8 @@ def _cmd_audit(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace, path: Any, key: bytes) -> int:
-    from machine.money.audit import as_csv, as_text, gather, verify_report, verify_result
+    from machine.money.audit import gather, verify_result
+    from machine.operator.reports import as_csv, as_text, verify_report
 
     if args.what == "verify":
         if args.json:
@@ -134,7 +135,7 @@ def _audit(args: argparse.Namespace, path: Any, key: bytes) -> int:
         print(text)
         return 0 if ok else 1
     if args.what == "tournaments":
-        from machine.money.audit import gather_tournaments, tournaments_csv, tournaments_text
+        from machine.operator.reports import gather_tournaments, tournaments_csv, tournaments_text
 
         tours = gather_tournaments(path, key)
         print(tournaments_csv(tours) if args.csv else json.dumps(tours, indent=2) if args.json else tournaments_text(tours),
@@ -248,19 +249,16 @@ def _run(args: argparse.Namespace, cfg: Any) -> int:
             from machine.devtools.soak import soak
 
             return soak(cfg, Path.cwd(), rounds=args.rounds, seed=args.seed, data=data)
-        if args.init:
-            from machine.operator.firststart import init_if_new
-
-            if (made := init_if_new(cfg, Path.cwd())) is not None:
-                print(made, file=sys.stderr)
         from machine.loop.app import CabinetApp
 
         if cfg.devices.bus == "sim" or cfg.devices.panel == "sim":
             from machine.devtools.harness import SimulatedCabinet  # development only: the simulators
 
-            app: CabinetApp = SimulatedCabinet(cfg, Path.cwd())
+            app: CabinetApp = SimulatedCabinet(cfg, Path.cwd(), first_start=args.init)
         else:
-            app = CabinetApp(cfg, Path.cwd())
+            app = CabinetApp(cfg, Path.cwd(), first_start=args.init)  # --init: asks the panel's memory too
+        if app.wiring.first_start is not None:
+            print(app.wiring.first_start, file=sys.stderr)
     try:
         app.run()
     finally:

@@ -24,10 +24,11 @@ from machine.devtools.harness import SimulatedCabinet
 from machine.games.blackjack import BlackjackGame
 from machine.games.rules import load_profile
 from machine.loop.payout import HopperTestLedger, SeatLedger, check_counter, pending_test, run_payouts
-from machine.money.audit import as_csv, as_text, gather
+from machine.money.audit import gather
 from machine.money.journal import Journal
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
+from machine.operator.reports import as_csv, as_text
 from tests.cabinet_helpers import TEST_KEY, memory
 from tests.e2e_helpers import ready, run_until
 from tests.helpers import two_seats

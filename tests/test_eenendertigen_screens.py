@@ -130,8 +130,9 @@ def test_a_touch_goes_nowhere_while_the_operator_menu_has_the_screen(tmp_path):
 def test_recall_of_a_real_round_shows_every_place_and_move(tmp_path):
     from machine.display.draw import Renderer
     from machine.display.menu import draw_menu
-    from machine.money.audit import as_csv, as_text, gather
+    from machine.money.audit import gather
     from machine.operator.menu import OperatorMenu
+    from machine.operator.reports import as_csv, as_text
 
     cab = scene_eenendertigen_reveal(tmp_path)
     menu = OperatorMenu(cab, stored_pin("1234"), "id")

@@ -360,7 +360,7 @@ def test_the_panels_memory_catches_a_rollback_of_the_data_folder_and_the_head_fi
     journal = tmp_path / "data" / "journal.sqlite"
     with PanelSimulator(seats=2) as sim, PanelHost(sim.link_url) as host:
         host.start()
-        panel = PanelHeadStore(host)
+        panel = PanelHeadStore(host, pump=False)  # the host's own thread pumps the link
         mem = Memory(TEST_KEY, (FileHeadStore(tmp_path / "usb", journal), panel))
         try:
             j = init(journal, mem)

@@ -9,10 +9,11 @@ import time
 import pytest
 
 from machine.devtools.harness import SimulatedCabinet
-from machine.money.audit import as_csv, gather
+from machine.money.audit import gather
 from machine.operator.config import parse_config
 from machine.operator.firststart import temporary
 from machine.operator.menu import PAGES, OperatorMenu
+from machine.operator.reports import as_csv
 
 from .cabinet_helpers import TEST_KEY, boot, memory
 from .helpers import stored_pin, two_seats

@@ -160,3 +160,19 @@ def test_bad_machine_settings_are_named():
     with pytest.raises(ScriptError, match="machine: payout must be hopper or handpay, not 'coins'"):
         run_session_script({"game": "random-blackjack", "machine": {"payout": "coins"}, "steps": []})
     assert MoneySettings().hopper_coin == 10
+
+
+def test_seat_money_keeps_its_own_table_limits_and_a_row_with_the_old_rules_restores_them():
+    """A seat row written while seat money kept a game's whole rules restores from the three
+    limits in it (whichever game's keys come with them); new rows keep only the limits."""
+    from machine.money.seatmoney import TableLimits
+
+    m = SeatMoney(limits=TableLimits(min_bet=4, max_bet=40, bet_step=4), credit=1000, club=400, game_open=True)
+    assert m.max_bet() == 40 and m.bet_cap() == 100
+    row = m.to_dict()
+    assert row["limits"] == {"min_bet": 4, "max_bet": 40, "bet_step": 4} and "rules" not in row
+    assert SeatMoney.from_dict(row) == m
+    old = {k: v for k, v in row.items() if k != "limits"}
+    old["rules"] = {"decks": 2, "min_bet": 4, "max_bet": 40, "bet_step": 4, "variant": "modern", "not_a_rule": True}
+    back = SeatMoney.from_dict(old)
+    assert back.limits == TableLimits(4, 40, 4) and back == m

@@ -10,6 +10,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from machine.games.cards import new_shoe, shuffle
 from machine.games.round import Round
+from machine.games.rules import Rules
 from machine.money.seatmoney import BET_BUTTONS, MoneySettings, SeatMoney
 
 
@@ -39,7 +40,7 @@ class SeatMachine(RuleBasedStateMachine):
         assert bet <= m.max_bet() and bet <= 500
         m.start_round()
         shoe = shuffle(new_shoe(6), random.Random(seed))
-        rnd = Round.start(m.rules, shoe, [bet], funds=[m.club])
+        rnd = Round.start(Rules(), shoe, [bet], funds=[m.club])
         n = 0
         while (d := rnd.pending) is not None:
             for e in rnd.act(d.seat, d.options[picks[n % len(picks)] % len(d.options)]):

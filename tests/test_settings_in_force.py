@@ -121,11 +121,12 @@ def test_a_pay_table_change_waits_for_the_operator_and_is_journaled_with_old_and
     shutil.copytree(ROOT / "config", folder)
     profile = folder / "games" / "random-blackjack.yaml"
     profile.write_text(profile.read_text().replace("blackjack_pays: 1.5 ", "blackjack_pays: 2 ").replace(
-        "three_sevens_bonus: 1 ", "three_sevens_bonus: 5 "))
+        "three_sevens_bonus: 1 ", "three_sevens_bonus: 5 ").replace("max_bet: 500", "max_bet: 400"))
     monkeypatch.setenv("CABINET_CONFIG", str(folder))
     assert soak(cabinet, tmp_path) == 2
     err = capsys.readouterr().err
-    assert err.splitlines()[1:3] == ["  games.random-blackjack.blackjack_pays: 1.5 -> 2",
+    assert err.splitlines()[1:4] == ["  games.random-blackjack.blackjack_pays: 1.5 -> 2",
+                                     "  games.random-blackjack.max_bet: 500 -> 400",
                                      "  games.random-blackjack.three_sevens_bonus: 1 -> 5"]
     before = journal(tmp_path, cabinet).last_seq
 
@@ -133,18 +134,20 @@ def test_a_pay_table_change_waits_for_the_operator_and_is_journaled_with_old_and
     assert (status, out) == (2, "") and "wrong PIN; nothing changed" in err
     status, out, err = apply(capsys, cabinet, "1234")
     assert (status, err) == (0, "")
-    assert out == (f"{cabinet}: applied 2 changes, each journaled with its old and new value: "
-                   "games.random-blackjack.blackjack_pays: 1.5 -> 2; games.random-blackjack.three_sevens_bonus: 1 -> 5\n")
+    assert out == (f"{cabinet}: applied 3 changes, each journaled with its old and new value: "
+                   "games.random-blackjack.blackjack_pays: 1.5 -> 2; games.random-blackjack.max_bet: 500 -> 400; "
+                   "games.random-blackjack.three_sevens_bonus: 1 -> 5\n")
     j = journal(tmp_path, cabinet)
     (rec,) = j.records("settings_in_force", since=before)
     assert rec.data["changes"] == [
         {"field": "games.random-blackjack.blackjack_pays", "old": 1.5, "new": 2},
+        {"field": "games.random-blackjack.max_bet", "old": 500, "new": 400},
         {"field": "games.random-blackjack.three_sevens_bonus", "old": 1, "new": 5}]
     events = [r.data for r in j.records("event", since=before)]
-    assert [e["event"] for e in events] == ["power_up", "pin_wrong", "power_up", "settings_changed", "settings_changed"]
+    assert [e["event"] for e in events] == ["power_up", "pin_wrong", "power_up", *["settings_changed"] * 3]
     assert (events[3]["name"], events[3]["old"], events[3]["new"]) == ("games.random-blackjack.blackjack_pays", 1.5, 2)
-    for n in range(1, 5):  # every seat plays the new pay table beside the new limits
-        assert j.get(f"seat/{n}")["money"]["rules"]["blackjack_pays"] == 2
+    for n in range(1, 5):  # every seat bets within the new limits beside the new pay table
+        assert j.get(f"seat/{n}")["money"]["limits"] == {"min_bet": 2, "max_bet": 400, "bet_step": 2}
     assert j.get(inforce.ROW)["games"]["random-blackjack"]["blackjack_pays"] == 2
     assert soak(cabinet, tmp_path) == 0  # now in force: it starts
     capsys.readouterr()

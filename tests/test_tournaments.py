@@ -294,7 +294,7 @@ def test_the_start_and_end_times_are_wall_clock_times_a_power_cut_does_not_move(
     assert cab.tournament_in_force
     cab.tick(10.0, wall + 3601)
     assert cab.tournament is None and cab.journal.records("tournament_close")[-1].data["why"] == "its end time came"
-    from machine.money.audit import utc
+    from machine.operator.reports import utc
 
     assert utc(wall) == "2026-11-30 00:53:20 UTC"  # as cabinet audit tournaments writes the times
 

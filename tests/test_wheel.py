@@ -49,6 +49,7 @@ def installed(tmp_path_factory) -> dict[str, Path]:
         shutil.copytree(ROOT / d, src / d, symlinks=True, ignore=junk)  # machine/_config stays a link
     for f in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / f, src / f)
+    identity.write_manifest(src)  # as a release does: the manifest of exactly these files
     dist = tmp / "dist"
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     build = subprocess.run(
@@ -99,6 +100,23 @@ def test_the_installed_program_is_the_wheel_not_the_checkout(installed):
         assert Path(line).is_relative_to(installed["site"]), line
     version = run(installed, str(installed["venv"] / "bin" / "cabinet"), "--version")
     assert f"software identity (SHA-256): {identity.software_id(ROOT)}" in version.stdout, version.stdout + version.stderr
+
+
+def test_the_installed_cabinet_checks_itself_against_the_manifest_it_carries(installed):
+    """Issue 24, finding 14: the wheel carries its release manifest, so an installed cabinet can
+    verify its files (a released cabinet with ``require_manifest`` starts only so)."""
+    assert "machine/MANIFEST.sha256" in zipfile.ZipFile(installed["wheel"]).namelist()
+    cabinet = str(installed["venv"] / "bin" / "cabinet")
+    version = run(installed, cabinet, "--version")
+    assert version.stdout.splitlines()[-1] == "matches the release manifest", version.stdout + version.stderr
+    changed = installed["site"] / "machine" / "yamlio.py"
+    saved = changed.read_bytes()
+    try:
+        changed.write_bytes(saved + b"# changed\n")
+        version = run(installed, cabinet, "--version")
+        assert version.stdout.splitlines()[-1] == "does NOT match the release manifest (machine/yamlio.py: changed)"
+    finally:
+        changed.write_bytes(saved)
 
 
 def test_cabinet_rtp_prices_a_shipped_game_profile(installed):

@@ -364,8 +364,6 @@ class Hopper:
         self._try(lambda: self.enable(False))
         return self._close(ledger, pending.requested, credited, fault, ", ".join(flags.active))
 
-    reconcile_after_power_cut = reconcile
-
     def lifetime_now(self, *, settle: bool = False) -> int:
         """Read 168: the count the ledger is now told of, and ``check_idle``'s new reference.
 

@@ -15,11 +15,11 @@ from typing import Any
 from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, Core
 from machine.core.state import SeatState
 from machine.money.meters import Meters
-from machine.money.seatmoney import SeatMoney
+from machine.money.seatmoney import SeatMoney, TableLimits
 
 
 def fresh_seat(core: Core, n: int) -> SeatState:
-    return SeatState(n, SeatMoney(rules=core.rules, settings=core.settings.money))
+    return SeatState(n, SeatMoney(limits=TableLimits.of(core.rules), settings=core.settings.money))
 
 
 # -- the self-audit ---------------------------------------------------------------------------
@@ -88,7 +88,7 @@ def select_game(core: Core, name: str, who: str) -> None:
     row.pending_rules = dict(saved.get("pending", {}))
     core.apply_settings(row.overrides, saved.get("in_force", {}))
     for seat in core.state.seats.values():
-        seat.money.rules = core.rules
+        seat.money.limits = TableLimits.of(core.rules)
         seat.ready = False
         core.store.seat_dirty(seat)
     core.store.event("settings_changed", name="game", old=old, new=name, by=who)

@@ -3,20 +3,24 @@
 Owns: the cabinet's settings (``CabinetSettings``, and which of them the operator may change
 at once), the settings and the ``Game`` in force (rebuilt from the profile whenever the game's
 rules change, so the shoe, Auto and the rules never disagree; while a tournament is in force,
-eenendertigen with the tournament's variant, the other games' settings kept as they were), and ``Core``, the one object
-the job modules (play, payouts, admin) receive. Never decides what an input does.
+eenendertigen with the tournament's variant, the other games' settings kept as they were), and
+``Core``, the one object the job modules (play, payouts, admin) receive, with ``tx``, the one
+transaction of an input, in which the seats move only along the seat table
+(machine/core/seats.py). Never decides what an input does.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from machine.core import seats
 from machine.core.state import CabinetState
 from machine.core.store import Snapshot, Store
+from machine.core.tourstages import stage_of
 from machine.games.interface import Game
 from machine.games.rules import Profile, Rules
 from machine.money.journal import Journal
@@ -75,9 +79,14 @@ class Core:
         """The wall-clock time (seconds since 1970, UTC) at the loop's ``now``."""
         return now + self.wall_offset
 
-    def tx(self, kind: str, data: dict[str, Any], seat: int | None = None) -> AbstractContextManager[None]:
-        """Open the one transaction of an input."""
-        return self.store.transaction(kind, data, seat, self.state, self._rollback)
+    @contextlib.contextmanager
+    def tx(self, kind: str, data: dict[str, Any], seat: int | None = None) -> Iterator[None]:
+        """Open the one transaction of an input; the seats move only along the seat table
+        (``seats.check_moves``: a move off it undoes the whole input)."""
+        before = seats.seat_states(self.state)
+        with self.store.transaction(kind, data, seat, self.state, self._rollback):
+            yield
+            seats.check_moves(before, self.state)
 
     def _rollback(self, snap: Snapshot) -> None:
         self.state = CabinetState.from_data(snap, self.game.restore)
@@ -102,7 +111,7 @@ class Core:
         self.base_profile = self.profiles.get(self.state.row.game or "", self.config_profile)
         rules = self.base_profile.rules.with_overrides(rule_overrides)
         tournament = self.state.row.tournaments.get("open")
-        if tournament is not None and tournament.get("in_force"):  # the tournament's game and variant, nothing else
+        if tournament is not None and stage_of(tournament).in_force:  # the tournament's game and variant, nothing else
             try:
                 self.base_profile = self.profile_of_engine(TOURNAMENT_ENGINE)
             except KeyError:  # disabled in the configuration while it was open: its own defaults play it out

@@ -1,14 +1,14 @@
-"""Liveness and lamps: what a seat is doing, and which of its buttons would do something now.
+"""Liveness and lamps: which of a seat's buttons would do something now, and what it stands for.
 
-Owns: the seat states as a table (below), the transitions an input may make between them, and
-pure functions of the cabinet's state answering "which state is seat n in", "would pressing
-this button change something" (its lamp), "which play action does this button stand for now"
-(asked of the game) and "may this seat's acceptor take coins". Never changes the state and
-never journals: a lamp is lit exactly when the press would be acted upon.
+Owns: pure functions of the cabinet's state answering "would pressing this button change
+something" (its lamp), "what does this press stand for" (``press_kind``: the cabinet's table of
+presses acts on it), "which play action does this button stand for now" (asked of the game) and
+"may this seat's acceptor take coins". Never changes the state and never journals: a lamp is lit
+exactly when the press would be acted upon.
 
-A seat's state is derived, never stored: the first row of ``SEAT_STATES`` whose condition
-holds names it. The row also says which buttons may light in that state (``bet``: the bet
-buttons and Start; ``collect``; ``play``: the game's buttons when the game asks this seat)
+The seat's state comes from the seat table (``machine/core/seats.py``: the first row of
+``SEAT_STATES`` that holds); its row says which buttons may light in that state (``bet``: the
+bet buttons and Start; ``collect``; ``play``: the game's buttons when the game asks this seat)
 and whether the coin acceptor may take coins; seat money and the game then decide button by
 button. ``game``: at an idle cabinet (no round, no seat with a bet) with more than one game
 enabled, Draw and Stand choose the next and the previous game. While a tournament is in force
@@ -17,58 +17,12 @@ enabled, Draw and Stand choose the next and the previous game. While a tournamen
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import enum
 
 from machine.core import tournament
-from machine.core.state import CabinetState, SeatState
+from machine.core.seats import SEAT_STATES, SEAT_TRANSITIONS, STATES, seat_state, transition_allowed
+from machine.core.state import CabinetState
 from machine.games.interface import BET_BUTTONS, Button, Decision, Game, bet_action, bet_of
-
-
-@dataclass(frozen=True)
-class SeatStateRow:
-    name: str
-    holds: Callable[[SeatState, bool], bool]  # (seat, seat is in the round in play) -> bool
-    lamps: frozenset[str]
-    coins: bool
-
-
-def _row(name: str, holds: Callable[[SeatState, bool], bool], lamps: tuple[str, ...], coins: bool) -> SeatStateRow:
-    return SeatStateRow(name, holds, frozenset(lamps), coins)
-
-
-#   state           holds when (the first row that holds wins)                 lamps may light           coins
-SEAT_STATES: tuple[SeatStateRow, ...] = (
-    _row("memory_error", lambda s, r: s.lock == "memory_error",                 (),                       False),
-    _row("tilt",         lambda s, r: s.lock == "tilt",                         (),                       False),
-    _row("handpay",      lambda s, r: s.lock == "handpay",                      (),                       False),
-    _row("in_round",     lambda s, r: r,                                        ("play",),                True),
-    _row("paying",       lambda s, r: s.money.payout_owed > 0,                  (),                       True),
-    _row("betting",      lambda s, r: s.money.bet > 0,                          ("bet", "collect"),       True),
-    _row("ready",        lambda s, r: s.money.credit > 0 or s.money.club > 0,   ("bet", "collect", "game"), True),
-    _row("idle",         lambda s, r: True,                                     ("bet", "collect", "game"), True),
-)
-STATES = {row.name: row for row in SEAT_STATES}
-
-# The states one input may lead to from each state. Besides these, a failed self-audit leads
-# from any state to memory_error, and a RAM clear from any state to idle.
-SEAT_TRANSITIONS: dict[str, frozenset[str]] = {
-    "idle":         frozenset({"idle", "ready", "tilt"}),
-    "ready":        frozenset({"ready", "idle", "betting", "paying", "handpay", "tilt"}),
-    "betting":      frozenset({"betting", "ready", "in_round", "tilt"}),
-    "in_round":     frozenset({"in_round", "idle", "ready", "tilt"}),
-    "paying":       frozenset({"paying", "idle", "ready", "tilt"}),
-    "handpay":      frozenset({"handpay", "idle", "ready"}),
-    "tilt":         frozenset({"tilt", "idle", "ready", "paying", "handpay", "in_round"}),
-    "memory_error": frozenset({"memory_error"}),
-}
-
-
-def transition_allowed(before: str, after: str) -> bool:
-    """Whether one input may take a seat from state ``before`` to state ``after``."""
-    if after in ("memory_error", "idle"):  # a failed self-audit; a RAM clear
-        return True
-    return after in SEAT_TRANSITIONS[before]
 
 
 def _group(button: Button) -> str:
@@ -80,12 +34,6 @@ def _group(button: Button) -> str:
 
 
 # -- queries --------------------------------------------------------------------------------
-
-
-def seat_state(state: CabinetState, n: int) -> str:
-    seat = state.seats[n]
-    in_round = state.in_round(n)
-    return next(row.name for row in SEAT_STATES if row.holds(seat, in_round))
 
 
 GAME_CHOICE = {Button.DRAW: 1, Button.STAND: -1}
@@ -203,12 +151,51 @@ def tournament_live(state: CabinetState, game: Game, n: int, button: Button) -> 
         return "collect" in lamps and state.seats[n].money.is_live("collect")
     if state.round is not None:
         return _group(button) == "play" and action_for(state, game, n, button) is not None
-    a = tournament.active(state)
-    if a is not None and a["seat"] == n and a["stage"] == "name":
+    if tournament.entering(state, n):
         return tournament.name_key_live(state, n, button)
     if button == Button.START:
         return tournament.may_enter(state, n) or tournament.may_play_next(state, n)
     return False
+
+
+class Press(enum.StrEnum):
+    """What a live press stands for (``press_kind``); the cabinet's table (``PRESSES`` in
+    machine/core/play_inputs.py) says what each one does."""
+
+    PROPOSE = "propose"  # a bet button at the seat's bet decision: the bet its screen proposes
+    PLACE = "place"  # Start at the seat's bet decision: the proposed bet placed
+    BET = "bet"  # a bet button before the round
+    START = "start"  # Start: the seat is ready for the coming round
+    COLLECT = "collect"
+    GAME = "game"  # Draw or Stand at an idle cabinet: the next or the previous game
+    PLAY = "play"  # the round in play: a card pick or the action the button stands for
+    NAME = "name"  # a tournament's name entry
+    NEXT_ROUND = "next round"  # a tournament participant's next round
+    ENTER = "enter"  # Start on a free seat: a tournament's name entry begins
+
+
+def press_kind(state: CabinetState, game: Game, n: int, button: Button, games: int = 1) -> Press | None:
+    """What pressing ``button`` on seat ``n`` stands for now; None when the press is dead."""
+    if not is_live(state, game, n, button, games):
+        return None
+    if tournament.in_force(state):
+        if state.round is not None:
+            return Press.PLAY
+        if button == Button.COLLECT:
+            return Press.COLLECT
+        if tournament.entering(state, n):
+            return Press.NAME
+        return Press.NEXT_ROUND if tournament.may_play_next(state, n) else Press.ENTER
+    at_bet = bet_press(state, n, button)
+    if at_bet is not None:
+        return Press.PROPOSE if isinstance(at_bet, int) else Press.PLACE
+    if button in BET_BUTTONS:
+        return Press.BET
+    if button == Button.START:
+        return Press.START
+    if button == Button.COLLECT:
+        return Press.COLLECT
+    return Press.GAME if state.round is None else Press.PLAY
 
 
 def live(state: CabinetState, game: Game, n: int, games: int = 1) -> list[Button]:
@@ -219,3 +206,9 @@ def may_take_coins(state: CabinetState, n: int, credit_limit: int) -> bool:
     """Whether seat ``n``'s coin acceptor should accept coins now."""
     seat = state.seats[n]
     return not state.row.pauses and STATES[seat_state(state, n)].coins and seat.money.credit < credit_limit
+
+
+__all__ = [
+    "SEAT_STATES", "SEAT_TRANSITIONS", "STATES", "Press", "is_live", "live", "may_take_coins", "press_kind", "seat_state",
+    "transition_allowed",
+]

@@ -11,6 +11,9 @@ participant's next round (deck k of ``deals.tournament_deck`` for round k, the S
 participant, dealt unstaked through ``play.start_unstaked_round``), the round's score added in
 the same transaction as the round's end, and the close (the ranking final, the seed published
 in the ``tournament_close`` record, prizes by rank turned into handpays at the winners' seats).
+Where the tournament is (open, in force, a name entry, a participant playing, a close waiting
+for the round in play) is its ``Stage``, moved only along ``machine/core/tourstages.py``'s table
+(``fire``) and read only through it (``stage``, ``in_force``, ``entering``, ``playing``).
 
 The rules of the mode (other-games.md, eenendertigen, "Tournaments", and issue 12): one
 participant at a time, at the seat where they entered, alone in place 1 against three computer
@@ -35,6 +38,7 @@ from machine.core import payouts, play
 from machine.core.admin import cabinet_idle
 from machine.core.context import TOURNAMENT_ENGINE, Core
 from machine.core.state import CabinetState
+from machine.core.tourstages import Stage, StageEvent, fire, stage_of
 from machine.games.eenendertigen.deals import TOURNAMENT_ROUNDS, tournament_deck
 from machine.games.eenendertigen.rules import VARIANTS
 from machine.games.eenendertigen.standings import display_name, prizes_by_rank, ranking
@@ -65,16 +69,31 @@ def current(state: CabinetState) -> dict[str, Any] | None:
     return t if t else None
 
 
+def stage(state: CabinetState) -> Stage:
+    """The open tournament's stage (``Stage.NONE``: none is open)."""
+    return stage_of(current(state))
+
+
 def in_force(state: CabinetState) -> bool:
     """Whether the cabinet plays only the tournament now (open and its start time came)."""
-    t = current(state)
-    return bool(t and t.get("in_force"))
+    return stage(state).in_force
 
 
 def active(state: CabinetState) -> dict[str, Any] | None:
     """The seat entering a name or playing now: ``{"seat", "stage": "name"|"play", ...}``."""
     t = current(state)
     return None if t is None or not in_force(state) else t.get("active")
+
+
+def playing(state: CabinetState) -> bool:
+    """Whether a participant is playing its rounds now (a close may wait for the one in play)."""
+    return stage(state) in (Stage.PLAY, Stage.CLOSING) and active(state) is not None
+
+
+def entering(state: CabinetState, n: int) -> bool:
+    """Whether seat ``n`` is entering its name now."""
+    a = active(state)
+    return stage(state) is Stage.NAME and a is not None and a["seat"] == n
 
 
 def participant(t: dict[str, Any], number: int) -> dict[str, Any]:
@@ -85,7 +104,7 @@ def may_enter(state: CabinetState, n: int) -> bool:
     """Whether Start on seat ``n`` begins a name entry now."""
     t = current(state)
     seat = state.seats[n]
-    return (t is not None and bool(t.get("in_force")) and t.get("active") is None and not t.get("closing")
+    return (t is not None and stage(state) is Stage.READY
             and len(t["participants"]) < PARTICIPANTS and seat.lock is None and seat.money.payout_owed == 0
             and state.round is None)
 
@@ -93,14 +112,13 @@ def may_enter(state: CabinetState, n: int) -> bool:
 def may_play_next(state: CabinetState, n: int) -> bool:
     """Whether Start on seat ``n`` deals the participant's next round now."""
     a = active(state)
-    t = current(state)
-    return (a is not None and t is not None and a["seat"] == n and a["stage"] == "play" and state.round is None
-            and not t.get("closing") and state.seats[n].lock is None)
+    return (stage(state) is Stage.PLAY and a is not None and a["seat"] == n and state.round is None
+            and state.seats[n].lock is None)
 
 
 def name_key_live(state: CabinetState, n: int, button: Button) -> bool:
     a = active(state)
-    if a is None or a["seat"] != n or a["stage"] != "name" or button not in NAME_KEYS:
+    if a is None or not entering(state, n) or button not in NAME_KEYS:
         return False
     if button == Button.DOUBLE:
         return len(a["name"]) < NAME_MAX
@@ -112,7 +130,7 @@ def name_key_live(state: CabinetState, n: int, button: Button) -> bool:
 def progress(state: CabinetState) -> dict[str, Any] | None:
     """The playing participant: number, name, seat, rounds played, score (for the screens)."""
     a, t = active(state), current(state)
-    if a is None or t is None or a["stage"] != "play":
+    if a is None or t is None or not playing(state):
         return None
     p = participant(t, a["participant"])
     row = next(r for r in ranking(t["participants"]) if r["number"] == p["number"])
@@ -123,6 +141,7 @@ def progress(state: CabinetState) -> dict[str, Any] | None:
 def public(t: dict[str, Any], closed: bool = False) -> dict[str, Any]:
     """The tournament for screens, the menu and the audit: the seed only once it is closed."""
     out = {k: copy.deepcopy(v) for k, v in t.items() if k not in ("seed", "active") or (k == "seed" and closed)}
+    out["in_force"] = stage_of(t).in_force  # the screens' word for it: open or playing
     out["ranking"] = ranking(t["participants"])
     return out
 
@@ -159,8 +178,9 @@ def open_tournament(core: Core, variant: str, entry: int, prizes: list[int], sta
     number = int(row.tournaments.get("count", 0)) + 1
     t: dict[str, Any] = {
         "id": number, "variant": variant, "entry": entry, "prizes": list(prizes), "start": start, "end": end,
-        "seed": seed, "opened": core.wall(now), "opened_by": who, "in_force": False, "participants": [], "active": None,
+        "seed": seed, "opened": core.wall(now), "opened_by": who, "participants": [],
     }
+    fire(t, StageEvent.OPENED)
     row.tournaments["open"] = t
     row.tournaments["count"] = number
     row.tournaments.pop("last", None)  # the last closed list is shown until the next opens
@@ -181,13 +201,14 @@ def due(core: Core, now: float) -> str | None:
     if t is None:
         return None
     ended = t["end"] is not None and core.wall(now) >= t["end"]
-    if not t["in_force"]:
+    at = stage_of(t)
+    if at is Stage.OPEN:
         if ended:
             return "end"
         return "start" if may_start(core, now) else None
     if state.round is not None:
         return None
-    if ended or t.get("closing"):
+    if ended or at is Stage.CLOSING:
         return "end"
     a = t.get("active")
     if a is None:
@@ -195,7 +216,7 @@ def due(core: Core, now: float) -> str | None:
     if now < a["since"]:
         return "rebase"  # the clock started again (a power cut): the wait counts from now
     if now - a["since"] >= IDLE_TIMEOUT:
-        if a["stage"] == "name":
+        if at is Stage.NAME:
             return "give_up"
         if state.seats[a["seat"]].lock is None:  # a locked seat waits for the attendant
             return "next_round"
@@ -207,7 +228,7 @@ def may_start(core: Core, now: float) -> bool:
     and no seat has a bet or a hand."""
     t = current(core.state)
     wall = core.wall(now)
-    return (t is not None and not t["in_force"] and (t["start"] is None or wall >= t["start"])
+    return (t is not None and stage_of(t) is Stage.OPEN and (t["start"] is None or wall >= t["start"])
             and (t["end"] is None or wall < t["end"]) and cabinet_idle(core))
 
 
@@ -221,7 +242,7 @@ def put_in_force(core: Core, now: float) -> None:
     """The start time came and no seat has a bet or a hand: the cabinet plays only the tournament."""
     t = current(core.state)
     assert t is not None
-    t["in_force"] = True
+    fire(t, StageEvent.STARTED)
     t["started"] = core.wall(now)
     _game_changed(core)
     core.store.event("tournament_started", id=t["id"], variant=t["variant"])
@@ -240,8 +261,8 @@ def ask_close(core: Core, now: float, who: str, why: str) -> bool:
     """Close now (True), or at the end of the round in play (False: marked ``closing``)."""
     t = current(core.state)
     assert t is not None
-    if core.state.round is not None and t["in_force"]:
-        t["closing"] = {"by": who, "why": why}
+    if core.state.round is not None and stage_of(t).in_force:
+        fire(t, StageEvent.CLOSE_ASKED, by=who, why=why)
         return False
     close(core, now, who, why)
     return True
@@ -252,8 +273,9 @@ def close(core: Core, now: float, who: str, why: str) -> dict[str, Any]:
     owed at the winners' seats (handpays as soon as each seat is free); normal play returns."""
     row = core.state.row
     t = current(core.state)
-    assert t is not None and not (t["in_force"] and core.state.round is not None)
-    t["active"] = None
+    assert t is not None and not (stage_of(t).in_force and core.state.round is not None)
+    was_in_force = stage_of(t).in_force
+    fire(t, StageEvent.CLOSED)
     finished = [p for p in t["participants"] if p.get("finished") is not None]
     for p in t["participants"]:  # closed early: ranked with the rounds played, in entry order after the finished
         if p.get("finished") is None:
@@ -273,7 +295,6 @@ def close(core: Core, now: float, who: str, why: str) -> dict[str, Any]:
               "closed": core.wall(now), "closed_by": who, "why": why, "ranking": rows, "prizes_awarded": awarded}
     core.store.append("tournament_close", record)
     core.store.event("tournament_closed", id=t["id"], by=who, why=why, seed=t["seed"], participants=len(t["participants"]))
-    was_in_force = t["in_force"]
     row.tournaments["open"] = None
     row.tournaments["last"] = {"id": t["id"], "variant": t["variant"], "seed": t["seed"], "ranking": rows,
                                "closed": record["closed"]}
@@ -320,7 +341,7 @@ def pay_prizes(core: Core) -> None:
 def begin_name(core: Core, n: int, now: float) -> None:
     t = current(core.state)
     assert t is not None and may_enter(core.state, n)
-    t["active"] = {"seat": n, "stage": "name", "name": "", "char": 0, "since": now, "note": ""}
+    fire(t, StageEvent.NAME_BEGUN, {"seat": n, "name": "", "char": 0, "since": now, "note": ""})
 
 
 def name_key(core: Core, n: int, button: Button, now: float) -> None:
@@ -336,7 +357,7 @@ def name_key(core: Core, n: int, button: Button, now: float) -> None:
     elif button == Button.SPLIT:
         a["name"] = a["name"][:-1]
     elif button == Button.AUTO:
-        t["active"] = None
+        fire(t, StageEvent.GAVE_UP)
     elif button == Button.START:
         _enter(core, t, n, now)
 
@@ -345,7 +366,7 @@ def give_up(core: Core) -> None:
     """A name entry left alone: nothing was taken; the seats may enter again."""
     t = current(core.state)
     assert t is not None
-    t["active"] = None
+    fire(t, StageEvent.GAVE_UP)
 
 
 def _enter(core: Core, t: dict[str, Any], n: int, now: float) -> None:
@@ -365,7 +386,7 @@ def _enter(core: Core, t: dict[str, Any], n: int, now: float) -> None:
     t["participants"].append({"number": number, "name": name, "seat": n, "entry": entry, "scores2": [],
                               "finished": None, "entered": core.wall(now)})
     core.store.event("tournament_entry", n, id=t["id"], number=number, name=name or f"Player {number}", entry=entry)
-    t["active"] = {"seat": n, "stage": "play", "participant": number, "since": now}
+    fire(t, StageEvent.ENTERED, {"seat": n, "participant": number, "since": now})
     next_round(core, now)
 
 
@@ -400,10 +421,10 @@ def round_over(core: Core, rnd: Any, now: float) -> None:
     a["since"] = now
     if len(p["scores2"]) >= ROUNDS:
         p["finished"] = 1 + sum(1 for q in t["participants"] if q.get("finished") is not None)
-        t["active"] = None
+        fire(t, StageEvent.FINISHED)
         if len(t["participants"]) >= PARTICIPANTS and all(q.get("finished") for q in t["participants"]):
             close(core, now, "tournament", f"{PARTICIPANTS} participants played")
             return
-    closing = t.get("closing")
-    if closing:
+    if stage_of(t) is Stage.CLOSING:
+        closing = t["closing"]
         close(core, now, closing["by"], closing["why"])

@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+from machine.devtools.journal_keeping import journal_keeping_bench
+
 BENCHES: dict[str, Callable[..., None]] = {}
 
 
@@ -32,6 +34,9 @@ def bench(name: str):
 def percentile(values: list[float], p: float) -> float:
     s = sorted(values)
     return s[min(len(s) - 1, int(p / 100 * len(s)))]
+
+
+bench("journal-keeping")(journal_keeping_bench)  # (issue 24: the journal's bytes per game and the archive's pause)
 
 
 @bench("journal")

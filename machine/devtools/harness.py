@@ -123,17 +123,19 @@ class SimulatedCabinet(CabinetApp):
         *,
         headless: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
+        first_start: bool = False,
     ):
         self.sims = Simulators(cfg)
         self.selected_seat = 1
         self.coins = CoinFeeder(lambda address, coin_id: self.sims.bus.control.coin(address, coin_id))
         try:
             super().__init__(
-                cfg, base, headless=headless, clock=clock, auto=auto, shoes=shoes,
+                cfg, base, headless=headless, clock=clock, wall=wall, auto=auto, shoes=shoes,
                 panel_url=self.sims.panel_url, bus_url=self.sims.bus_url,
-                key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0,
+                key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0, first_start=first_start,
             )
         except BaseException:
             self.sims.stop()

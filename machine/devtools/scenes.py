@@ -413,14 +413,3 @@ def render_scene(name: str, size: tuple[int, int] = SIZE, language: str = "en"):
     r.draw_table(surf, view, now=SCENE_TIME)
     return surf
 
-
-def write_all(folder: Path, size: tuple[int, int] = SIZE) -> list[Path]:
-    import pygame
-
-    folder.mkdir(parents=True, exist_ok=True)
-    out = []
-    for name in list(SCENES) + list(MENU_SCENES):
-        path = folder / f"{name}.png"
-        pygame.image.save(render_scene(name, size), str(path))
-        out.append(path)
-    return out

@@ -25,7 +25,7 @@ from hardware.sim.panel import PanelSimulator
 from machine.devtools.harness import SimulatedCabinet
 from machine.devtools.progress import Progress
 from machine.operator.config import MachineConfig
-from machine.operator.firststart import init_if_new, temporary
+from machine.operator.firststart import temporary
 
 BET_BUTTONS = tuple(b.value for b in BUTTONS_TO_BET)
 # what a robot presses when the game asks it (Auto three times as often as each other button)
@@ -120,14 +120,13 @@ def soak(cfg: MachineConfig, base: Path, rounds: int, seed: int = 1, timeout: fl
         return 2
     if data is not None:
         cfg = cfg.model_copy(update={"data_dir": str(data)})
-        init_if_new(cfg, base)
-        return _soak(cfg, base, rounds, seed, timeout)
+        return _soak(cfg, base, rounds, seed, timeout, first_start=True)  # (new: when no witness knows a journal)
     with tempfile.TemporaryDirectory(prefix="cabinet-soak-") as tmp:
         return _soak(temporary(cfg, Path(tmp)), base, rounds, seed, timeout)
 
 
-def _soak(cfg: MachineConfig, base: Path, rounds: int, seed: int, timeout: float | None) -> int:
-    app = SimulatedCabinet(cfg, base, headless=True)
+def _soak(cfg: MachineConfig, base: Path, rounds: int, seed: int, timeout: float | None, first_start: bool = False) -> int:
+    app = SimulatedCabinet(cfg, base, headless=True, first_start=first_start)
     try:
         return _play(app, rounds, random.Random(seed), timeout or 60 + rounds * 6.0)
     finally:

@@ -20,20 +20,14 @@ from pathlib import Path
 
 import pygame
 
+from machine.display import places, tournament
 from machine.display.cardart import card_surface
 from machine.display.gamewords import BAR, say
+from machine.display.palette import DIM, FELT, FELT_DARK, GOLD, LAMP_OFF, LAMP_ON, RED, WHITE
 from machine.display.view import BUTTON_ORDER, SeatView, TableView
 from machine.games.interface import FACE_DOWN
 from machine.i18n import LANGUAGE_NAMES, N_, Words
 
-FELT = (12, 92, 52)
-FELT_DARK = (6, 60, 34)
-GOLD = (236, 196, 80)
-WHITE = (245, 245, 240)
-DIM = (170, 190, 175)
-RED = (210, 40, 40)
-LAMP_ON = (255, 214, 90)
-LAMP_OFF = (60, 70, 64)
 DEAL_SECONDS = 0.25
 # the layout's heights at s = 1 (a 960x540 screen); everything scales with s
 DEALER_SCALE = 0.8  # the dealer's cards beside the seat's own (full size)
@@ -138,9 +132,6 @@ class Renderer:
         t0 = self._seen.setdefault(key, now)
         return min(1.0, (now - t0) / DEAL_SECONDS) if DEAL_SECONDS else 1.0
 
-    def forget_cards(self) -> None:
-        self._seen.clear()
-
     # -- whole screens ----------------------------------------------------------------------------
 
     def draw_table(self, surf: pygame.Surface, view: TableView, now: float, tiles: tuple[int, int] | None = None) -> None:
@@ -193,8 +184,6 @@ class Renderer:
         for key in [k for k in self.card_rects if k[0] == number]:  # only the cards drawn this frame take a touch
             del self.card_rects[key]
         self._felt(surf, s)
-        from machine.display import tournament  # it draws with this module's colours: imported when drawing
-
         if view.tournament is not None and tournament.takes_screen(view, seat):
             tournament.draw_screen(self, surf, view, seat, now, s, offset)
             if view.banner:
@@ -207,12 +196,10 @@ class Renderer:
                 self._banner(surf, view.banner, s)
             return
         if view.places:  # a game of places (eenendertigen): machine/display/places.py lays the table out
-            from machine.display.places import COUNTDOWN_Y, MESSAGE_Y, draw_places
-
-            draw_places(self, surf, view, seat, now, s, offset)
+            places.draw_places(self, surf, view, seat, now, s, offset)
             self._minmax(surf, view, seat, s)
             self._header(surf, view, seat, s)
-            self._message(surf, view, seat, now, s, y=MESSAGE_Y * s, countdown_y=COUNTDOWN_Y * s)
+            self._message(surf, view, seat, now, s, y=places.MESSAGE_Y * s, countdown_y=places.COUNTDOWN_Y * s)
         else:
             self._dealer(surf, view, now, s)
             self._minmax(surf, view, seat, s)

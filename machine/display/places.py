@@ -9,16 +9,21 @@ seat's own hand in the middle, larger, its picked card framed and lifted, its sc
 Records every card a touch may choose in ``Renderer.card_rects`` (``(seat, "hand:2")``,
 ``(seat, "table:1")``, ``(seat, "stack")``), moved by the tile's offset like the buttons.
 Never changes the cabinet and never routes a touch (the loop does, through the router).
-``draw.py`` calls it (importing it when a game of places is drawn).
+``draw.py`` calls it with its ``Renderer``; the colours come from ``palette.py``.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pygame
 
-from machine.display.draw import DIM, FELT_DARK, GOLD, RED, WHITE, Renderer
+from machine.display.palette import DIM, FELT_DARK, GOLD, RED, WHITE
 from machine.display.view import SeatView, TableView
 from machine.games.interface import PlaceShown
+
+if TYPE_CHECKING:
+    from machine.display.draw import Renderer  # it calls in here and draws with what it is given
 
 # the layout's heights at s = 1 (a 960x540 screen); everything scales with s
 TABLE_Y = 26

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from machine.display.draw import DIM, GOLD, WHITE
+from machine.display.palette import DIM, GOLD, WHITE
 from machine.display.view import SeatView, TableView
 from machine.i18n import N_
 

@@ -99,12 +99,3 @@ def make_game(profile: Any, auto: Callable[[Any], str]) -> Game:
     """The ``Game`` that hosts ``profile`` on the cabinet, with Auto's strategy injected."""
     return engine(profile.engine).game(profile, auto)
 
-
-def settings_from_dict(data: dict[str, Any]) -> TableRules:
-    """Settings kept as plain data (``to_dict``) rebuilt by the first game's settings class that
-    has every setting they name (a seat's money keeps the rules of whichever game is in force)."""
-    names_ = set(data)
-    for e in _ENGINES.values():
-        if names_ <= {f.name for f in dataclasses.fields(e.rules)}:  # type: ignore[arg-type]
-            return e.rules.from_dict(data)
-    raise RulesError("rules", [f"no game has the settings {', '.join(sorted(names_))}"])

@@ -6,10 +6,11 @@ lights the lamps the router asks for, and gives the screens the view and the mod
 touch (or click) on a drawn card, found by the screens, to the router (the screen is a
 touchscreen); and
 ``run``, the loop at the configured frame rate until the window is closed. The wiring (core,
-journal, devices) is built by ``machine/loop/wiring.py`` on the links it is given. The clock is
-passed in; nothing here decides a rule of the game or of the money, and nothing here knows the
-simulators (the development harness, ``machine/devtools/harness.py``, starts them and extends
-this class with the keyboard and mouse of the ``tools/run`` window).
+journal, devices) is built by ``machine/loop/wiring.py`` on the links it is given. The clocks
+(the loop's monotonic one and the wall clock) are passed in; nothing here decides a rule of the
+game or of the money, and nothing here knows the simulators (the development harness,
+``machine/devtools/harness.py``, starts them and extends this class with the keyboard and mouse
+of the ``tools/run`` window).
 """
 
 from __future__ import annotations
@@ -44,15 +45,18 @@ class CabinetApp:
         *,
         headless: bool = False,
         clock: Callable[[], float] = time.monotonic,
+        wall: Callable[[], float] = time.time,
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
         panel_url: str | None = None,
         bus_url: str | None = None,
         key_hints: dict[str, str] | None = None,
         help_height: int = 0,
+        first_start: bool = False,
     ):
         self.cfg = cfg
         self.clock = clock
+        self.wall = wall  # the wall clock: the times people set and read (tournaments)
         self.headless = headless
         self.screens: Screens | None = None
         if not headless:  # first, so the start is seen (Auto's tables: seconds on a cold start)
@@ -62,7 +66,7 @@ class CabinetApp:
         try:
             self.wiring = Wiring.build(
                 cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes,
-                watch=self.screens,
+                watch=self.screens, first_start=first_start,
             )
         except BaseException as exc:
             if self.screens is not None:
@@ -109,7 +113,10 @@ class CabinetApp:
             with self.lock:
                 self.router.panel_event(ev, now)
         with self.lock:
-            self.cab.tick(now, time.time())  # the wall clock: tournament times survive a power cut
+            wall = self.wall()
+            self.cab.tick(now, wall)  # the wall clock: tournament times survive a power cut
+            if self.wiring.keeper is not None:  # the journal archives itself at idle moments, a chunk a frame
+                self.wiring.keeper.step(now, wall)
             self.router.observe(now)
             lit = self.router.lamps()
         for n, on in lit.items():

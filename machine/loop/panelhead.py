@@ -14,13 +14,15 @@ Never decides what a head means: ``memory.py`` compares it with the journal.
 from __future__ import annotations
 
 import threading
-import time
+from collections.abc import Callable
 
+from hardware.clock import Clock
 from hardware.panel.host import PanelHost, PanelNvError
 
 from machine.money.memory import Head
 
 LINK_WAIT = 2.0  # seconds start-up waits for the panel's link before reading
+LINK_STEP = 0.01  # seconds between looks at the link while it waits
 _TAG = 16  # bytes of the head's tag kept (the blob: journal id 8, sequence number 8, mac 16, tag 16)
 
 
@@ -41,12 +43,23 @@ def decode(blob: bytes, key: bytes) -> Head | None:
 
 
 class PanelHeadStore:
-    """A head store in the panel (see the module's docstring)."""
+    """A head store in the panel (see the module's docstring).
+
+    ``pump``: whether this store polls the panel's link itself while it waits for it at start-up
+    (True until someone else runs the panel's poll thread: ``PanelHost.start``). ``clock`` (the
+    panel's own by default) and ``wait`` (sleep this many seconds, or less: by default until
+    ``close``) are the time the start-up wait counts on, injected so a test takes no real time.
+    """
 
     name = "the panel's memory"
 
-    def __init__(self, panel: PanelHost):
+    def __init__(self, panel: PanelHost, *, pump: bool = True, clock: Clock | None = None,
+                 wait: Callable[[float], object] | None = None):
         self.panel = panel
+        self.pump = pump
+        self.clock: Clock = panel.clock if clock is None else clock
+        self._stop = threading.Event()
+        self.wait: Callable[[float], object] = self._stop.wait if wait is None else wait
         self._next: bytes | None = None
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
@@ -54,11 +67,11 @@ class PanelHeadStore:
         self.failures = 0  # writes the panel did not take (link down, no memory)
 
     def read(self, key: bytes) -> Head | None:
-        end = time.monotonic() + LINK_WAIT
-        while not self.panel.link_up and time.monotonic() < end:
-            if self.panel._thread is None:  # noqa: SLF001 - nobody else pumps the link yet
+        end = self.clock() + LINK_WAIT
+        while not self.panel.link_up and self.clock() < end and not self._stop.is_set():
+            if self.pump:  # nobody else pumps the link yet
                 self.panel.poll()
-            time.sleep(0.01)
+            self.wait(LINK_STEP)
         try:
             blob = self.panel.read_head()
         except PanelNvError:  # no such memory, or the link is down: this store holds nothing
@@ -90,6 +103,7 @@ class PanelHeadStore:
                 self.failures += 1
 
     def close(self) -> None:
+        self._stop.set()  # a start-up wait ends now
         with self._wake:
             self._closed = True
             self._wake.notify()

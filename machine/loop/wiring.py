@@ -28,9 +28,11 @@ from machine.games.catalog import make_game
 from machine.games.rules import load_profile
 from machine.loop.devices import BusDevices, BusWorker
 from machine.loop.panelhead import PanelHeadStore
+from machine.money.archive import JournalKeeper
 from machine.money.memory import UntrustedMemory
 from machine.operator import applying
 from machine.operator.config import MachineConfig
+from machine.operator.firststart import init_if_new
 from machine.operator.identity import check_manifest, software_id
 
 
@@ -85,6 +87,8 @@ class Wiring:
     devices: BusDevices
     worker: BusWorker
     panel_head: PanelHeadStore | None = None  # the journal's head in the panel's memory
+    first_start: str | None = None  # what a first start made (``first_start=True`` where nothing was there)
+    keeper: JournalKeeper | None = None  # the journal's own archiving, a step each frame
     journal_lock: applying.FolderLock | None = None  # one cabinet per journal
 
     @classmethod
@@ -98,9 +102,12 @@ class Wiring:
         auto: Callable[[Any], str] | None = None,
         shoes: Callable[[int], list[str]] | None = None,
         watch: StartWatch | None = None,
+        first_start: bool = False,
     ) -> Wiring:
         """``watch``: a window's start-up screen, told how far Auto's tables of the game in
-        force are while they are prepared (``prepare_auto``)."""
+        force are while they are prepared (``prepare_auto``). ``first_start``: where no witness
+        (the data folder, the head stores, the panel's memory) knows a journal, begin one
+        (``cabinet run --init``)."""
         for name, url in (("panel", panel_url), ("bus", bus_url)):
             if url == "sim":
                 raise ValueError(f"devices.{name}: sim needs the simulators (cabinet run starts them)")
@@ -113,6 +120,7 @@ class Wiring:
             if panel_head is not None:
                 opened.callback(panel_head.close)
             try:
+                made = init_if_new(cfg, base, () if panel_head is None else (panel_head,)) if first_start else None
                 memory = cfg.machine_memory(base, () if panel_head is None else (panel_head,))
             except UntrustedMemory as exc:
                 raise MemoryLocked(f"memory error: {exc}") from None
@@ -142,9 +150,14 @@ class Wiring:
             worker = BusWorker(cab, lock, devices, clock)
             worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout
             opened.pop_all()  # started: Wiring.close closes them from now on
-        return cls(cab, lock, ident, panel, devices, worker, panel_head, held)
+        keeper = JournalKeeper(cab.journal, cfg.data_path(base) / "archive", cfg.seats, cfg.memory.archive_at_mb * 2**20,
+                               cfg.memory.archive_at_days * 86400.0, idle=lambda: cab.round is None and not cab.is_paying(),
+                               games=max(100, cab.settings.recall_games))
+        return cls(cab, lock, ident, panel, devices, worker, panel_head, made, keeper, held)
 
     def close(self) -> None:
+        if self.keeper is not None:
+            self.keeper.close()
         self.worker.stop()
         self.devices.close()
         if self.panel_head is not None:

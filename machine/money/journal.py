@@ -10,7 +10,11 @@ Authenticated with the machine's key (HMAC-SHA-256; the key lives outside the da
 ``machine/money/memory.py``): every record's ``mac`` covers the previous record's mac and this
 record's fields, so editing, inserting or deleting any row breaks the chain from there, and
 without the key nobody can write a chain that passes. The file names the key it was written
-under (``meta.key_id``) so another machine's journal is told apart from a forged one.
+under (``meta.key_id``) so another machine's journal is told apart from a forged one. Every meta
+row (the schema, key id, journal id, anchor, ``archive_of``) is covered by one more, ``meta_mac``,
+under the key: a row added (an ``archive_of`` that would spare a journal the row check), edited
+or removed is a memory error. A file written before that tag existed gets it the first time it
+is opened to write; read-only, its unsigned rows are used only where something else checks them.
 
 State rows are bound to the chain: each transaction that writes rows ends with one ``rows``
 record naming every row it wrote and the digest of its value; a row carries the sequence number
@@ -22,13 +26,23 @@ Every ``CHECKPOINT_EVERY`` records a ``checkpoint`` record names every row's seq
 digest at that point. Start-up checks the chain and the rows from the last checkpoint at least
 ``BOOT_WINDOW`` records back (the whole of a journal up to that size, so a boot costs at most
 that whatever the journal's age); ``verify`` checks everything from the first record; both
-check each checkpoint they pass against the rows recomputed up to it. ``archive`` moves records before a
-checkpoint into a verified export; the journal then starts at an anchor (the sequence number
-and mac of the last record moved), itself authenticated.
+check each checkpoint they pass against the rows recomputed up to it. Archiving
+(``machine/money/archive.py``) moves records before a checkpoint into a verified export;
+``move_anchor`` then deletes them and the journal starts at an anchor (the sequence number and
+mac of the last record moved), itself authenticated.
 
 Every record also carries ``at``, the wall-clock time it was written (seconds since 1970, UTC),
-for the event log and recall to show a date and time. It is not in the mac (a clock is no
-evidence).
+for the event log and recall to show a date and time; the mac covers it, so a date in recall or
+the event log cannot be moved without the key. (A journal written before that keeps its older
+records' macs, which do not: ``meta.times_from`` names the first record whose mac does, set when
+the new release first opens the file to write; a clock is still no evidence of the true time,
+only the key's word for the time the cabinet's clock said.)
+
+The file holds nothing else: its schema (every table, index, trigger and view in
+``sqlite_master``) must be exactly the one ``SCHEMA`` makes, checked at open and again whenever
+SQLite says the schema changed; and every transaction reads back, before it commits, the records
+and rows it wrote. So an object planted in the file (a trigger that drops every insert, a view)
+is a memory error at once, before or while the cabinet runs, not at the next start.
 """
 
 from __future__ import annotations
@@ -37,8 +51,8 @@ import contextlib
 import hashlib
 import hmac
 import json
-import secrets
 import sqlite3
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -52,7 +66,7 @@ BOOT_WINDOW = 50_000  # start-up checks at least this many of the last records (
 ROWS = "rows"  # the record that closes a transaction which wrote state rows
 CHECKPOINT = "checkpoint"
 
-_SCHEMA = """
+SCHEMA = """
 CREATE TABLE IF NOT EXISTS journal (
     seq INTEGER PRIMARY KEY,
     kind TEXT NOT NULL,
@@ -79,6 +93,30 @@ class JournalError(RuntimeError):
     """The journal cannot be trusted or written; the machine must lock, not play on."""
 
 
+SchemaObject = tuple[str, str, str, str | None]  # sqlite_master's type, name, table and SQL
+
+
+def _schema_objects(db: sqlite3.Connection) -> set[SchemaObject]:
+    return set(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master"))
+
+
+def _made_by_schema() -> frozenset[SchemaObject]:
+    """Every object ``SCHEMA`` makes, as sqlite_master names it (SQLite's own text of each)."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(SCHEMA)
+        return frozenset(_schema_objects(db))
+
+
+EXPECTED_SCHEMA = _made_by_schema()
+
+
+def planted(db: sqlite3.Connection) -> list[str]:
+    """Every object in the file that ``SCHEMA`` does not make, and every one it makes that is not there as made."""
+    found = _schema_objects(db)
+    odd = [f"{t} {n!r} on {tbl}" for t, n, tbl, _ in sorted(found - EXPECTED_SCHEMA, key=str)]
+    return odd + [f"{t} {n!r} not as made" for t, n, _, _ in sorted(EXPECTED_SCHEMA - found, key=str)]
+
+
 @dataclass(frozen=True)
 class Record:
     seq: int
@@ -102,7 +140,13 @@ def key_id(key: bytes) -> str:
     return mac(key, "cabinet key id")[:16]
 
 
-def record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
+def record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str, at: float | None = None) -> str:
+    """What a record's mac covers: the previous mac, its fields and the time it was written."""
+    return f"record+at|{prev}|{seq}|{kind}|{'' if seat is None else seat}|{'' if at is None else repr(at)}|{data_text}"
+
+
+def untimed_record_text(prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
+    """What the mac of a record written before times were authenticated covers (its time not)."""
     return f"record|{prev}|{seq}|{kind}|{'' if seat is None else seat}|{data_text}"
 
 
@@ -110,8 +154,9 @@ def row_text(name: str, value_text: str, seq: int) -> str:
     return f"row|{name}|{seq}|{value_text}"
 
 
-def record_mac(key: bytes, prev: str, seq: int, kind: str, seat: int | None, data_text: str) -> str:
-    return mac(key, record_text(prev, seq, kind, seat, data_text))
+def record_mac(key: bytes, prev: str, seq: int, kind: str, seat: int | None, data_text: str,
+               at: float | None = None) -> str:
+    return mac(key, record_text(prev, seq, kind, seat, data_text, at))
 
 
 
@@ -127,6 +172,27 @@ class Keyed:
         return h.hexdigest()
 
 
+META_MAC = "meta_mac"  # the meta row whose mac covers every other meta row
+
+
+def meta_mac(key: bytes, meta: dict[str, str]) -> str:
+    """The tag over every meta row (but itself): none can be added, edited or removed without the key."""
+    return mac(key, "meta|" + canon({k: v for k, v in meta.items() if k != META_MAC}))
+
+
+def meta_problem(meta: dict[str, str], key: bytes) -> str | None:
+    """What makes a file's meta rows not those of a journal under ``key`` (None: nothing)."""
+    if meta.get("schema") != str(SCHEMA_VERSION):
+        return (f"a journal of schema {meta.get('schema', '?')}, not {SCHEMA_VERSION} "
+                "(written without authenticated memory: read it with the release that wrote it)")
+    if meta.get("key_id") != key_id(key):
+        return f"written under another machine key (key id {meta.get('key_id', '?')}, this key's is {key_id(key)})"
+    tag = meta.get(META_MAC)
+    if tag is not None and not hmac.compare_digest(meta_mac(key, meta), tag):
+        return "the journal's meta rows fail their mac (one added, edited or removed: memory error)"
+    return None
+
+
 def anchor_mac(key: bytes, journal_id: str, seq: int, last: str) -> str:
     """The tag of an anchor: the last record archived away (``seq``) and its mac ``last``."""
     return mac(key, f"anchor|{journal_id}|{seq}|{last}")
@@ -138,6 +204,24 @@ def digest(value_text: str) -> str:
 
 
 RowIndex = dict[str, tuple[int, str]]  # row name -> (the rows record that wrote it, its digest)
+
+
+def compare_rows(db: sqlite3.Connection, sign: Callable[[str], str], index: RowIndex) -> list[str]:
+    """Every state row against the value its records say it holds (``sign``: the mac under the key)."""
+    problems: list[str] = []
+    rows = {k: (v, s, m) for k, v, s, m in db.execute("SELECT key, value, seq, mac FROM state")}
+    for name in sorted(set(rows) | set(index)):
+        if name not in rows:
+            problems.append(f"state row {name!r} is missing (record {index[name][0]} wrote it)")
+            continue
+        value, seq, mac = rows[name]
+        if not hmac.compare_digest(sign(row_text(name, value, seq)), mac):
+            problems.append(f"state row {name!r} fails its mac (edited or forged)")
+        elif name not in index:
+            problems.append(f"state row {name!r} was written by no record")
+        elif (seq, digest(value)) != index[name]:
+            problems.append(f"state row {name!r} is not what record {index[name][0]} wrote (an old or altered copy)")
+    return problems
 
 
 @dataclass
@@ -152,15 +236,15 @@ class _Walk:
 class Journal:
     """One journal file. Writes happen only inside ``with journal.transaction():``.
 
-    ``key`` is the machine's key. ``create`` makes a new journal where there is none (only
-    ``machine/money/memory.py``'s explicit first start does that). ``step_hook`` is called at
+    ``key`` is the machine's key. ``create`` (its new journal id) makes a new journal where there
+    is none (only ``machine/money/memory.py``'s explicit first start does that). ``step_hook`` is called at
     every point where the disk is touched (before and after each statement and the commit); the
     crash test uses it to kill the process at such an instant. ``on_commit(seq, mac)`` runs after
     every commit (the second record of the head). A journal whose tail fails its check at open
     (``problems``) takes no transaction.
     """
 
-    def __init__(self, path: str | Path, key: bytes, *, readonly: bool = False, create: bool = False,
+    def __init__(self, path: str | Path, key: bytes, *, readonly: bool = False, create: str | None = None,
                  step_hook: Callable[[str], None] | None = None, clock: Callable[[], float] = time.time,
                  on_commit: Callable[[int, str], None] | None = None):
         self.path = Path(path)
@@ -172,6 +256,10 @@ class Journal:
         self.on_commit = on_commit
         self._in_tx = False
         self._pending: dict[str, str] = {}
+        self._written: list[tuple[int, str]] = []  # this transaction's records (seq, mac)
+        self._rows_written: dict[str, tuple[str, int, str]] = {}  # and rows (value, seq, mac)
+        self._schema_version = -1
+        self._moved: tuple[dict[str, str], int, str] | None = None  # meta and anchor move_anchor set, at commit
         try:
             if readonly:
                 if not self.path.exists():
@@ -189,12 +277,14 @@ class Journal:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=FULL")
                 if create and not self._tables():
-                    self._create()
+                    self._create(create)
             self._read_meta()
+            if self.unsigned_meta and not readonly:
+                self._sign_old_meta()
             self.anchor_seq, self._anchor_mac = self._anchor()
             with self._snapshot():
                 walk = self._walk(self._boot_start())
-                self.problems = walk.problems + (self._compare_rows(walk.index) if not walk.problems else [])
+                self.problems = walk.problems + (compare_rows(self.db, self._mac, walk.index) if not walk.problems else [])
         except sqlite3.DatabaseError as exc:
             raise JournalError(f"{self.path}: the journal cannot be read: {exc}") from None
         self._index = walk.index
@@ -207,23 +297,60 @@ class Journal:
     def _tables(self) -> set[str]:
         return {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
 
-    def _create(self) -> None:
-        self.db.executescript(_SCHEMA)
-        meta = {"schema": str(SCHEMA_VERSION), "key_id": key_id(self.key), "journal_id": secrets.token_hex(8)}
-        self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
+    def _create(self, journal_id: str) -> None:
+        self.db.executescript(SCHEMA)
+        meta = {"schema": str(SCHEMA_VERSION), "key_id": key_id(self.key), "journal_id": journal_id,
+                "times_from": "1"}
+        self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", self._signed(meta).items())
+
+    @property
+    def meta(self) -> dict[str, str]:
+        """The meta rows, checked under their tag."""
+        return dict(self._meta)
+
+    def _signed(self, meta: dict[str, str]) -> dict[str, str]:
+        """``meta`` with its tag (the rows to write)."""
+        rows = {k: v for k, v in meta.items() if k != META_MAC}
+        return {**rows, META_MAC: meta_mac(self.key, rows)}
+
+    def _sign_old_meta(self) -> None:
+        """A journal written before every meta row was authenticated, opened to write: its rows
+        get their tag now (an ``archive_of`` row no tag covers is refused: no journal has one)."""
+        if "archive_of" in self._meta:
+            raise JournalError(f"{self.path}: an archive_of meta row that no mac covers in a journal opened to write "
+                               "(planted: memory error)")
+        meta = self._signed({**self._meta, "times_from": str(self._max_seq() + 1)})  # the records before: untimed macs
+        self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?), (?, ?)",  # one statement: atomic
+                        ("times_from", meta["times_from"], META_MAC, meta[META_MAC]))
+        self._read_meta()
 
     def _read_meta(self) -> None:
         if not {"journal", "state", "meta"} <= self._tables():
             raise JournalError(f"{self.path}: the journal cannot be read: no journal tables in it (an empty or foreign file)")
         meta = dict(self.db.execute("SELECT key, value FROM meta"))
-        if meta.get("schema") != str(SCHEMA_VERSION):
-            raise JournalError(f"{self.path}: a journal of schema {meta.get('schema', '?')}, not {SCHEMA_VERSION} "
-                               "(written without authenticated memory: read it with the release that wrote it)")
-        if meta.get("key_id") != key_id(self.key):
-            raise JournalError(f"{self.path}: written under another machine key (key id {meta.get('key_id', '?')}, "
-                               f"this key's is {key_id(self.key)})")
+        if wrong := meta_problem(meta, self.key):
+            raise JournalError(f"{self.path}: {wrong}")
+        tag = meta.get(META_MAC)
+        # written before every meta row was authenticated (only what is checked elsewhere is used)
+        self.unsigned_meta = tag is None
+        # the first record whose mac covers its time (a file from before: none of them)
+        self.times_from = sys.maxsize if tag is None else int(meta.get("times_from", "1"))
         self.journal_id: str = meta.get("journal_id", "")
         self._meta = meta
+        self._check_schema()
+
+    def _check_schema(self) -> None:
+        """The file's tables, indexes, triggers and views: exactly those ``SCHEMA`` makes."""
+        version = int(self.db.execute("PRAGMA schema_version").fetchone()[0])
+        if odd := planted(self.db):
+            raise JournalError(f"{self.path}: the journal's file holds what the cabinet never made: {', '.join(odd)} "
+                               "(a planted object: memory error)")
+        self._schema_version = version
+
+    def _schema_unchanged(self) -> None:
+        """Inside a transaction (the write lock held): the schema is the one checked, or is checked again."""
+        if int(self.db.execute("PRAGMA schema_version").fetchone()[0]) != self._schema_version:
+            self._check_schema()
 
     def _anchor(self) -> tuple[int, str]:
         """Where the chain starts: record 0 (genesis), or after the records archived away."""
@@ -237,8 +364,11 @@ class Journal:
 
     @property
     def is_archive(self) -> bool:
-        """Records ``archive`` moved out of a journal (no state rows of their own)."""
-        return "archive_of" in self._meta
+        """Records ``archive`` moved out of a journal (no state rows of their own): said by a meta
+        row under the tag, or, in a file written before meta rows had one, by no state row at all."""
+        if "archive_of" not in self._meta:
+            return False
+        return not self.unsigned_meta or self.db.execute("SELECT COUNT(*) FROM state").fetchone()[0] == 0
 
     def close(self) -> None:
         self.db.close()
@@ -254,29 +384,45 @@ class Journal:
         if self._in_tx:
             raise JournalError("transactions do not nest")
         saved = (self._last_seq, self._last_mac, self._since_checkpoint, dict(self._index))
-        self._pending = {}
+        self._pending, self._written, self._rows_written = {}, [], {}
         self._hook("begin")
         try:
             self.db.execute("BEGIN IMMEDIATE")
             self._in_tx = True
+            self._schema_unchanged()
             yield
             self._write_rows()
+            self._read_back(saved[0])
             self._hook("before_commit")
             self.db.execute("COMMIT")
         except BaseException as exc:
             self._in_tx = False
             self._last_seq, self._last_mac, self._since_checkpoint, self._index = saved
-            self._pending = {}
+            self._pending, self._moved = {}, None
             with contextlib.suppress(sqlite3.Error):
                 self.db.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
                 raise JournalError(f"{self.path}: writing the journal failed: {exc}") from None
             raise
         self._in_tx = False
+        if self._moved is not None:
+            self._meta, self.anchor_seq, self._anchor_mac = self._moved
+            self._moved = None
         self._hook("after_commit")
         if self.on_commit is not None:
             self.on_commit(self._last_seq, self._last_mac)
         self._still_there()
+
+    def _read_back(self, before: int) -> None:
+        """Before the commit: the file holds exactly the records and rows this transaction wrote
+        (something in the file that drops, changes or adds a write is found here, not at the next start)."""
+        got = self.db.execute("SELECT seq, mac FROM journal WHERE seq > ? ORDER BY seq", (before,)).fetchall()
+        lost = f"{self.path}: the journal did not keep what was written (%s: a planted object or a damaged file, memory error)"
+        if got != self._written:
+            raise JournalError(lost % f"records {before + 1} to {self._last_seq} written, {len(got)} found")
+        for key, want in self._rows_written.items():
+            if self.db.execute("SELECT value, seq, mac FROM state WHERE key = ?", (key,)).fetchone() != want:
+                raise JournalError(lost % f"state row {key!r} is not what was written")
 
     def _still_there(self) -> None:
         """After a commit: the file and its write-ahead log are still where SQLite writes them.
@@ -293,11 +439,13 @@ class Journal:
             raise JournalError("append outside a transaction")
         seq = self._last_seq + 1
         text = canon(data)
-        mac = self._mac(record_text(self._last_mac, seq, kind, seat, text))
+        at = float(self._clock())  # (as SQLite gives it back: a REAL)
+        mac = self._mac(record_text(self._last_mac, seq, kind, seat, text, at))
         self._hook("append")
         self.db.execute("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)",
-                        (seq, kind, seat, text, mac, self._clock()))
+                        (seq, kind, seat, text, mac, at))
         self._last_seq, self._last_mac = seq, mac
+        self._written.append((seq, mac))
         self._since_checkpoint += 1
         return seq
 
@@ -314,8 +462,9 @@ class Journal:
             seq = self.append(ROWS, digests)
             for k, text in sorted(self._pending.items()):
                 self._hook("put")
-                self.db.execute("INSERT OR REPLACE INTO state (key, value, seq, mac) VALUES (?, ?, ?, ?)",
-                                (k, text, seq, self._mac(row_text(k, text, seq))))
+                row = (text, seq, self._mac(row_text(k, text, seq)))
+                self.db.execute("INSERT OR REPLACE INTO state (key, value, seq, mac) VALUES (?, ?, ?, ?)", (k, *row))
+                self._rows_written[k] = row
                 self._index[k] = (seq, digests[k])
             self._pending = {}
         if self._since_checkpoint >= CHECKPOINT_EVERY:
@@ -355,9 +504,6 @@ class Journal:
         """The sequence number of the newest record of ``kind`` (0 when there is none)."""
         row = self.db.execute("SELECT MAX(seq) FROM journal WHERE kind = ?", (kind,)).fetchone()
         return row[0] or 0
-
-    def state_keys(self) -> list[str]:
-        return [k for (k,) in self.db.execute("SELECT key FROM state ORDER BY key")]
 
     def records(
         self, kind: str | None = None, seat: int | None = None, last: int | None = None, since: int = 0
@@ -418,13 +564,16 @@ class Journal:
         index: RowIndex = {}
         known = start == 1  # the index is complete only from the very first record
         expect, since = start, 0
-        for seq, kind, seat, text, mac in self.db.execute(
-            "SELECT seq, kind, seat, data, mac FROM journal WHERE seq >= ? ORDER BY seq", (start,)
+        timed = self.times_from
+        for seq, kind, seat, text, mac, at in self.db.execute(
+            "SELECT seq, kind, seat, data, mac, at FROM journal WHERE seq >= ? ORDER BY seq", (start,)
         ):
             if seq != expect:
                 problems.append(f"record {expect} is missing (the chain jumps to {seq})")
                 break
-            if not hmac.compare_digest(self._mac(record_text(prev, seq, kind, seat, text)), mac):
+            covered = (record_text(prev, seq, kind, seat, text, at) if seq >= timed
+                       else untimed_record_text(prev, seq, kind, seat, text))
+            if not hmac.compare_digest(self._mac(covered), mac):
                 problems.append(f"record {seq} ({kind}) was altered or forged: its mac does not match the chain")
                 break
             since += 1
@@ -440,65 +589,21 @@ class Journal:
             problems.append(f"the records after the anchor (record {self.anchor_seq}) do not begin with a checkpoint")
         return _Walk(problems, index, since)
 
-    def _compare_rows(self, index: RowIndex) -> list[str]:
-        """Every state row against the value its records say it holds."""
-        problems: list[str] = []
-        rows = {k: (v, s, m) for k, v, s, m in self.db.execute("SELECT key, value, seq, mac FROM state")}
-        for name in sorted(set(rows) | set(index)):
-            if name not in rows:
-                problems.append(f"state row {name!r} is missing (record {index[name][0]} wrote it)")
-                continue
-            value, seq, mac = rows[name]
-            if not hmac.compare_digest(self._mac(row_text(name, value, seq)), mac):
-                problems.append(f"state row {name!r} fails its mac (edited or forged)")
-            elif name not in index:
-                problems.append(f"state row {name!r} was written by no record")
-            elif (seq, digest(value)) != index[name]:
-                problems.append(f"state row {name!r} is not what record {index[name][0]} wrote (an old or altered copy)")
-        return problems
-
-    def archive(self, upto: int, to: Path) -> tuple[int, int]:
-        """Move the records before the last checkpoint at or before ``upto`` into a new file
-        ``to`` (same schema, same key, the chain from the same anchor), check that file, then
-        delete them here: the journal then starts at an anchor (the last record moved) and an
-        ``archived`` record says what went where. Returns (records moved, the new anchor); (0, ...)
-        when no checkpoint is that old. Inside no transaction; the cabinet must not be running."""
-        cut = self.db.execute("SELECT MAX(seq) FROM journal WHERE kind = ? AND seq <= ?", (CHECKPOINT, upto)).fetchone()[0]
-        if not cut or cut - 1 <= self.anchor_seq:
-            return 0, self.anchor_seq
-        if to.exists():
-            raise JournalError(f"{to}: a file is already there (an archive is never written over)")
-        last_mac = self.mac_at(cut - 1)
-        if last_mac is None:
-            raise JournalError(f"{self.path}: record {cut - 1} is missing: nothing archived")
-        with contextlib.closing(sqlite3.connect(to, isolation_level=None)) as out:
-            out.executescript(_SCHEMA)
-            out.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
-                            [(k, v) for k, v in self._meta.items() if k in ("schema", "key_id", "journal_id", "anchor")]
-                            + [("archive_of", self.path.name)])
-            out.execute("BEGIN")
-            rows = self.db.execute("SELECT seq, kind, seat, data, mac, at FROM journal WHERE seq < ? ORDER BY seq", (cut,))
-            while batch := rows.fetchmany(10_000):
-                out.executemany("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)", batch)
-            out.execute("COMMIT")
-        exported = Journal(to, self.key, readonly=True)
-        try:
-            problems = exported._walk(0).problems
-            moved = exported.last_seq - exported.anchor_seq
-        finally:
-            exported.close()
-        if problems or exported.last_seq != cut - 1:
-            raise JournalError(f"{to}: the archive failed its check ({'; '.join(problems) or 'records missing'}): "
-                               "nothing deleted from the journal")
-        anchor = {"seq": cut - 1, "mac": last_mac, "tag": anchor_mac(self.key, self.journal_id, cut - 1, last_mac)}
-        with self.transaction():
-            self._hook("archive")
-            self.db.execute("DELETE FROM journal WHERE seq < ?", (cut,))
-            self.db.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('anchor', ?)", (canon(anchor),))
-            self.append("archived", {"records": moved, "upto": cut - 1, "file": to.name, "last_mac": last_mac})
-        self._meta["anchor"] = canon(anchor)
-        self.anchor_seq, self._anchor_mac = cut - 1, last_mac
-        return moved, cut - 1
+    def move_anchor(self, upto: int, meta: dict[str, str | None]) -> None:
+        """Inside a transaction: delete the records after the anchor up to ``upto`` (archived: a
+        checked copy is elsewhere, see ``machine/money/archive.py``); the chain then starts at an
+        anchor at ``upto``. ``meta`` rows are set (None: removed), the tag renewed. In force once
+        the transaction commits."""
+        last = self.mac_at(upto)
+        if not self._in_tx or last is None or not self.anchor_seq < upto < self._last_seq:
+            raise JournalError(f"{self.path}: records up to {upto} cannot be archived away (anchor {self.anchor_seq})")
+        anchor = {"seq": upto, "mac": last, "tag": anchor_mac(self.key, self.journal_id, upto, last)}
+        rows = self._signed({k: v for k, v in {**self._meta, **meta, "anchor": canon(anchor)}.items() if v is not None})
+        self._hook("archive")
+        self.db.execute("DELETE FROM journal WHERE seq <= ?", (upto,))
+        self.db.execute("DELETE FROM meta")
+        self.db.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", rows.items())
+        self._moved = (rows, upto, last)
 
     def verify(self) -> list[str]:
         """Every problem found: SQLite's integrity check, the whole chain, every checkpoint, the
@@ -509,12 +614,16 @@ class Journal:
             if ok != "ok":
                 return [f"SQLite integrity check: {ok}"]
             with self._snapshot():
+                self._read_meta()  # nothing trusted that is not checked now: the schema, the meta rows' tag
+                self.anchor_seq, self._anchor_mac = self._anchor()
                 if self._max_seq() <= self.anchor_seq:
                     return ["the journal holds no records (emptied)"]
                 walk = self._walk(0)
                 problems += walk.problems
                 if not problems and not self.is_archive:
-                    problems += self._compare_rows(walk.index)
+                    problems += compare_rows(self.db, self._mac, walk.index)
         except sqlite3.DatabaseError as exc:
             problems.append(f"the journal cannot be read: {exc}")
+        except JournalError as exc:
+            problems.append(str(exc).removeprefix(f"{self.path}: "))
         return problems

@@ -202,12 +202,12 @@ def _newest(memory: Memory, skip_damaged: bool = False) -> tuple[Head, str] | No
     return best
 
 
-def _writer(memory: Memory, journal: Journal, step_hook: Callable[[str], None] | None) -> Callable[[int, str], None]:
+def _writer(memory: Memory, journal_id: str, step_hook: Callable[[str], None] | None) -> Callable[[int, str], None]:
     """After every commit: the new head to every store (a store that cannot be written: fatal)."""
     hook = step_hook or (lambda where: None)
 
     def write(seq: int, mac: str) -> None:
-        head = Head(journal.journal_id, seq, mac)
+        head = Head(journal_id, seq, mac)
         for store in memory.heads:
             hook("head")
             try:
@@ -226,19 +226,21 @@ def open_journal(
 ) -> Journal:
     """The journal at ``path``, checked against the head stores; any doubt is UntrustedMemory.
 
-    ``create``: where nothing was ever committed (no journal, or one with no records, and no
-    head store past the start of an initialisation), make the journal (the explicit first start
-    of ``init``, or a temporary journal); everywhere else a missing journal is a memory error,
-    never a fresh start.
+    ``create``: where nothing was ever started (``may_start``), make the journal (the explicit
+    first start of ``init``, or a temporary journal); everywhere else a missing journal is a
+    memory error, never a fresh start.
     """
     path = Path(path)
     newest = _newest(memory)
-    if (newest is None or newest[0].seq == 0) and not _committed(path, memory.key):
+    if may_start(path, newest, memory.key):
         if not create:
             raise UntrustedMemory(f"{path}: no journal here, and no head store knows one (a first start is `cabinet init`)")
         return _create(path, memory, step_hook, clock)
     if not path.exists():
-        head, store = newest  # type: ignore[misc]
+        if newest is None:
+            raise UntrustedMemory(f"{path}: the journal is missing, but its files {', '.join(journal_files(path))} are "
+                                  "here: a data folder that held a journal is never new")
+        head, store = newest
         raise UntrustedMemory(f"{path}: the journal is missing, but {store} holds its head at record {head.seq}")
     try:
         journal = Journal(path, memory.key, step_hook=step_hook, clock=clock)
@@ -249,8 +251,23 @@ def open_journal(
     except UntrustedMemory:
         journal.close()
         raise
-    journal.on_commit = _writer(memory, journal, step_hook)
+    journal.on_commit = _writer(memory, journal.journal_id, step_hook)
     return journal
+
+
+def journal_files(path: str | Path) -> list[str]:
+    """The journal's files at ``path`` (the file, its write-ahead log, its shared memory) that exist."""
+    return [Path(f"{path}{s}").name for s in ("", "-wal", "-shm") if os.path.lexists(f"{path}{s}")]
+
+
+def may_start(path: Path, newest: tuple[Head, str] | None, key: bytes) -> bool:
+    """Whether a journal may begin at ``path``: no witness knows one and no file of one is there
+    (a first start: a data folder that held a journal, even emptied or cut to nothing, is never
+    new), or the witnesses know one at its start (record 0) and it holds no record (a first start
+    cut before its first record committed, started again)."""
+    if newest is None:
+        return not journal_files(path)
+    return newest[0].seq == 0 and not _committed(path, key)
 
 
 def _committed(path: Path, key: bytes) -> bool:
@@ -270,14 +287,16 @@ def _committed(path: Path, key: bytes) -> bool:
 
 def _create(path: Path, memory: Memory, step_hook: Callable[[str], None] | None, clock: Callable[[], float],
             first: tuple[str, dict[str, Any]] | None = None) -> Journal:
-    """A new journal: the head stores learn it (at record 0) before its first record commits, so a
-    cut at any instant leaves either nothing committed or a journal its heads know."""
+    """A new journal: the head stores learn it (at record 0) before its file is made, so a cut at
+    any instant leaves either nothing, or a journal its heads know (its file, if any, holding no
+    record: started again), never a file of a journal no witness knows."""
     for suffix in ("", "-wal", "-shm"):  # what a cut first start left (nothing committed)
         with contextlib.suppress(FileNotFoundError, NotADirectoryError):
             Path(str(path) + suffix).unlink()
-    journal = Journal(path, memory.key, create=True, step_hook=step_hook, clock=clock)
-    write = _writer(memory, journal, step_hook)
+    journal_id = secrets.token_hex(8)
+    write = _writer(memory, journal_id, step_hook)
     write(0, GENESIS)
+    journal = Journal(path, memory.key, create=journal_id, step_hook=step_hook, clock=clock)
     journal.on_commit = write
     kind, data = first or ("init", {})
     with journal.transaction():
@@ -316,21 +335,25 @@ def _check(journal: Journal, newest: tuple[Head, str] | None) -> None:
 def init(path: str | Path, memory: Memory) -> Journal:
     """The explicit first start: a new journal where there is none and no head store knows one."""
     path = Path(path)
-    if _committed(path, memory.key):
-        raise UntrustedMemory(f"{path}: a journal is already here (a new start over it is a RAM clear)")
     newest = _newest(memory)
-    if newest is not None and newest[0].seq > 0:
-        raise UntrustedMemory(f"{path}: {newest[1]} holds this journal's head at record {newest[0].seq}: the journal is "
-                              "missing (a memory error), not new; clear it with `cabinet ram-clear`")
+    if not may_start(path, newest, memory.key):
+        if newest is not None and newest[0].seq > 0 and not path.exists():
+            raise UntrustedMemory(f"{path}: {newest[1]} holds this journal's head at record {newest[0].seq}: the journal "
+                                  "is missing (a memory error), not new; clear it with `cabinet ram-clear`")
+        where = ", ".join(journal_files(path)) or f"known to {newest[1] if newest else 'a head store'}"
+        raise UntrustedMemory(f"{path}: a journal is already here ({where}): a new start over it is a RAM clear")
     return open_journal(path, memory, create=True)
 
 
-def ram_clear(path: str | Path, memory: Memory, reason: str, now: float | None = None) -> tuple[Journal, Path | None]:
+def ram_clear(path: str | Path, memory: Memory, reason: str, now: float | None = None,
+              clock: Callable[[], float] = time.time) -> tuple[Journal, Path | None]:
     """A new start after a memory error: the untrusted journal (if any) is moved aside for the
     inspector, a new journal begins with a ``ram_clear`` record saying what was found, and every
-    head store is pointed at it. Returns the journal and where the old one went."""
+    head store is pointed at it. Returns the journal and where the old one went. ``clock`` is the
+    wall clock the new journal's records are stamped with; ``now`` (default: the clock) names
+    the untrusted journal kept aside."""
     path = Path(path)
-    when = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now if now is not None else time.time()))
+    when = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now if now is not None else clock()))
     kept: Path | None = None
     if path.exists():
         kept = path.with_name(f"{path.name}.untrusted-{when}")
@@ -339,7 +362,7 @@ def ram_clear(path: str | Path, memory: Memory, reason: str, now: float | None =
             if old.exists():
                 old.rename(Path(str(kept) + suffix))
     newest = _newest(memory, skip_damaged=True)
-    journal = _create(path, memory, None, time.time, ("ram_clear", {
+    journal = _create(path, memory, None, clock, ("ram_clear", {
         "by": "memory error", "reason": reason, "kept": None if kept is None else kept.name,
         "old_head": None if newest is None else newest[0].seq}))
     return journal, kept

@@ -9,16 +9,15 @@ overflow to the credit meter, stakes taken from and returns paid onto the club m
 Every change is returned as a list of ``Move``s (what moved, from where, to where, how much)
 so the controller can journal each one before it shows or acts on it. Never does I/O, never
 talks to a hopper: a payout is a *request* (``PayoutPlan``) that the controller carries out
-and then confirms coin by coin with ``coins_paid``.
+and then confirms coin by coin with ``coins_paid``. Knows no game: of a game's settings it keeps
+only the three table limits it needs (``TableLimits``), handed in by the core.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any
-
-from machine.games.catalog import settings_from_dict
-from machine.games.rules import Rules
+from typing import Any, Protocol
 
 BET_BUTTONS = ("+2", "+10", "x2", "repeat", "max")
 BUTTONS = BET_BUTTONS + ("start", "collect")
@@ -26,6 +25,43 @@ BUTTONS = BET_BUTTONS + ("start", "collect")
 
 class MoneyError(ValueError):
     """A money operation that the state does not allow (a bug in the caller)."""
+
+
+class HasLimits(Protocol):
+    """Anything that names the three table limits (a game's settings do)."""
+
+    @property
+    def min_bet(self) -> int: ...
+
+    @property
+    def max_bet(self) -> int: ...
+
+    @property
+    def bet_step(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class TableLimits:
+    """The table limits a seat's bets keep: the smallest and largest bet and the step between."""
+
+    min_bet: int = 2
+    max_bet: int = 500
+    bet_step: int = 2
+
+    @classmethod
+    def of(cls, table: HasLimits) -> TableLimits:
+        """The limits of ``table`` (the settings of the game in force)."""
+        return cls(table.min_bet, table.max_bet, table.bet_step)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableLimits:
+        """From plain data: the seat row's ``limits``, or (a row written before seat money kept
+        limits of its own) the ``rules`` of the game that was in force, of which only these
+        three numbers count."""
+        return cls(int(data["min_bet"]), int(data["max_bet"]), int(data["bet_step"]))
+
+    def to_dict(self) -> dict[str, int]:
+        return {"min_bet": self.min_bet, "max_bet": self.max_bet, "bet_step": self.bet_step}
 
 
 @dataclass(frozen=True)
@@ -74,7 +110,7 @@ class PayoutPlan:
 class SeatMoney:
     """The money of one seat. All amounts are whole points."""
 
-    rules: Rules = field(default_factory=Rules)
+    limits: TableLimits = field(default_factory=TableLimits)
     settings: MoneySettings = field(default_factory=MoneySettings)
     credit: int = 0
     club: int = 0
@@ -101,17 +137,17 @@ class SeatMoney:
             club = min(self.club + self.settings.game_fee, self.settings.club_cap)
         else:
             return 0
-        return min(self._quarter(club), self.rules.max_bet)
+        return min(self._quarter(club), self.limits.max_bet)
 
     def _quarter(self, club: int) -> int:
         """A quarter of ``club``, down to a whole bet step: the most a bet may be."""
-        step = self.rules.bet_step
+        step = self.limits.bet_step
         return (club // 4) // step * step
 
     def bet_cap(self) -> int:
         """In a game that bets after the deal, the most the seat's bet decision may place: a
         quarter of the club meter (the minimum bet is always allowed)."""
-        return max(self.rules.min_bet, self._quarter(self.club))
+        return max(self.limits.min_bet, self._quarter(self.club))
 
     def _bet_after(self, button: str) -> int | None:
         """The bet a bet button would make, or None where the button is dead by definition."""
@@ -147,7 +183,7 @@ class SeatMoney:
             after = self._bet_after(button)
             return after is not None and after != self.bet
         if button == "start":
-            return not self.in_round and self.bet >= self.rules.min_bet
+            return not self.in_round and self.bet >= self.limits.min_bet
         if button == "collect":
             if self.in_round or self.payout_owed:
                 return False
@@ -201,7 +237,7 @@ class SeatMoney:
 
     def start_round(self) -> list[Move]:
         """Start pressed (or the betting time ran out): the bet leaves the club meter."""
-        if self.bet < self.rules.min_bet or self.in_round:
+        if self.bet < self.limits.min_bet or self.in_round:
             raise MoneyError("no bet to start a round with")
         bet = self.bet
         self.club -= bet
@@ -214,7 +250,7 @@ class SeatMoney:
     def join_round(self) -> None:
         """Start pressed in a game that takes its bets after the deal: the seat is dealt in and
         its bet stays on the club meter (the round's ``bet`` decision stakes it)."""
-        if self.bet < self.rules.min_bet or self.in_round:
+        if self.bet < self.limits.min_bet or self.in_round:
             raise MoneyError("no bet to start a round with")
         self.previous_bet, self.bet = self.bet, 0
         self.game_open = False
@@ -319,13 +355,12 @@ class SeatMoney:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["rules"] = self.rules.to_dict()
-        return d
+        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SeatMoney:
         d = dict(data)
-        d["rules"] = settings_from_dict(d["rules"])  # the settings class of the game in force
+        old_rules = d.pop("rules", None)  # rows written before the limits: the game's whole rules
+        d["limits"] = TableLimits.from_dict(d.get("limits", old_rules))
         d["settings"] = MoneySettings(**d["settings"])
         return cls(**d)

@@ -9,7 +9,7 @@ without one takes the configured settings, journaled); and ``cabinet config appl
 cabinet stopped, at a moment that moves no seat's money (no round, no payout, no bet; for a
 change of what a point is worth, no points on any meter), after the operator PIN (the lockout
 of machine/core/pinlock.py), the new settings put in force in ONE transaction that journals
-every change with its old and new value and gives every seat the new money settings and rules.
+every change with its old and new value and gives every seat the new money settings and table limits.
 
 Never decides which settings count (machine/operator/inforce.py) and never changes a setting
 the operator did not apply.
@@ -29,6 +29,7 @@ from typing import Any
 from machine.core.cabinet import Cabinet, CabinetLocked, open_cabinet, stacked_shuffle
 from machine.games.catalog import make_game
 from machine.games.rules import Profile, load_profile
+from machine.money.seatmoney import TableLimits
 from machine.operator import inforce, pin
 from machine.operator.config import MachineConfig
 from machine.operator.inforce import Change
@@ -109,12 +110,12 @@ def hold_settings(cab: Cabinet, cfg: MachineConfig, profiles: Sequence[Profile])
 
 def _put_in_force(cab: Cabinet, settings: dict[str, Any], changes: Sequence[Change], who: str) -> None:
     """One transaction: the settings in force, an event per change with its old and new value,
-    and (for a change) every seat's money settings and rules as the core now has them."""
+    and (for a change) every seat's money settings and table limits as the core now has them."""
     core = cab.core
     with core.tx("settings_in_force", {"changes": [c.to_dict() for c in changes], "by": who}):
         for seat in core.state.seats.values() if changes else ():
             seat.money.settings = core.settings.money
-            seat.money.rules = core.rules
+            seat.money.limits = TableLimits.of(core.rules)
             core.store.seat_dirty(seat)
         for c in changes:
             core.store.event("settings_changed", name=c.field, old=c.old, new=c.new, by=who, applied=True)

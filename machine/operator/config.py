@@ -117,6 +117,8 @@ class MemoryConfig(_Model):
         default_factory=lambda: [DEFAULT_HEAD_STORE]
     )
     panel_head: bool = True  # also in the panel's own memory, where the panel supports it
+    archive_at_mb: Annotated[int, Field(ge=1, le=1_000_000)] = 256  # the journal archives itself past this (MiB in use)
+    archive_at_days: Annotated[int, Field(ge=1, le=3650)] = 90  # or once its oldest record is this old
 
     @field_validator("key_file")
     @classmethod

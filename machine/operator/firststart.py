@@ -6,24 +6,44 @@ starts anew after a memory error (the untrusted journal kept for the inspector),
 throw-away memory of a soak, a benchmark or a screenshot run (key, heads and journal in one
 temporary folder).
 
-Never starts a journal where a head store knows one, and never decides that a memory error may
-be cleared: the operator does, by running the command.
+The first start asks every witness: the data folder (a file of a journal there, even emptied,
+means it is not new), every head store and, where the caller has it open, the panel's memory
+(``more``: ``machine/loop/wiring.py`` passes it for ``cabinet run --init`` and the soak's
+``--data``). Never starts a journal where a witness knows one, never makes a key where a
+journal or a head is already there (it would be refused at once: the journal was written under
+the key that is gone, which must be put back), and never decides that a memory error may be
+cleared: the operator does, by running the command.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
-from machine.money.memory import create_key, init, open_journal, ram_clear
+from machine.money.archive import archive, keep_from
+from machine.money.memory import (
+    FileHeadStore,
+    HeadStore,
+    UntrustedMemory,
+    create_key,
+    init,
+    journal_files,
+    open_journal,
+    ram_clear,
+)
 from machine.operator.config import MachineConfig
 
 
-def init_cabinet(cfg: MachineConfig, base: Path) -> str:
+def init_cabinet(cfg: MachineConfig, base: Path, more: Sequence[HeadStore] = ()) -> str:
     """The first start: the key (if none yet) and a new journal; one line saying what was made."""
     made = not cfg.key_path(base).exists()
     if made:
+        if left := _left_without_key(cfg, base):
+            raise UntrustedMemory(f"{cfg.key_path(base)}: no machine key, but {left}: put back the key they were written "
+                                  "under (a new key is made only for a first start; a new start over them is "
+                                  "`cabinet ram-clear` once the key is back)")
         create_key(cfg.key_path(base))
-    journal = init(cfg.journal_path(base), cfg.machine_memory(base))
+    journal = init(cfg.journal_path(base), cfg.machine_memory(base, more))
     try:
         key = f"new machine key {cfg.key_path(base)}" if made else f"machine key {cfg.key_path(base)}"
         return (f"initialised: journal {cfg.journal_path(base)} (journal id {journal.journal_id}), {key}, "
@@ -32,21 +52,29 @@ def init_cabinet(cfg: MachineConfig, base: Path) -> str:
         journal.close()
 
 
-def init_if_new(cfg: MachineConfig, base: Path) -> str | None:
+def init_if_new(cfg: MachineConfig, base: Path, more: Sequence[HeadStore] = ()) -> str | None:
     """``init_cabinet`` where nothing was ever started (its line), else nothing (None)."""
-    return init_cabinet(cfg, base) if is_new(cfg, base) else None
+    return init_cabinet(cfg, base, more) if is_new(cfg, base, more) else None
 
 
-def is_new(cfg: MachineConfig, base: Path) -> bool:
-    """No journal is here and no head store knows one (a missing key counts as new: init makes it)."""
+def is_new(cfg: MachineConfig, base: Path, more: Sequence[HeadStore] = ()) -> bool:
+    """No file of a journal is here and no witness knows one: the head stores, and the panel's
+    memory among ``more`` (a missing key counts as new where nothing at all is left: init makes it)."""
     if not cfg.key_path(base).exists():
-        return not cfg.journal_path(base).exists()
-    memory = cfg.machine_memory(base)
-    try:
-        journal_there = cfg.journal_path(base).stat().st_size > 0
-    except (FileNotFoundError, NotADirectoryError):
-        journal_there = False
-    return not journal_there and all(store.read(memory.key) is None for store in memory.heads)
+        return not _left_without_key(cfg, base)
+    if journal_files(cfg.journal_path(base)):
+        return False
+    memory = cfg.machine_memory(base, more)
+    return all(store.read(memory.key) is None for store in memory.heads)
+
+
+def _left_without_key(cfg: MachineConfig, base: Path) -> str:
+    """What a cabinet whose key is gone left behind (its journal's files, a head file), or ''."""
+    journal = cfg.journal_path(base)
+    if files := journal_files(journal):
+        return f"the journal's files {', '.join(files)} are in {journal.parent}"
+    heads = [store.file for p in cfg.head_paths(base) if (store := FileHeadStore(p, journal)).file.exists()]
+    return f"the head store {heads[0]} knows a journal" if heads else ""
 
 
 def ram_clear_cabinet(cfg: MachineConfig, base: Path, reason: str) -> str:
@@ -64,18 +92,10 @@ def archive_cabinet(cfg: MachineConfig, base: Path, to: Path, keep_days: int, no
     journal = open_journal(cfg.journal_path(base), cfg.machine_memory(base))
     try:
         row = journal.db.execute("SELECT MAX(seq) FROM journal WHERE at < ?", (now - keep_days * 86400,)).fetchone()
-        upto = row[0] or 0
-        for n in range(1, cfg.seats + 1):
-            kept = journal.records("game", seat=n, last=games)
-            if kept:
-                upto = min(upto, kept[0].seq - 1)
-        start = journal.records("round_start", last=1)
-        if start and journal.get("round") is not None:
-            upto = min(upto, start[0].seq - 1)
-        moved, anchor = journal.archive(upto, to)
+        moved, anchor = archive(journal, min(row[0] or 0, keep_from(journal, cfg.seats, games)), to)
         if not moved:
             return f"nothing to archive: no checkpoint is older than {keep_days} days and the last {games} games of every seat"
-        return (f"archived records {journal.anchor_seq - moved + 1} to {anchor} ({moved:,}) into {to}, checked; the journal "
+        return (f"archived records {anchor - moved + 1} to {anchor} ({moved:,}) into {to}, checked; the journal "
                 f"keeps {journal.last_seq - anchor:,} records, the last {games} games of every seat and every meter")
     finally:
         journal.close()

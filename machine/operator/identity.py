@@ -3,8 +3,8 @@
 Owns: which files make up the program (every ``.py`` under ``machine/`` and ``hardware/``, and
 the shipped game profiles, named ``config/games/<game>.yaml`` as in the repository wherever
 they are installed), the identity hash over them,
-writing the manifest of a release (``MANIFEST.sha256``: one line per file, then the total) and
-checking the installed files against it. Never changes a file it checks.
+writing the manifest of a release (``MANIFEST.sha256``: one line per file, then the total; the
+wheel carries it in the ``machine`` package) and checking the installed files against it. Never changes a file it checks.
 """
 
 from __future__ import annotations
@@ -14,6 +14,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]  # holds machine/ and hardware/: the checkout, or site-packages
 MANIFEST = ROOT / "MANIFEST.sha256"
+
+
+def manifest_path(root: Path = ROOT) -> Path:
+    """Where the release manifest is: at the top of a checkout, or in the ``machine`` package of
+    an installed wheel (package data; in a checkout ``machine/MANIFEST.sha256`` links to the top one)."""
+    top = root / "MANIFEST.sha256"
+    return top if top.exists() else root / "machine" / "MANIFEST.sha256"
 
 
 def program_files(root: Path = ROOT) -> dict[str, Path]:
@@ -58,7 +65,7 @@ def write_manifest(root: Path = ROOT) -> str:
 
 def check_manifest(root: Path = ROOT) -> list[str]:
     """Differences between the installed files and the release manifest (empty: they match)."""
-    path = root / "MANIFEST.sha256"
+    path = manifest_path(root)
     if not path.exists():
         return ["no release manifest (MANIFEST.sha256)"]
     want: dict[str, str] = {}

@@ -14,7 +14,7 @@ from typing import Any
 from machine.games.catalog import make_game
 from machine.games.round_events import Event
 from machine.games.rules import Profile
-from machine.money.seatmoney import BUTTONS, MoneySettings, SeatMoney
+from machine.money.seatmoney import BUTTONS, MoneySettings, SeatMoney, TableLimits
 from machine.scripts.roundscript import (
     AutoStrategy,
     ScriptError,
@@ -62,7 +62,7 @@ def run_session_script(script: Mapping[str, Any], auto: AutoStrategy | None = No
     unknown = sorted(str(k) for k in script if k not in ("game", "rules", "machine", "steps"))
     if unknown:
         raise ScriptError(f"unknown key {unknown[0]!r} (known: game, rules, machine, steps)")
-    money = SeatMoney(rules=profile.rules, settings=_settings(script.get("machine")))
+    money = SeatMoney(limits=TableLimits.of(profile.rules), settings=_settings(script.get("machine")))
     steps = script.get("steps")
     if not isinstance(steps, list):
         raise ScriptError("steps: must be a list of steps (coin: or press:)")
@@ -158,7 +158,7 @@ def _play_round(step: Mapping[str, Any], where: str, money: SeatMoney, table: _T
     if "shoe" not in step:
         raise ScriptError(f"{where}: a press that starts a round carries its shoe:")
     game = table.game
-    rules = money.rules
+    rules = table.profile.rules
     shoe = parse_shoe(step["shoe"], rules.decks, table.ranks)
     written = {k: step[k] for k in ("insurance", "actions") if k in step}
     if "actions" in written:
