@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import yaml
 
@@ -132,6 +132,9 @@ def loads(text: str, name: str = "<string>") -> Any:
     """Parse YAML (or JSON, which is YAML) text strictly; ``name`` is used in errors."""
     if len(text) > MAX_BYTES:
         raise YamlError(f"{name}: {len(text)} characters is too large (at most {MAX_BYTES})")
+    unreadable = text_problem(text, name)
+    if unreadable:
+        raise YamlError(unreadable)
     loader = _StrictLoader(text)
     try:
         node = loader.get_single_node()
@@ -149,6 +152,39 @@ def loads(text: str, name: str = "<string>") -> Any:
         loader.dispose()
 
 
+def text_problem(text: str, name: str) -> str | None:
+    """Why ``text`` cannot be YAML text at all, as ``name:line: ...`` (a control character
+    such as NUL or BEL, a lone surrogate from undecodable bytes), or None when every
+    character may be in a YAML file."""
+    m = _UNPRINTABLE.search(text)
+    if m is None:
+        return None
+    line = text.count("\n", 0, m.start()) + 1
+    column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+    code = ord(m.group())
+    what = (f"a byte that is not UTF-8 text (0x{code - 0xDC00:02x})" if 0xDC80 <= code <= 0xDCFF
+            else f"the control character U+{code:04X}{_NAMES.get(code, '')}")
+    return f"{name}:{line}: column {column}: {what}: a YAML file holds printable text only"
+
+
+# What YAML's reader refuses (its printable set is TAB, LF, CR, U+0020-U+007E, NEL, U+00A0-U+D7FF,
+# U+E000-U+FFFD and beyond U+FFFF); found first so that the error names the line, not a position.
+_UNPRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+_NAMES = {0: " (NUL)", 7: " (BEL)", 8: " (backspace)", 0x1B: " (ESC)", 0x7F: " (DEL)"}
+
+
+def decode(data: bytes, name: str) -> str:
+    """Bytes of a YAML file or of standard input as UTF-8 text; refused (with the line of the
+    first byte that is not UTF-8) when they are not, or are over ``MAX_BYTES``."""
+    if len(data) > MAX_BYTES:
+        raise YamlError(f"{name}: too large (more than {MAX_BYTES} bytes)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise YamlError(f"{name}:{line}: not UTF-8 text (byte {exc.start}, 0x{data[exc.start]:02x})") from None
+
+
 def read_text(path: str | Path) -> str:
     """A YAML file's text, refusing one over ``MAX_BYTES`` without reading past that."""
     p = Path(path)
@@ -157,12 +193,22 @@ def read_text(path: str | Path) -> str:
             data = f.read(MAX_BYTES + 1)
     except OSError as exc:
         raise YamlError(f"{p}: cannot read: {exc.strerror or exc}") from None
-    if len(data) > MAX_BYTES:
-        raise YamlError(f"{p}: too large (more than {MAX_BYTES} bytes)")
+    return decode(data, str(p))
+
+
+def read_stream(stream: IO[Any], name: str = "<stdin>") -> str:
+    """The text of a stream (standard input: its bytes, decoded as ``read_text`` decodes a
+    file's; a text stream without bytes beneath, as it is)."""
+    source = getattr(stream, "buffer", stream)
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise YamlError(f"{p}: not UTF-8 text (byte {exc.start})") from None
+        data = source.read(MAX_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise YamlError(f"{name}: cannot read: {exc}") from None
+    if isinstance(data, str):
+        if len(data) > MAX_BYTES:
+            raise YamlError(f"{name}: too large (more than {MAX_BYTES} characters)")
+        return data
+    return decode(data, name)
 
 
 def load(path: str | Path) -> Any:

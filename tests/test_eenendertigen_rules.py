@@ -241,11 +241,12 @@ def test_tournament_decks_are_the_seeds_alone():
 
 
 def test_cabinet_tournament_deals_prints_json():
-    run = [sys.executable, "-m", "machine", "tournament", "deals", "--seed", "5f3c", "--variant", "classic"]
+    seed = "5f3c" * 16  # the form the cabinet publishes: 64 hex digits (issue 24, finding 13)
+    run = [sys.executable, "-m", "machine", "tournament", "deals", "--seed", seed, "--variant", "classic"]
     out = subprocess.run([*run, "--rounds", "3", "--json"], capture_output=True, text=True, cwd=ROOT, check=True)
     data = json.loads(out.stdout)
-    assert data["seed"] == "5f3c" and [r["round"] for r in data["rounds"]] == [1, 2, 3]
-    assert [r["deck"] for r in data["rounds"]] == tournament_decks("5f3c", "classic", 3)
+    assert data["seed"] == seed and [r["round"] for r in data["rounds"]] == [1, 2, 3]
+    assert [r["deck"] for r in data["rounds"]] == tournament_decks(seed, "classic", 3)
     bad = subprocess.run([*run, "--rounds", "0"], capture_output=True, text=True, cwd=ROOT, check=False)
     assert bad.returncode == 2 and bad.stdout == "" and len(bad.stderr.strip().splitlines()) == 1
 

@@ -44,7 +44,8 @@ GAMES = (
             (arg("script", help="a YAML or JSON session script, or - for standard input"),), games.session_command),
     Command("tournament", "eenendertigen tournaments: the decks a published seed deals", dest="tournament_command",
             sub=(Command("deals", "every deck of a tournament, derived from its seed", (
-                arg("--seed", required=True, help="the tournament's seed, as published when it closed"),
+                arg("--seed", required=True, type=tournament.published_seed,
+                    help="the tournament's seed, as published when it closed (64 hex digits)"),
                 arg("--variant", choices=("classic", "modern"), required=True),
                 arg("--rounds", type=count(), default=16, help="rounds to derive (default 16)"),
                 arg("--json", action="store_true"),
@@ -99,6 +100,11 @@ CABINET = (
                     arg("file", nargs="?", help="the machine configuration (default: config/machine.yaml)"),
                     arg("--pin-stdin", action="store_true", help="read the new PIN from one line of standard input"),
                 ), config.pin_command),
+                Command("apply", "put FILE's money settings and rules in force on its journal (the cabinet stopped, the "
+                        "operator PIN; every change journaled with its old and new value)", (
+                    arg("file"),
+                    arg("--pin-stdin", action="store_true", help="read the operator PIN from one line of standard input"),
+                ), config.apply_command),
             )),
 )
 

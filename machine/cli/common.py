@@ -55,7 +55,7 @@ def count(low: int = 1, high: int = 1_000_000_000) -> Any:
 def read_script(path: str) -> Any:
     """A YAML or JSON script from a file, or from standard input for ``-``."""
     if path == "-":
-        return yamlio.loads(sys.stdin.read(yamlio.MAX_BYTES + 1), "<stdin>")
+        return yamlio.loads(yamlio.read_stream(sys.stdin), "<stdin>")
     return yamlio.load(path)
 
 

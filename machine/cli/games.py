@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import inspect
 import json
+import os
 from typing import Any
 
 from machine.cli.common import CommandError, pct, read_script
@@ -57,13 +58,16 @@ def engine_math(name: str) -> Any:
 
 
 
+ROUND_SCRIPT_KEYS = ("game", "rules", "shoe", "seats", "bank", "players")  # every game's round-script keys
+
+
 def priced_game(path: str):
     from machine.scripts.roundscript import ScriptError, load_game
 
     script = read_script(path)
     profile = load_game(script)
-    extra = sorted(str(k) for k in script if k not in ("game", "rules", "shoe", "seats"))
-    if extra:
+    extra = sorted(str(k) for k in script if k not in ROUND_SCRIPT_KEYS)
+    if extra:  # a round script of any game prices its game and rules (the README's examples); the rest is not read
         raise ScriptError(f"unknown key {extra[0]!r} (known: game, rules)")
     return profile
 
@@ -94,6 +98,9 @@ def simulate_command(args: argparse.Namespace) -> int:
         raise CommandError("an infinite deck can be priced (cabinet rtp) but not dealt")
     if args.rounds < 2:  # --seats is checked by its argparse type
         raise CommandError("--rounds must be at least 2 and --seats 1 to 7")
+    most = min(4 * (os.cpu_count() or 1), args.rounds)
+    if args.cluster is None and args.workers is not None and args.workers > most:
+        raise CommandError(f"--workers {args.workers}: at most {most} here (4 per core, and no more than --rounds)")
     math = engine_math(profile.engine)
     if args.cluster is not None and args.fast and "cluster" not in inspect.signature(math.fast_simulate).parameters:
         raise CommandError(f"--cluster with --fast plays the blackjack family's fast path only, not {profile.engine}'s")

@@ -101,6 +101,8 @@ def ram_clear_command(args: argparse.Namespace) -> int:
     from machine.operator.firststart import ram_clear_cabinet
 
     cfg = load_config(args.config)
+    if not args.reason.strip():
+        raise CommandError("--reason: say why, in the operator's words (it is journaled); an empty reason is refused")
     if not args.yes:
         print(f"would move {cfg.journal_path(Path.cwd())} aside and start a new journal with every meter at zero; "
               "add --yes to do it")

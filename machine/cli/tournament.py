@@ -8,6 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
+
+
+def published_seed(text: str) -> str:
+    """An argparse type: a tournament seed in the form the cabinet publishes (64 hex digits)."""
+    if not re.fullmatch(r"[0-9a-f]{64}", text):
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a published tournament seed (64 hex digits, 0-9 a-f)")
+    return text
 
 
 def deals_command(args: argparse.Namespace) -> int:

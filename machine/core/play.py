@@ -102,6 +102,7 @@ def _deal(
     state.round_meta = {
         "round_no": row.round_no, "before": before, "decisions": [],
         "staked": dict(stakes),  # what a void round gives back (grows with the round's own stakes)
+        "dealt_under": {"game": core.profile.game, "title": core.profile.title, "rules": core.rules.to_dict()},
         **(marks or {}),
     }
     core.store.append("round_start", {"round_no": row.round_no, "shoe": shoe, "bets": stakes, "carry": carry, **(marks or {})})
@@ -201,9 +202,8 @@ def _recall(core: Core, seat: SeatState, round_keys: dict[str, Any]) -> None:
     meta = core.state.round_meta
     record = {
         "round_no": meta["round_no"],
-        "game": core.profile.game,
-        "title": core.profile.title,
-        "rules": core.rules.to_dict(),
+        # the game and rules the round was dealt under (a round resumed after a restart too)
+        **meta.get("dealt_under", {"game": core.profile.game, "title": core.profile.title, "rules": core.rules.to_dict()}),
         **round_keys,
         "decisions": [x for x in meta["decisions"] if x["seat"] == seat.number],
         **({"tournament": meta["tournament"]} if "tournament" in meta else {}),

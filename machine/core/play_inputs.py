@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from machine.core import admin, lamps, payouts, play, tournament
+from machine.core import admin, lamps, payouts, pinlock, play, tournament
 from machine.core.context import Core
 from machine.core.lamps import Press
 from machine.core.queries import CabinetQueries
@@ -95,6 +95,9 @@ class PlayInputs(CabinetQueries):
         core = self.core
         if wall is not None:
             core.wall_offset = wall - now
+        if pinlock.due(core, now):  # the PIN lock's running time served (the operator menu pauses play)
+            with core.tx("pin_lock_served", {"now": now}):
+                pinlock.served(core, now)
         if core.state.row.pauses:
             return
         if self._tournament_clock(now):

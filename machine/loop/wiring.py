@@ -30,6 +30,7 @@ from machine.loop.devices import BusDevices, BusWorker
 from machine.loop.panelhead import PanelHeadStore
 from machine.money.archive import JournalKeeper
 from machine.money.memory import UntrustedMemory
+from machine.operator import applying
 from machine.operator.config import MachineConfig
 from machine.operator.firststart import init_if_new
 from machine.operator.identity import check_manifest, software_id
@@ -94,6 +95,7 @@ class Wiring:
     first_start: str | None = None  # what a first start made (``first_start=True`` where nothing was there)
     keeper: JournalKeeper | None = None  # the journal's own archiving, a step each frame
     later: threading.Timer | None = None  # the other games' Auto tables, a minute after start
+    journal_lock: applying.FolderLock | None = None  # one cabinet per journal
 
     @classmethod
     def build(
@@ -129,6 +131,8 @@ class Wiring:
                 memory = cfg.machine_memory(base, () if panel_head is None else (panel_head,))
             except UntrustedMemory as exc:
                 raise MemoryLocked(f"memory error: {exc}") from None
+            held = applying.hold_journal(cfg.journal_path(base))  # a second cabinet on it: "database is locked"
+            opened.callback(held.release)
             cab = open_cabinet(
                 cfg.journal_path(base),
                 profile,
@@ -138,6 +142,7 @@ class Wiring:
                 memory,
             )
             opened.callback(cab.journal.close)
+            applying.hold_settings(cab, cfg, (profile, *others))  # the journal's settings in force, or no start
             later = None
             if auto is None:
                 later = prepare_auto(cab.profile, [p for p in (profile, *others) if p.game != cab.profile.game], watch)
@@ -158,7 +163,7 @@ class Wiring:
         keeper = JournalKeeper(cab.journal, cfg.data_path(base) / "archive", cfg.seats, cfg.memory.archive_at_mb * 2**20,
                                cfg.memory.archive_at_days * 86400.0, idle=lambda: cab.round is None and not cab.is_paying(),
                                games=max(100, cab.settings.recall_games))
-        return cls(cab, lock, ident, panel, devices, worker, panel_head, made, keeper, later)
+        return cls(cab, lock, ident, panel, devices, worker, panel_head, made, keeper, later, held)
 
     def close(self) -> None:
         if self.later is not None:
@@ -171,3 +176,5 @@ class Wiring:
             self.panel_head.close()
         self.panel.close()
         self.cab.journal.close()
+        if self.journal_lock is not None:
+            self.journal_lock.release()

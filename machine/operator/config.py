@@ -14,9 +14,11 @@ file that does not pass.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from collections.abc import Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -35,6 +37,10 @@ from machine.profiles import config_dir, load_profile
 
 MIN_SEATS_FOR_TWO_DECKS = 5  # seats from which a blackjack-family profile must deal two decks or more
 MIN_SECONDS = 1.0  # the shortest betting time or decision time a player can act in
+MAX_HOPPER_LIMIT = 100_000  # points: a hopper of 2 000 coins of the largest coin at the largest denomination is less
+MAX_CREDIT_LIMIT = 1_000_000  # points
+MAX_PAYS = 10  # no pay, bonus or share of a game pays more than this times the bet (a real table's tops out near 3.5)
+DEFAULT_MIN_RETURN = 80.0  # percent: the Dutch casino machines' floor (hall machines 60 %)
 SYSTEM_DIRS = ("/proc", "/sys", "/dev")  # never a journal's folder
 FACE_VALUE = re.compile(r"^[A-Z]{2}(\d{3})[A-Z]$")  # a ccTalk coin id: country, value in cents (pence...), issue
 SAY_LINK = "a device path (/dev/ttyUSB0), a URL (socket://HOST:PORT), or sim for its simulator"
@@ -97,6 +103,15 @@ class HopperConfig(_Model):
     security: Literal["serial", "none"] = "serial"
 
 
+def _expandable(v: str) -> str:
+    """A path whose ``~`` or ``~user`` names a home folder this machine has."""
+    try:
+        Path(v).expanduser()
+    except RuntimeError:  # ~nosuchuser: "Could not determine home directory"
+        raise ValueError(f"{v!r}: {v.split('/')[0]} is no user's home folder on this machine") from None
+    return v
+
+
 class MemoryConfig(_Model):
     """Where the journal's trust rests, away from the data folder (``machine/money/memory.py``)."""
 
@@ -107,6 +122,18 @@ class MemoryConfig(_Model):
     panel_head: bool = True  # also in the panel's own memory, where the panel supports it
     archive_at_mb: Annotated[int, Field(ge=1, le=1_000_000)] = 256  # the journal archives itself past this (MiB in use)
     archive_at_days: Annotated[int, Field(ge=1, le=3650)] = 90  # or once its oldest record is this old
+
+    @field_validator("key_file")
+    @classmethod
+    def _a_key_path(cls, v: str) -> str:
+        return _expandable(v)
+
+    @field_validator("head_stores")
+    @classmethod
+    def _head_paths(cls, v: list[str]) -> list[str]:
+        for p in v:
+            _expandable(p)
+        return v
 
 
 # a device path, a URL a backend of hardware/links.py serves, or "sim" (the simulators)
@@ -149,14 +176,16 @@ class MachineConfig(_Model):
     denomination_cents: Annotated[int, Field(ge=1, le=10000)] = 10
     game: str = "random-blackjack"
     games_enabled: list[str] = Field(default_factory=lambda: ["random-blackjack"])
+    allow_player_edge: list[str] = Field(default_factory=list)  # games offered although best play returns >= 100 %
+    min_return: Annotated[float, Field(ge=0, le=100)] = DEFAULT_MIN_RETURN  # percent: config check refuses a game below
     coins: Annotated[dict[CoinId, Annotated[int, Field(ge=1, le=100000)]], Field(min_length=1)] = Field(
         default_factory=lambda: {"EU050A": 5, "EU100A": 10, "EU200A": 20}
     )
     payout: Literal["hopper", "handpay"] = "hopper"
     hopper_coin: Annotated[int, Field(ge=1, le=100000)] = 10
-    hopper_limit: Annotated[int, Field(ge=1)] = 1000
+    hopper_limit: Annotated[int, Field(ge=1, le=MAX_HOPPER_LIMIT)] = 1000
     remainder: Literal["keep", "handpay"] = "keep"
-    credit_limit: Annotated[int, Field(ge=10)] = 10000
+    credit_limit: Annotated[int, Field(ge=10, le=MAX_CREDIT_LIMIT)] = 10000
     betting_time: Annotated[float, Field(ge=MIN_SECONDS, le=600)] = 20.0
     decision_timeout: Annotated[float, Field(ge=MIN_SECONDS, le=600)] = 15.0
     data_dir: Annotated[str, Field(min_length=1)] = "data"
@@ -168,7 +197,7 @@ class MachineConfig(_Model):
     display: DisplayConfig = Field(default_factory=DisplayConfig)
     devices: DevicesConfig
 
-    @field_validator("betting_time", "decision_timeout", mode="before")
+    @field_validator("betting_time", "decision_timeout", "min_return", mode="before")
     @classmethod
     def _seconds(cls, v: Any) -> Any:
         return float(v) if isinstance(v, int) and not isinstance(v, bool) else v
@@ -182,7 +211,7 @@ class MachineConfig(_Model):
     @field_validator("data_dir")
     @classmethod
     def _a_folder(cls, v: str) -> str:
-        p = Path(v)
+        p = Path(_expandable(v)).expanduser()
         try:
             real = str(p.resolve())
             exists, folder = p.exists(), p.is_dir()
@@ -202,6 +231,9 @@ class MachineConfig(_Model):
         for i, game in enumerate(self.games_enabled):
             if game in self.games_enabled[:i]:
                 out.append((("games_enabled", i), f"{game!r} is listed twice"))
+        for i, game in enumerate(self.allow_player_edge):
+            if game not in self.games_enabled:
+                out.append((("allow_player_edge", i), f"{game!r} is not in games_enabled"))
         for seat in self.devices.acceptors:
             if not 1 <= seat <= self.seats:
                 out.append((("devices", "acceptors", seat), f"names seat {seat}, but the cabinet has {self.seats} seats"))
@@ -371,6 +403,9 @@ def parse_config(text: str, name: str) -> MachineConfig:
             problems.append(f"{name}:{_where(lines, loc)}: {path}: {msg}")
         raise ConfigError(missing + problems) from None
     problems = missing + [f"{name}:{_where(lines, loc)}: {'.'.join(map(str, loc))}: {msg}" for loc, msg in cfg.consistency()]
+    if cfg.require_manifest:  # a released cabinet: never the shipped PIN, never a weaker hash
+        problems += [f"{name}:{_where(lines, (pin.FIELD,))}: {line} (require_manifest: true)"
+                     for line in pin.weaknesses(cfg.operator_pin)]
     for game in dict.fromkeys(cfg.games_enabled):
         try:
             profile = load_profile(game)
@@ -378,6 +413,7 @@ def parse_config(text: str, name: str) -> MachineConfig:
             problems.append(f"{name}:{_where(lines, ('games_enabled',))}: games_enabled: {exc}")
             continue
         problems += _play_problems(profile, cfg.seats)
+        problems += _limit_problems(profile)
     if problems:
         raise ConfigError(problems)
     return cfg
@@ -408,6 +444,37 @@ def _play_problems(profile: Profile, seats: int) -> list[str]:
                 f"{MIN_SEATS_FOR_TWO_DECKS} seats or more needs decks: 2 or more"]
     return [f"{path}:{line}: rules.decks: 0 is an infinite deck, which can be priced (cabinet rtp) but not dealt: "
             "a cabinet plays 1 to 8 decks"]
+
+
+def _limit_problems(profile: Profile) -> list[str]:
+    """What a profile's rules allow beyond its seed, named at the profile's own line: the
+    settings class's defaults are the seed's limits (Random Blackjack: bets from 2, at most
+    500, in steps of 2; eenentwintig: 2 to 10, even; the others 2 to 500, even), a pay or bonus
+    above ``MAX_PAYS`` times the bet, and a pay that some allowed bet turns into a fraction
+    (3:2 on an odd bet; a 6:5 table bets in steps of 10)."""
+    seed, rules = type(profile.rules)(), profile.rules
+    out: list[tuple[str, str]] = []
+    if rules.min_bet < seed.min_bet:
+        out.append(("min_bet", f"{rules.min_bet} is below the seed's minimum bet of {seed.min_bet}"))
+    if rules.max_bet > seed.max_bet:
+        out.append(("max_bet", f"{rules.max_bet} is above the seed's absolute maximum bet of {seed.max_bet}"))
+    if rules.bet_step % seed.bet_step:
+        out.append(("bet_step", f"{rules.bet_step}: the seed's bets go in steps of {seed.bet_step} (a multiple of it)"))
+    for f in dataclasses.fields(rules):
+        pays = getattr(rules, f.name)
+        if not isinstance(pays, Fraction):
+            continue
+        if pays > MAX_PAYS:
+            out.append((f.name, f"{float(pays):g} times the bet is more than any table pays (at most {MAX_PAYS})"))
+        elif (pays * rules.min_bet).denominator != 1 or (pays * rules.bet_step).denominator != 1:
+            bet = rules.min_bet if (pays * rules.min_bet).denominator != 1 else rules.min_bet + rules.bet_step
+            out.append((f.name, f"{float(pays):g} x a bet of {bet} is not a whole number of points: choose bet_step "
+                        "(and min_bet) so that every bet pays whole points"))
+    if not out:
+        return []
+    path = config_dir() / "games" / f"{profile.game}.yaml"
+    lines = _line_map(path.read_text(encoding="utf-8"))
+    return [f"{path}:{_where(lines, ('rules', name))}: rules.{name}: {msg}" for name, msg in out]
 
 
 def load_config(path: str | Path | None = None) -> MachineConfig:

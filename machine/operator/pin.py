@@ -81,6 +81,23 @@ def parse(stored: str) -> tuple[int, int, int, bytes, bytes]:
     return n, r, p, bytes.fromhex(m[4]), bytes.fromhex(m[5])
 
 
+SHIPPED_PIN = "1234"  # the PIN of the shipped configuration: a released cabinet refuses it
+
+
+def weaknesses(stored: str) -> list[str]:
+    """What makes a stored PIN unfit for a released cabinet: the shipped PIN, a hash weaker
+    than the shipped parameters (N=16384, r=8: a copied configuration's PIN found that much
+    faster). ``config check`` warns of each; ``require_manifest: true`` refuses them."""
+    n, r, p, _, _ = parse(stored)
+    out = []
+    if check(SHIPPED_PIN, stored):
+        out.append(f"operator_pin: the PIN is the shipped {SHIPPED_PIN}: set your own with `cabinet config pin FILE`")
+    if n < SCRYPT_N or r < SCRYPT_R or p < SCRYPT_P:
+        out.append(f"operator_pin: scrypt N={n} r={r} p={p} is weaker than the shipped N={SCRYPT_N} r={SCRYPT_R} "
+                   f"p={SCRYPT_P}: set the PIN again with `cabinet config pin FILE`")
+    return out
+
+
 def check(pin: str, stored: str) -> bool:
     """Whether ``pin`` is the PIN of ``stored`` (its own parameters; constant-time compare)."""
     n, r, p, salt, digest = parse(stored)
@@ -121,9 +138,11 @@ def set_in_file(path: Path, stored: str) -> None:
     parse(stored)
     try:
         text = yamlio.read_text(path)
-        yamlio.loads(text, str(path))
+        data = yamlio.loads(text, str(path))
     except yamlio.YamlError as exc:
         raise PinError(str(exc)) from None
+    if data is None:  # an empty file (or comments only): no configuration a PIN can go into
+        raise PinError(f"{path}:1: not a machine configuration (it is empty): nothing changed")
     where = _pin_line(text, str(path))
     setting = f"{FIELD}: {stored}"
     if where is None:

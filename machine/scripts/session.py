@@ -19,6 +19,7 @@ from machine.scripts.roundscript import load_game, read_actions, script_actions
 from machine.scripts.scripting import AutoStrategy, ScriptError, SeatScript, check_all_used, parse_shoe, play_scripted
 
 MACHINE_KEYS = ("payout", "hopper_coin", "hopper_limit", "remainder")
+MAX_COIN = 100_000  # points: the most a configured coin may be worth
 
 
 def _settings(raw: object) -> MoneySettings:
@@ -32,6 +33,8 @@ def _settings(raw: object) -> MoneySettings:
     for k in ("hopper_coin", "hopper_limit"):
         if k in raw and (isinstance(raw[k], bool) or not isinstance(raw[k], int)):
             raise ScriptError(f"machine: {k}: must be a whole number of points, not {raw[k]!r}")
+        if k in raw and not 1 <= raw[k] <= MAX_COIN:
+            raise ScriptError(f"machine: {k}: must be 1 to {MAX_COIN} points, not {raw[k]!r}")
     try:
         return MoneySettings(**dict(raw))
     except ValueError as exc:
@@ -91,6 +94,9 @@ def _step(
         points = step["coin"]
         if isinstance(points, bool) or not isinstance(points, int) or points <= 0:
             raise ScriptError(f"{where}: coin: must be a whole number of points above 0, not {points!r}")
+        if points > MAX_COIN:
+            raise ScriptError(f"{where}: coin: {points} points is no coin (a coin is at most {MAX_COIN} points, as "
+                              "config/machine.yaml's coins)")
         money.insert(points)
         return False, None
     if "press" not in step:
