@@ -43,8 +43,13 @@ from machine.games import catalog
 
 
 def math_of(engine: str) -> ModuleType:
-    """The math package of a game engine (the registry's ``math`` module of that engine)."""
-    return catalog.engine(engine).module("math")
+    """The math package of a game engine (the registry's ``math`` module of that engine); a
+    ``ValueError`` for an engine the registry does not know."""
+    try:
+        found = catalog.engine(engine)
+    except catalog.RulesError:
+        raise ValueError(f"no game math for engine {engine!r}") from None
+    return found.module("math")
 
 
 def auto_for(engine: str) -> Callable[[Any], str]:
