@@ -38,6 +38,9 @@ class TableRules:
     PARSERS: ClassVar[Mapping[str, Callable[[Any], Any]]] = {}
     # a setting whose None a profile writes as a word (blackjack's double totals: "any")
     NONE_WRITTEN: ClassVar[Mapping[str, str]] = {}
+    # the seats from which one deck is too few for this game (a full table of the blackjack
+    # family would run one deck dry); None: one deck serves any number of seats
+    SEATS_FOR_TWO_DECKS: ClassVar[int | None] = None
     decks: int
     min_bet: int
     max_bet: int

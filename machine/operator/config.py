@@ -35,7 +35,6 @@ from machine.money.seatmoney import MoneySettings
 from machine.operator import pin
 from machine.profiles import config_dir, load_profile
 
-MIN_SEATS_FOR_TWO_DECKS = 5  # seats from which a blackjack-family profile must deal two decks or more
 MIN_SECONDS = 1.0  # the shortest betting time or decision time a player can act in
 MAX_HOPPER_LIMIT = 100_000  # points: a hopper of 2 000 coins of the largest coin at the largest denomination is less
 MAX_CREDIT_LIMIT = 1_000_000  # points
@@ -421,16 +420,18 @@ def parse_config(text: str, name: str) -> MachineConfig:
 
 def fewest_decks(profile: Profile, seats: int) -> int:
     """The fewest decks ``profile`` may deal on a cabinet of ``seats`` seats (config check, and
-    the operator menu's Decks setting): two for a blackjack-family game on
-    ``MIN_SEATS_FOR_TWO_DECKS`` seats or more, else one."""
-    return 2 if profile.engine == "blackjack" and seats >= MIN_SEATS_FOR_TWO_DECKS else 1
+    the operator menu's Decks setting): two for a game whose settings class names the seats
+    from which one deck is too few (``SEATS_FOR_TWO_DECKS``: blackjack's five) on that many seats or
+    more, else one."""
+    most = profile.rules.SEATS_FOR_TWO_DECKS
+    return 2 if most is not None and seats >= most else 1
 
 
 def _play_problems(profile: Profile, seats: int) -> list[str]:
     """What a profile allows that a cabinet cannot deal, named at the profile's own line.
 
     ``decks: 0`` (an infinite deck) prices a game in ``cabinet rtp`` but deals no shoe. A
-    blackjack-family game on a cabinet of ``MIN_SEATS_FOR_TWO_DECKS`` seats or more needs two
+    blackjack-family game on a cabinet of ``SEATS_FOR_TWO_DECKS`` seats or more needs two
     decks at least (seed 002: "six or more at the table, mix two decks"; with one deck a full
     table can run out of cards in a round).
     """
@@ -441,7 +442,7 @@ def _play_problems(profile: Profile, seats: int) -> list[str]:
     line = _where(_line_map(path.read_text(encoding="utf-8")), ("rules", "decks"))
     if decks == 1:
         return [f"{path}:{line}: rules.decks: 1 deck is too few for a cabinet of {seats} seats: a blackjack game on "
-                f"{MIN_SEATS_FOR_TWO_DECKS} seats or more needs decks: 2 or more"]
+                f"{profile.rules.SEATS_FOR_TWO_DECKS} seats or more needs decks: 2 or more"]
     return [f"{path}:{line}: rules.decks: 0 is an infinite deck, which can be priced (cabinet rtp) but not dealt: "
             "a cabinet plays 1 to 8 decks"]
 

@@ -24,6 +24,8 @@ NO_HOLE_CARD_LOSES = ("all", "original")
 class Rules(TableRules):
     """Every rule setting of a blackjack-family game. Defaults are Random Blackjack's."""
 
+    SEATS_FOR_TWO_DECKS: ClassVar[int | None] = 5  # five seats or more: two decks at least
+
     decks: int = 6
     hole_card: bool = False
     dealer_hits_soft_17: bool = False
