@@ -3,14 +3,26 @@ meter long polls, byte for byte."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import pytest
 
 from hardware.sas.codec import bcd, crc16_kermit, crc_ok, from_bcd, with_crc
-from hardware.sas.machine import OVERFLOW, QUEUE_SIZE, BadCrc, SasMachine, Shutdown, Startup
+from hardware.sas.machine import (
+    OVERFLOW,
+    QUEUE_SIZE,
+    BadCrc,
+    HandpayReset,
+    SasMachine,
+    SetClock,
+    Shutdown,
+    Startup,
+)
 
 
 class Meters:
     def __init__(self) -> None:
+        self.pending = False
         self.values = {"coin_in": 12345678, "coin_out": 2500, "drop": 400, "cancelled": 90,
                        "games_played": 77, "games_won": 30, "games_lost": 47, "credits": 1234,
                        "jackpot": 0, "games_since_power_up": 5, "games_since_door": 3}
@@ -23,6 +35,15 @@ class Meters:
 
     def selected_game(self) -> int:
         return 2
+
+    def serial_number(self) -> str:
+        return "AB12"
+
+    def clock(self) -> datetime:
+        return datetime(2026, 12, 1, 23, 7, 5)
+
+    def handpay_pending(self) -> bool:
+        return self.pending
 
 
 def _bitwise_kermit(data: bytes) -> int:  # an independent, table-free computation
@@ -167,3 +188,22 @@ def test_chirps_after_five_seconds_without_a_poll() -> None:
     assert m.data_to_send() == b"\x00" and m.host_present
     m.tick(6.0)
     assert m.data_to_send() == b""
+
+
+def test_date_time_version_and_handpay_reset() -> None:
+    source = Meters()
+    m = SasMachine(1, source)
+    m.receive_data(b"\x01\x7e", 1.0)
+    assert m.data_to_send() == with_crc(bytes.fromhex("017e" "12012026" "230705"))
+    m.receive_data(with_crc(bytes.fromhex("017f" "01312027" "085900")), 1.1)
+    assert m.data_to_send() == b"\x01"
+    assert m.next_event() == SetClock(datetime(2027, 1, 31, 8, 59, 0))
+    m.receive_data(with_crc(bytes.fromhex("017f" "13312027" "085900")), 1.2)  # month 13
+    assert m.data_to_send() == b"\x81" and m.next_event() is None
+    m.receive_data(b"\x01\x54", 1.3)
+    assert m.data_to_send() == with_crc(b"\x01\x54\x07602AB12")
+    m.receive_data(with_crc(b"\x01\x94"), 1.4)  # no handpay pending
+    assert m.data_to_send() == with_crc(b"\x01\x94\x02") and m.next_event() is None
+    source.pending = True
+    m.receive_data(with_crc(b"\x01\x94"), 1.5)
+    assert m.data_to_send() == with_crc(b"\x01\x94\x00") and m.next_event() == HandpayReset()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 from hardware.sas.codec import POLL_LENGTHS, VARIABLE, bcd, crc_ok, from_bcd, with_crc
@@ -45,6 +46,12 @@ class MeterSource(Protocol):
 
     def selected_game(self) -> int: ...
 
+    def serial_number(self) -> str: ...
+
+    def clock(self) -> datetime: ...
+
+    def handpay_pending(self) -> bool: ...
+
 
 @dataclass(frozen=True)
 class Shutdown:
@@ -63,7 +70,19 @@ class BadCrc:
     frame: bytes
 
 
-Event = Shutdown | Startup | BadCrc
+@dataclass(frozen=True)
+class HandpayReset:
+    """Long poll 94: the host resets the pending handpay."""
+
+
+@dataclass(frozen=True)
+class SetClock:
+    """Long poll 7F: the host's date and time (the cabinet journals it; round timers never move)."""
+
+    when: datetime
+
+
+Event = Shutdown | Startup | BadCrc | HandpayReset | SetClock
 
 # (command, [(meter name, BCD bytes)]) for the polls that are only meters of the machine
 METER_POLLS: dict[int, tuple[tuple[str, int], ...]] = {
@@ -211,6 +230,24 @@ class SasMachine:
         if command in (0x01, 0x02):
             self._events.append(Shutdown() if command == 0x01 else Startup())
             return bytes((self.address,))
+        if command == 0x7E:
+            t = src.clock()
+            return with_crc(head + bcd(int(t.strftime("%m%d%Y")), 4) + bcd(int(t.strftime("%H%M%S")), 3))
+        if command == 0x7F:
+            try:
+                when = datetime.strptime(f"{from_bcd(data[:4]):08d}{from_bcd(data[4:7]):06d}", "%m%d%Y%H%M%S")
+            except ValueError:
+                return bytes((self.address | 0x80,))
+            self._events.append(SetClock(when))
+            return bytes((self.address,))
+        if command == 0x94:
+            if not src.handpay_pending():
+                return with_crc(head + b"\x02")
+            self._events.append(HandpayReset())
+            return with_crc(head + b"\x00")
+        if command == 0x54:
+            body = b"602" + src.serial_number().encode("ascii", "replace")[:40]
+            return with_crc(head + bytes((len(body),)) + body)
         if command == 0x51:
             return with_crc(head + bcd(len(src.games()), 2))
         if command == 0x55:
