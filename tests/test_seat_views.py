@@ -70,3 +70,26 @@ def test_ochko_a_21_and_a_bust_are_shown_to_every_seat_at_once(tmp_path):
     cab.press(2, "draw", 4)
     assert cab.round is None
     assert seen(cab, 1)[1] == {2: [(("TD", "9C", "KC"), "bust 23")]}
+
+
+def test_eenentwintig_every_seats_open_card_is_on_every_screen_and_all_at_the_end(tmp_path):
+    # closed: seat 1 7S, seat 2 9H, the bank KD; open: seat 1 8D, seat 2 AC, the bank TC; seat 1
+    # washes 7 + 8 for A A (20.5) and passes, seat 2 passes on 9 + A (20); the bank K T 8: bust.
+    cab = boot(tmp_path, "eenentwintig", stacked_shoes("7S 9H KD 8D AC TC AH AD 8C"))
+    both_in(cab)
+    assert seen(cab, 2)[1] == {1: [((D, "8D"), "")]}  # the bets: the open card for all, the closed for none
+    assert seen(cab, 1)[1] == {2: [((D, "AC"), "")]}
+    assert build_view(cab, 0).dealer_cards == (D, D)
+    cab.press(1, "start", 3)
+    cab.press(2, "start", 3)  # every bet is in: the closed cards turned for all
+    assert seen(cab, 2) == ([("7S", "8D")], {1: [(("7S", "8D"), "15")]})
+    assert seen(cab, 1)[1] == {2: [(("9H", "AC"), "soft 20")]}
+    cab.press(1, "double", 4)  # Wash
+    cab.press(1, "stand", 4)
+    assert seen(cab, 1) == ([("9H", "AC")], {2: [(("9H", "AC"), "soft 20")]})
+    cab.press(2, "stand", 4)
+    assert cab.round is None  # the settlement: the bank's and every seat's cards and scores
+    view = build_view(cab, 0)
+    assert (view.dealer_cards, view.dealer_text) == (("KD", "TC", "8C"), "bust 22")
+    assert seen(cab, 1)[1] == {2: [(("9H", "AC"), "soft 20")]}
+    assert seen(cab, 2)[1] == {1: [(("AH", "AD"), "20.5")]}
