@@ -61,7 +61,6 @@ TEMPLATES = (  # a core's or a driver's English text with fields, most specific 
     N_("hopper paid {extra} coin(s) more than asked"), N_("hopper: {fault}; {unpaid} coin(s) owed"),
     N_("hopper {fault}: {coins} coin(s) paid out unasked"),
     N_("self-audit failed before {when}: {problem}"),
-    N_("{device}: no reply"),
 )
 
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")
