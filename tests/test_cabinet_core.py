@@ -295,3 +295,22 @@ def test_collect_that_drops_the_only_bet_restarts_the_betting_time_and_the_seat_
     assert cab.round is None  # seat 1 has a bet and has not pressed Start
     cab.tick(now=120)
     assert cab.round is not None and [s.number for s in cab.round.seats] == [1, 2]
+
+
+def test_the_cores_lock_details_are_message_ids_with_fields_not_english_to_read_back(tmp_path):
+    from machine.display.gamewords import say
+    from machine.games.text import Text
+    from machine.i18n import Words
+
+    cab = boot(tmp_path)
+    coins(cab, 1, "EU200A", "EU200A")
+    cab.press(1, "collect", now=0)
+    hopper_pays(cab, 1, 4, 1)
+    s = cab.seats[1]
+    assert isinstance(s.lock_detail, Text) and s.lock_detail == "hopper: empty; 3 coin(s) owed"
+    assert (s.lock_detail.msgid, s.lock_detail.fields) == ("hopper: {fault}; {unpaid} coin(s) owed",
+                                                            {"fault": "empty", "unpaid": 3})
+    assert say(Words("nl"), s.lock_detail) == "hopper: leeg; 3 munt(en) nog te betalen"
+    assert cab.attendant_handpay_rest(1)
+    assert isinstance(s.lock_detail, Text) and s.lock_detail.msgid == "handpay of {amount} points"
+    assert s.lock_detail.fields == {"amount": 30}

@@ -25,9 +25,7 @@ from hardware.cctalk.headers import (
 from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, IdentificationError
 from hardware.cctalk.scan import scan
-from hardware.panel.connection import LinkUp
 from hardware.panel.host import NvNotSupported, PanelHost
-from hardware.panel.messages import BUTTONS, KEYS, Door, KeySwitch
 from hardware.sim.launcher import SimProcess
 from hardware.sim.panel import PanelSimulator
 
@@ -121,22 +119,7 @@ def poll_until(host: PanelHost, done, limit: float = 3.0) -> list[object]:
     return seen
 
 
-def test_the_panel_link_comes_up_and_reports_its_keys_and_door(panel):
-    seen = poll_until(panel, lambda s: any(isinstance(e, Door) for e in s))
-    up = seen[0]
-    assert isinstance(up, LinkUp) and up.new_session and up.seats >= 1
-    assert {e.name for e in seen if isinstance(e, KeySwitch)} == set(KEYS)
-    assert panel.door_open is not None
-
-
-def test_every_lamp_command_is_acknowledged(panel):
-    poll_until(panel, lambda s: panel.link_up)
-    seats = panel.panel.seats if panel.panel else 1
-    for seat in range(1, seats + 1):
-        panel.set_lamps(seat, {b: "blink" for b in BUTTONS})
-        panel.set_lamps(seat, {b: "off" for b in BUTTONS})
-    poll_until(panel, lambda s: panel.stats["pending"] == 0)
-    assert panel.link_up and panel.stats["corrupt_frames"] == 0
+# the link coming up and the lamps: tests/test_panel_rules.py, on every transport
 
 
 def test_the_journal_head_goes_into_the_panel_and_back(panel):

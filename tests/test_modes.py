@@ -287,3 +287,17 @@ def test_a_cabinet_restarted_in_the_operator_menu_reopens_it_and_the_key_off_res
     assert router.menu is not None and router.state.mode is Mode.OPERATOR
     router.panel_event(KeySwitch("operator", False), 2.0)  # the panel's first report: key off
     assert router.menu is None and not cab.pauses
+
+
+def test_a_device_without_reply_is_a_message_id_with_its_name_translated_by_id():
+    from machine.display.gamewords import known, say
+    from machine.games.text import Text
+    from machine.i18n import Words
+
+    banner = banner_text(["door open"], ["hopper 3"])
+    assert isinstance(banner, Text) and isinstance(banner.parts[1], Text)
+    assert [getattr(p, "msgid", p) for p in banner.parts] == ["Door open", "{device}: no reply"]
+    assert banner.parts[1].fields == {"device": "hopper 3"}
+    assert known(banner) and not known("hopper 3: no reply")  # no English template reads it back any more
+    nl = Words("nl")
+    assert say(nl, banner) == f"{nl('Door open')} | {nl('{device}: no reply', device='hopper 3')}"

@@ -14,6 +14,7 @@ from typing import Any
 
 from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, Core
 from machine.core.state import SeatState
+from machine.games.text import Text
 from machine.money.meters import Meters
 from machine.money.seatmoney import SeatMoney, TableLimits
 
@@ -38,7 +39,8 @@ def audit(core: Core, seat: SeatState, when: str) -> bool:
     if problem is None:
         return seat.lock == "memory_error"
     if seat.lock != "memory_error":
-        seat.lock, seat.lock_detail = "memory_error", f"self-audit failed before {when}: {problem}"
+        seat.lock = "memory_error"
+        seat.lock_detail = Text("self-audit failed before {when}: {problem}", when=when, problem=problem)
         core.store.event("memory_error", seat.number, reason=seat.lock_detail)
         core.store.seat_dirty(seat)
     return True

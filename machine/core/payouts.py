@@ -36,6 +36,7 @@ from machine.core.admin import audit
 from machine.core.context import Core
 from machine.core.play import bettors
 from machine.core.state import Chunk, Payout, SeatState
+from machine.games.text import Text
 
 POWER_CUT = "power cut"  # a chunk cut short by a power cut: the rest is paid on after reconciling
 UNEXPLAINED = "count unexplained"  # the hopper's count explains nothing of the chunk (count_question took it)
@@ -59,7 +60,7 @@ def credit_coin(core: Core, seat: SeatState, coin_id: str) -> bool:
 def coin_error(core: Core, seat: SeatState, code: int, name: str, fraud: bool) -> None:
     core.store.event("coin_fraud" if fraud else "coin_error", seat.number, error_code=code, name=name)
     if fraud:
-        tilt(core, seat, f"coin acceptor: {name} (code {code})")
+        tilt(core, seat, Text("coin acceptor: {name} (code {code})", name=name, code=code))
 
 
 def acceptor_counter_fault(core: Core, seat: SeatState, address: int, last: int, now: int, events: int) -> None:
@@ -72,7 +73,7 @@ def acceptor_counter_fault(core: Core, seat: SeatState, address: int, last: int,
 
 def events_lost(core: Core, seat: SeatState, count: int) -> None:
     core.store.event("coin_events_lost", seat.number, count=count)
-    tilt(core, seat, f"coin acceptor: {count} event(s) lost between polls")
+    tilt(core, seat, Text("coin acceptor: {count} event(s) lost between polls", count=count))
 
 
 # -- Collect and the locks --------------------------------------------------------------------
@@ -98,7 +99,7 @@ def collect(core: Core, seat: SeatState) -> None:
 def lock_handpay(core: Core, seat: SeatState, amount: int) -> None:
     seat.handpay_owed += amount
     seat.lock = "handpay"
-    seat.lock_detail = f"handpay of {amount} points"
+    seat.lock_detail = Text("handpay of {amount} points", amount=amount)
     core.store.seat_dirty(seat)
     core.store.event("handpay", seat.number, amount=amount)
 
@@ -142,7 +143,7 @@ def hopper_paid(core: Core, seat: SeatState, coins: int) -> None:
         coins = p.owed
         seat.meters.add("hopper_extra_out", extra * p.coin_value)
         core.store.event("hopper_extra_coin", seat.number, coins=extra)
-        tilt(core, seat, f"hopper paid {extra} coin(s) more than asked")
+        tilt(core, seat, Text("hopper paid {extra} coin(s) more than asked", extra=extra))
     p.paid += coins
     core.store.mark("payouts")
     core.store.moves(seat, seat.money.coins_paid(coins))
@@ -168,7 +169,7 @@ def hopper_stray(core: Core, seat: SeatState, coins: int, fault: str, hopper: in
     if hopper is not None and str(hopper) in core.state.row.hopper_counters:
         counter_moved(core, hopper, core.state.row.hopper_counters[str(hopper)] + coins)
     core.store.event("hopper_runaway", seat.number, coins=coins, fault=fault)
-    tilt(core, seat, f"hopper {fault}: {coins} coin(s) paid out unasked")
+    tilt(core, seat, Text("hopper {fault}: {coins} coin(s) paid out unasked", fault=fault, coins=coins))
 
 
 def end_payout(core: Core, seat: SeatState, fault: str | None) -> None:
@@ -180,7 +181,7 @@ def end_payout(core: Core, seat: SeatState, fault: str | None) -> None:
     core.store.append("payout_end", {"asked": p.asked, "paid": p.paid, "unpaid": unpaid, "fault": fault}, seat.number)
     if unpaid:
         core.store.event("hopper_fault", seat.number, fault=fault, unpaid=unpaid)
-        tilt(core, seat, f"hopper: {fault}; {unpaid} coin(s) owed")
+        tilt(core, seat, Text("hopper: {fault}; {unpaid} coin(s) owed", fault=fault, unpaid=unpaid))
 
 
 # -- the attendant key ----------------------------------------------------------------------------

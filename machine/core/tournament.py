@@ -43,6 +43,7 @@ from machine.games.eenendertigen.deals import TOURNAMENT_ROUNDS, tournament_deck
 from machine.games.eenendertigen.rules import VARIANTS
 from machine.games.eenendertigen.standings import display_name, prizes_by_rank, ranking
 from machine.games.interface import Button
+from machine.games.text import Text
 
 ROUNDS = TOURNAMENT_ROUNDS  # rounds per participant
 PARTICIPANTS = 10  # the tenth participant's last round closes the tournament
@@ -374,7 +375,8 @@ def _enter(core: Core, t: dict[str, Any], n: int, now: float) -> None:
     seat = core.state.seats[n]
     entry = int(t["entry"])
     if entry and seat.money.credit < entry:
-        a["note"] = f"The entry is {entry} points: credit {seat.money.credit}, insert coins"
+        a["note"] = Text("The entry is {entry} points: credit {credit}, insert coins", entry=entry,
+                         credit=seat.money.credit)
         return
     number = len(t["participants"]) + 1
     name = a["name"].strip()

@@ -7,8 +7,12 @@ tilt's detail, a tournament entry's note). A game writes a line with fields as a
 with the fields as the language writes them (numbers by locale, a field that is itself a known
 word translated), a joined line part by part; the message ids are marked where the game writes
 them. A plain word (a button label, a title) is its own message id, named here (``WORDS``). The
-core's and the drivers' texts with numbers in them are still English read back by a template
-(``TEMPLATES``) until they too write ``Text``. A text neither knows is drawn as written (a test
+core writes its notices as ``Text`` too (a tilt's or a lock's detail, a tournament entry's note,
+a participant without a name, the banner's silent device); the drivers give codes (a hopper's
+fault) that the core puts in as fields. What comes back from the journal is English, as the
+journal keeps it (an event's reason in the operator's recall, a lock's detail restored after a
+power cut): that alone is read back by a template (``TEMPLATES``, the same message ids the core
+writes). A text neither knows is drawn as written (a test
 checks every scene's texts are known). The games stay pure and English (``cabinet round`` prints
 them as they are); the translation happens only here, at drawing time. Never draws, never
 reads the cabinet's state.
@@ -53,7 +57,7 @@ WORDS = (  # a text exactly as the game writes it
     N_("Next"), N_("Previous"), N_("Take"), N_("Erase"), N_("Done"), N_("Give up"), N_("Next round"), N_("Enter"),
 )
 
-TEMPLATES = (  # a core's or a driver's English text with fields, most specific first
+TEMPLATES = (  # the core's Text message ids, to read back their English from the journal; most specific first
     N_("Player {number}"),  # a tournament participant who entered no name (the core's standings)
     N_("The entry is {entry} points: credit {credit}, insert coins"),
     N_("handpay of {amount} points"),
@@ -61,7 +65,6 @@ TEMPLATES = (  # a core's or a driver's English text with fields, most specific 
     N_("hopper paid {extra} coin(s) more than asked"), N_("hopper: {fault}; {unpaid} coin(s) owed"),
     N_("hopper {fault}: {coins} coin(s) paid out unasked"),
     N_("self-audit failed before {when}: {problem}"),
-    N_("{device}: no reply"),
 )
 
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from machine.display.gamewords import BAR
 from machine.display.view import TableView
+from machine.games.text import N_, Text
 
 if TYPE_CHECKING:
     from machine.operator.config import DisplayConfig, MachineConfig
@@ -128,17 +129,18 @@ BANNERS = {  # mode name -> the banner's words, in the order they are written
     "operator menu": "Operator menu",
 }
 ATTENDANT_BANNER = "Attendant key: Collect clears, Auto hand-pays the rest, Max Bet records a refill"
+NO_REPLY = N_("{device}: no reply")  # a device the worker cannot reach, as a message id with its name
 
 
 def banner_text(modes: Iterable[str], faults: Iterable[str] = ()) -> str:
     """The cabinet-wide banner: the modes that pause play, the devices that do not answer, and
-    the attendant key's help."""
+    the attendant key's help, as a ``Text`` of its parts (each translated by its message id)."""
     shown = set(modes)
     parts = [words for mode, words in BANNERS.items() if mode in shown]
-    parts += [f"{name}: no reply" for name in faults]
+    parts += [Text(NO_REPLY, device=name) for name in faults]
     if "attendant" in shown:
         parts.append(ATTENDANT_BANNER)
-    return BAR.join(parts)
+    return Text.joined(BAR, parts) if parts else ""
 
 
 class Screens:

@@ -3,7 +3,8 @@
 Owns: turning the cabinet's state (seats, meters, the round, locks, the clock) into one
 ``TableView`` the drawing code paints, so that what a screen says is testable without pygame:
 each seat's language, its message as a catalog message id with its fields, the betting and
-decision times, the deciding seat's hand for the others, a maximum bet below the table's and
+decision times, the other seats' hands as the game lets this seat see them (``TableShown.others``:
+the rule is the game's, written once; the display only draws it), a maximum bet below the table's and
 a leftover below the smallest coin. Never changes the cabinet, never translates and never draws.
 """
 
@@ -49,7 +50,8 @@ class SeatView:
     fields: Mapping[str, object] = field(default_factory=dict)  # the message's fields ({seat} of "Seat {seat} is deciding")
     max_note: bool = False  # its maximum bet is below the table's: a quarter of its club meter
     leftover: int = 0  # credit below the smallest coin, kept to play (remainder: keep)
-    watching: tuple[HandView, ...] = ()  # the deciding seat's hands, shown to the others
+    watching: tuple[HandView, ...] = ()  # the deciding seat's hands, as the game lets the others see them
+    others: Mapping[int, tuple[HandView, ...]] = field(default_factory=dict)  # every other seat of the round, as it may see them
 
 
 @dataclass(frozen=True)
@@ -129,6 +131,7 @@ def build_view(
     for n, st in sorted(cab.seats.items()):
         m = st.money
         hands, insurance, insurance_returned, message, fields, watching = _seat_round(cab, n, last, table, pending)
+        others = {o: table.seen_by_others(o) for o in sorted(table.hands) if o != n} if shown_round else {}
         state = cab.seat_state(n)
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
@@ -163,6 +166,7 @@ def build_view(
                 max_note=0 < max_bet < cab.rules.max_bet,
                 leftover=leftover,
                 watching=watching,
+                others=others,
             )
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)
@@ -216,7 +220,7 @@ def _seat_round(
         hands = tuple(table.hands.get(n, ()))
         insurance, insurance_returned = table.insurance.get(n, (0, 0))
     if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
-        watching = tuple(table.hands.get(pending.seat, ()))
+        watching = table.seen_by_others(pending.seat)
     return hands, insurance, insurance_returned, message, fields, watching
 
 

@@ -131,6 +131,15 @@ class TableShown:
     max_swaps: int | None = None  # the swaps a place may make (classic 31: 5), for "swaps 2/5"
     bets: Mapping[int, int] = field(default_factory=dict)  # seat -> its bet in this round (0: none yet)
     insurance: Mapping[int, tuple[int, int]] = field(default_factory=dict)  # seat -> (insured, returned)
+    others: Mapping[int, tuple[HandShown, ...]] | None = None
+    """Each seat's hands as every OTHER seat may see them now (ochko: a closed card ``FACE_DOWN``
+    until a 21, a bust or the settlement shows it); None: as open as in ``hands`` (blackjack,
+    eenentwintig). The screens draw another seat's hands from here, never from ``hands``."""
+
+    def seen_by_others(self, seat: int) -> tuple[HandShown, ...]:
+        """Seat ``seat``'s hands as another seat's screen may draw them."""
+        source = self.hands if self.others is None else self.others
+        return tuple(source.get(seat, ()))
 
 
 @runtime_checkable

@@ -18,11 +18,12 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from machine.games.eenendertigen.rules import score_value
+from machine.games.text import Text
 
 
 def display_name(p: Mapping[str, Any]) -> str:
     """The name on the list: the one entered, else "Player N"."""
-    return str(p.get("name") or f"Player {p['number']}")
+    return str(p["name"]) if p.get("name") else Text("Player {number}", number=p["number"])
 
 
 def score2(p: Mapping[str, Any]) -> int:

@@ -38,7 +38,7 @@ at least the stakes of the seats waiting for the banker.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -360,6 +360,7 @@ class OchkoRound(RoundBase):
         banker's cards, the bank now and the stuk notice."""
         d = self.pending
         hands = {}
+        others = {}
         for s in self.seats:
             cards = list(s.cards)
             hidden = s.dark and not self.finished
@@ -368,11 +369,19 @@ class OchkoRound(RoundBase):
             text = "" if hidden else total_text(self.total(s.cards))
             shown = HandShown(tuple(cards), s.bet, text, s.result, s.returned, active=d is not None and d.seat == s.number)
             hands[s.number] = (shown,)
+            others[s.number] = (self._seen_by_others(s, shown),)
         return TableShown(
             tuple(self.banker), total_text(self.total(self.banker)) if self.banker else "", hands,
             bank=self.bank, notice=STUK_NOTICE if self.stuk else "", dealer_title=BANKER,
-            bets={s.number: s.bet for s in self.seats},
+            bets={s.number: s.bet for s in self.seats}, others=others,
         )
+
+    def _seen_by_others(self, seat: OchkoSeat, own: HandShown) -> HandShown:
+        """Seat ``seat``'s hand as the other seats may see it: every card closed, its stake shown,
+        until a 21 or a bust settles it at once (shown to all) or the round is settled."""
+        if self.finished or seat.at_once:
+            return own
+        return replace(own, cards=(FACE_DOWN,) * len(own.cards), total_text="")
 
     @property
     def carry(self) -> dict[str, Any]:

@@ -1,0 +1,184 @@
+"""The meters, buttons, banners and notes of a player screen: the seat's message with its
+countdown, the credit/club/bet meters, the lamp buttons, the handpay/tilt/memory-error screens,
+the cabinet-wide banner and attract mode.
+
+Owns those parts' layout (``NotesPainter``, one of ``draw.Renderer``'s bases). Never changes
+the cabinet; never waits on anything.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from machine.display.cardart import card_surface
+from machine.display.gamewords import BAR
+from machine.display.painter import Painter
+from machine.display.palette import DIM, GOLD, LAMP_OFF, LAMP_ON, RED, WHITE
+from machine.display.view import BUTTON_ORDER, SeatView, TableView
+from machine.games.interface import Button
+from machine.i18n import LANGUAGE_NAMES, N_
+
+MESSAGE_Y = 196  # the seat's message, between the dealer's cards and its own (at s = 1)
+BUTTON_LABELS = {  # a button's name where the game says nothing for it now (Dutch: the manual's names)
+    Button.PLUS_2: "+2", Button.PLUS_10: "+10", Button.TIMES_2: "x2", Button.REPEAT: N_("Repeat Bet"),
+    Button.MAX: N_("Max Bet"), Button.START: N_("Start"), Button.DRAW: N_("Draw"), Button.STAND: N_("Stand"),
+    Button.DOUBLE: N_("Double"), Button.SPLIT: N_("Split"), Button.INSURANCE: N_("Insurance"), Button.AUTO: N_("Auto"),
+    Button.COLLECT: N_("Collect"),
+}
+BIG_MESSAGES = ("Blackjack!", "Bust", "Insurance?", "Your turn", "You win", "Discard a card")
+LOCK_TITLES = {"handpay": N_("HANDPAY"), "tilt": N_("TILT"), "memory_error": N_("MEMORY ERROR")}
+
+
+class NotesPainter(Painter):
+    """The message, meters, buttons, lock screens, banner and attract mode of one seat's screen."""
+
+    def _message(
+        self, surf, view: TableView, seat: SeatView, now, s, y: float | None = None, countdown_y: float | None = None
+    ) -> None:
+        W, H = surf.get_size()
+        y = MESSAGE_Y * s if y is None else y
+        if seat.message:
+            big = seat.message in BIG_MESSAGES
+            color = GOLD if big else WHITE
+            self.text(surf, self._(seat.message, **seat.fields), int((30 if big else 24) * s), color, center=(W / 2, y),
+                      width=W * 0.6)
+        sub = ""
+        if seat.leftover:  # below the smallest coin: Collect cannot pay it, it stays to play
+            sub = self._("{money} is below the smallest coin: it stays on your credit to play",
+                         money=self.money(seat.leftover, view.denomination_cents))
+        elif view.betting_left is not None and _waits_for_round(seat):
+            sub = self._("The round starts in {seconds} s", seconds=math.ceil(view.betting_left))
+        if sub:
+            self.text(surf, sub, int(17 * s), DIM, center=(W / 2, y + 26 * s), width=W * 0.8)
+        left, full = view.countdown, view.decision_time
+        if left is None and view.betting_left is not None and _waits_for_round(seat):
+            left, full = view.betting_left, view.betting_time
+        if left is not None:
+            cx, cy, r = W - 40 * s, H * 0.45 if countdown_y is None else countdown_y, 24 * s
+            pygame.draw.circle(surf, (0, 0, 0), (cx, cy), r)
+            frac = min(1.0, left / full) if full > 0 else 0.0
+            ring = pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)
+            sweep = math.pi / 2 + 2 * math.pi * frac
+            pygame.draw.arc(surf, RED if left < 5 else GOLD, ring, math.pi / 2, sweep, max(2, int(4 * s)))
+            self.text(surf, str(math.ceil(left)), int(20 * s), WHITE, center=(cx, cy))
+
+    def _meters(self, surf, view: TableView, seat: SeatView, s) -> None:
+        W, H = surf.get_size()
+        y = H - 112 * s
+        pygame.draw.rect(surf, (0, 0, 0), pygame.Rect(0, y, W, 40 * s))
+        c = view.denomination_cents
+        cells = [
+            (self._("CREDIT"), f"{self.num(seat.credit)}  ({self.money(seat.credit, c)})"),
+            (self._("CLUB"), f"{self.num(seat.club)}  ({self.money(seat.club, c)})"),
+            (self._("BET"), self.num(seat.bet)),
+        ]
+        cw = W / len(cells)
+        for i, (label, value) in enumerate(cells):
+            self.text(surf, label, int(12 * s), DIM, topleft=(int(i * cw + 10 * s), int(y + 3 * s)))
+            self.text(surf, value, int(20 * s), WHITE, topleft=(int(i * cw + 10 * s), int(y + 17 * s)), width=cw - 16 * s)
+
+    def _buttons(self, surf, seat: SeatView, s, offset) -> None:
+        W, H = surf.get_size()
+        per_row = 7
+        bw = (W - 16 * s) / per_row
+        bh = 30 * s
+        for i, b in enumerate(BUTTON_ORDER):
+            row, col = divmod(i, per_row)
+            r = pygame.Rect(int(8 * s + col * bw + 2 * s), int(H - 70 * s + row * (bh + 4 * s)), int(bw - 4 * s), int(bh))
+            lit = b in seat.lamps
+            pygame.draw.rect(surf, LAMP_ON if lit else LAMP_OFF, r, border_radius=int(6 * s))
+            label = self.tr(seat.labels[b]) if b in seat.labels else self._(BUTTON_LABELS[b])
+            hint = self.key_hints.get(b)
+            color = (30, 20, 0) if lit else (130, 140, 134)
+            self.text(surf, label, int(14 * s), color, center=(r.centerx, r.centery - (5 * s if hint else 0)),
+                      width=r.width - 6 * s, smallest=7)
+            if hint:
+                self.text(surf, hint, int(10 * s), color, center=(r.centerx, r.centery + 8 * s))
+            self.button_rects[(seat.number, b)] = r.move(offset)
+
+    def _lock_screen(self, surf, view: TableView, seat: SeatView, now, s) -> None:
+        W, H = surf.get_size()
+        shade = pygame.Surface((W, H - 112 * s), pygame.SRCALPHA)
+        shade.fill((0, 0, 0, 170))
+        surf.blit(shade, (0, 0))
+        r = pygame.Rect(0, 0, int(W * 0.8), int(H * 0.42))
+        r.center = (W // 2, int(H * 0.38))
+        color = {"handpay": GOLD, "tilt": (240, 140, 40), "memory_error": RED}[seat.state]
+        pygame.draw.rect(surf, (20, 20, 20), r, border_radius=int(12 * s))
+        pygame.draw.rect(surf, color, r, width=max(3, int(5 * s)), border_radius=int(12 * s))
+        self.text(surf, self._(LOCK_TITLES[seat.state]), int(40 * s), color, center=(r.centerx, r.top + 40 * s),
+                  width=r.width - 20 * s)
+        if seat.state == "handpay":
+            line = self._("{points} points ({money})", points=self.num(seat.handpay),
+                          money=self.money(seat.handpay, view.denomination_cents))
+        else:
+            line = self.tr(seat.lock_detail)
+        self.text(surf, line, int(18 * s), WHITE, center=(r.centerx, r.centery + 4 * s), width=r.width - 20 * s)
+        call = self._("Call the attendant") if seat.state != "memory_error" else self._("Call the operator")
+        self.text(surf, call, int(18 * s), DIM, center=(r.centerx, r.bottom - 28 * s), width=r.width - 20 * s)
+
+    def draw_memory_error(self, surf, detail: str) -> None:
+        """The whole of a seat's screen when the cabinet cannot trust its memory and will not start:
+        the title, what was found (the operator's technical words, wrapped), whom to call."""
+        W, H = surf.get_size()
+        s = min(W / 960, H / 540)
+        surf.fill((25, 10, 12))
+        r = pygame.Rect(0, 0, int(W * 0.9), int(H * 0.8))
+        r.center = (W // 2, H // 2)
+        pygame.draw.rect(surf, RED, r, width=max(3, int(5 * s)), border_radius=int(12 * s))
+        self.text(surf, self._(LOCK_TITLES["memory_error"]), int(44 * s), RED, center=(r.centerx, r.top + 50 * s),
+                  width=r.width - 20 * s)
+        words, lines, size = detail.removeprefix("memory error: ").split(), [""], int(16 * s)
+        for w in words:  # wrapped to the frame
+            trial = f"{lines[-1]} {w}".strip()
+            if self.font(size).size(trial)[0] > r.width - 40 * s and lines[-1]:
+                lines.append(w)
+            else:
+                lines[-1] = trial
+        for i, line in enumerate(lines[:12]):
+            self.text(surf, line, size, WHITE, topleft=(r.left + 20 * s, r.top + (100 + 24 * i) * s))
+        self.text(surf, self._("Call the operator"), int(20 * s), DIM, center=(r.centerx, r.bottom - 30 * s),
+                  width=r.width - 20 * s)
+
+    def _banner(self, surf, text: str, s) -> None:
+        """The cabinet-wide banner: each of its parts (" | ") on a line of its own, shrunk to the
+        tile's width, so a long one (the attendant key's help) is never cut at the edges."""
+        W, H = surf.get_size()
+        lines = self.tr(text).split(BAR)
+        step = 30 * s if len(lines) == 1 else 22 * s
+        r = pygame.Rect(0, 0, W, int(10 * s + step * len(lines)))
+        r.bottom = int(H * 0.665 + 40 * s)
+        pygame.draw.rect(surf, (150, 20, 20), r)
+        for i, line in enumerate(lines):
+            size = int((26 if len(lines) == 1 else 18) * s)
+            self.text(surf, line, size, WHITE, center=(W / 2, r.top + 5 * s + step * (i + 0.5)), width=W - 20 * s)
+
+    def _attract(self, surf, view: TableView, seat: SeatView, now, s) -> None:
+        W, H = surf.get_size()
+        cw, ch = self.card_size(s)
+        for i, c in enumerate(("AS", "KH", "7D", "7C", "7S")):
+            ang = (i - 2) * 12 + 4 * math.sin(now * 1.5 + i)
+            img = pygame.transform.rotate(card_surface(c, cw, ch, self.font_path), -ang)
+            surf.blit(img, img.get_rect(center=(W / 2 + (i - 2) * cw * 0.55, H * 0.40)))
+        self.text(surf, view.game_title.upper(), int(40 * s), GOLD, center=(W / 2, H * 0.11), width=W - 20 * s)
+        self.text(surf, self._("SEAT {seat}", seat=seat.number), int(20 * s), DIM, center=(W / 2, H * 0.19))
+        if int(now * 2) % 2 == 0:
+            self.text(surf, self._("INSERT COINS"), int(30 * s), WHITE, center=(W / 2, H * 0.63), width=W - 20 * s)
+        y = H * 0.69
+        for line in view.attract_lines:
+            self.text(surf, self.tr(line), int(15 * s), DIM, center=(W / 2, y), width=W - 20 * s)
+            y += 18 * s
+        if seat.number in view.game_choice:
+            self.text(surf, self._("Draw / Stand: choose the game"), int(15 * s), GOLD, center=(W / 2, y + 2 * s))
+        # the seat's language, and how to change it (Insurance cycles it on an idle seat)
+        lang = LANGUAGE_NAMES[seat.language]
+        self.text(surf, self._("Language: {language}", language=lang), int(18 * s), WHITE,
+                  topleft=(int(12 * s), int(10 * s)))
+        self.text(surf, self._("Insurance: language"), int(15 * s), DIM, topleft=(int(12 * s), int(34 * s)))
+
+
+def _waits_for_round(seat: SeatView) -> bool:
+    """Whether the betting time's countdown concerns the seat (it bet, or could)."""
+    return seat.state in ("betting", "ready") or (seat.state == "idle" and bool(seat.credit or seat.club))

@@ -1,0 +1,120 @@
+"""The painter's tools under every player screen: fonts, the words of a seat's language, text
+shrunk to a width, the felt and the cards with their deal animation.
+
+Owns: the fonts (machine/display/fonts), the rendered texts' cache, the deal animation's memory
+and the rectangles a click or a touch finds (filled by the parts that draw buttons and cards).
+Never changes the cabinet; never waits on anything; knows no layout of its own.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pygame
+
+from machine.display.cardart import card_surface
+from machine.display.gamewords import say
+from machine.display.palette import FELT, FELT_DARK, GOLD
+from machine.games.interface import FACE_DOWN
+from machine.i18n import Words
+
+DEAL_SECONDS = 0.25
+# DejaVu Sans Bold, shipped in the package (machine/display/fonts, its LICENSE beside it) and loaded by
+# path: Latin, Cyrillic, \u20ac and \u00e6\u00f8\u00e5 (tests/test_player_words.py renders every catalog and
+# finds no missing glyph), and it stays legible small, where pygame's own font runs its letters together
+FONT = Path(__file__).parent / "fonts" / "DejaVuSans-Bold.ttf"
+
+
+class Painter:
+    """Fonts, words, texts and cards: what every part of a player screen draws with."""
+
+    def __init__(self, key_hints: dict[str, str] | None = None, language: str = "en"):
+        if not pygame.font.get_init():
+            pygame.font.init()
+        self.font_path = str(FONT)
+        self._fonts: dict[int, pygame.font.Font] = {}
+        self._words: dict[str, Words] = {}
+        self._texts: dict[tuple, pygame.Surface] = {}  # (text, size, colour, width, smallest) -> its image
+        self.w = self.words(language)  # the words of the screen being drawn now
+        self.key_hints = key_hints or {}
+        self._seen: dict[tuple, float] = {}  # card slot -> when it first appeared (animation)
+        self.button_rects: dict[tuple[int, str], pygame.Rect] = {}  # for clicks: (seat, button)
+        self.card_rects: dict[tuple[int, str], pygame.Rect] = {}  # for touches: (seat, "hand:2" / "table:1" / "stack")
+
+    def words(self, language: str) -> Words:
+        w = self._words.get(language)
+        if w is None:
+            w = self._words[language] = Words(language)
+        return w
+
+    def font(self, size: int) -> pygame.font.Font:
+        size = max(8, size)
+        f = self._fonts.get(size)
+        if f is None:
+            f = self._fonts[size] = pygame.font.Font(self.font_path, size)
+        return f
+
+    def _(self, message: str, **fields: object) -> str:
+        """A message of the catalogs in the language of the screen being drawn."""
+        return self.w(message, **fields)
+
+    def tr(self, text: str) -> str:
+        """A game's or the core's English text (machine/display/gamewords.py) in that language."""
+        return say(self.w, text)
+
+    def money(self, points: int, cents: int) -> str:
+        return self.w.money(points, cents)
+
+    def num(self, value: object) -> str:
+        """A count or a score as the language writes it."""
+        return self.w.number(Decimal(str(value)))
+
+    def text(self, surf, msg, size, color, center=None, topleft=None, topright=None, width: float | None = None,
+             smallest: int = 9) -> pygame.Rect:
+        """Draw ``msg`` as given (translated by the caller); shrunk to ``width`` where given (not
+        below ``smallest`` pixels)."""
+        key = (msg, size, color, None if width is None else int(width), smallest)
+        img = self._texts.get(key)
+        if img is None:  # rendered once: most of a screen's words stay the same frame after frame
+            if width is not None:
+                while size > smallest and self.font(size).size(msg)[0] > width:
+                    size -= 1
+            img = self.font(size).render(msg, True, color)
+            if len(self._texts) > 4000:
+                self._texts.clear()
+            self._texts[key] = img
+        r = img.get_rect()
+        if center:
+            r.center = center
+        elif topright:
+            r.topright = topright
+        else:
+            r.topleft = topleft or (0, 0)
+        surf.blit(img, r)
+        return r
+
+    def _arrival(self, key: tuple, now: float) -> float:
+        """0..1: how far a card's deal animation has come."""
+        t0 = self._seen.setdefault(key, now)
+        return min(1.0, (now - t0) / DEAL_SECONDS) if DEAL_SECONDS else 1.0
+
+    def _felt(self, surf, s) -> None:
+        W, H = surf.get_size()
+        surf.fill(FELT_DARK)
+        pygame.draw.ellipse(surf, FELT, pygame.Rect(-W * 0.15, -H * 0.55, W * 1.3, H * 1.35))
+        pygame.draw.ellipse(surf, GOLD, pygame.Rect(-W * 0.15, -H * 0.55, W * 1.3, H * 1.35), width=max(1, int(2 * s)))
+
+    def card_size(self, s: float) -> tuple[int, int]:
+        return int(92 * s), int(132 * s)
+
+    def _card(self, surf, code: str | None, x: float, y: float, s: float, key: tuple, now: float) -> None:
+        """A card face, or its back for None or a card face down (``FACE_DOWN``)."""
+        code = None if code == FACE_DOWN else code
+        cw, ch = self.card_size(s)
+        k = self._arrival(key, now)
+        if k < 1.0:  # slide in from the shoe at the top right and grow
+            sx, sy = surf.get_width() * 0.92, -ch
+            e = 1 - (1 - k) ** 3
+            x, y = sx + (x - sx) * e, sy + (y - sy) * e
+        surf.blit(card_surface(code, cw, ch, self.font_path), (int(x), int(y)))
