@@ -23,6 +23,7 @@ from hardware.sas.machine import (
 class Meters:
     def __init__(self) -> None:
         self.pending = False
+        self.computing = False
         self.values = {"coin_in": 12345678, "coin_out": 2500, "drop": 400, "cancelled": 90,
                        "games_played": 77, "games_won": 30, "games_lost": 47, "credits": 1234,
                        "jackpot": 0, "games_since_power_up": 5, "games_since_door": 3}
@@ -44,6 +45,9 @@ class Meters:
 
     def handpay_pending(self) -> bool:
         return self.pending
+
+    def rom_signature(self, seed: int) -> int | None:
+        return None if self.computing else crc16_kermit(seed.to_bytes(2, "little") + b"program")
 
 
 def _bitwise_kermit(data: bytes) -> int:  # an independent, table-free computation
@@ -207,3 +211,35 @@ def test_date_time_version_and_handpay_reset() -> None:
     source.pending = True
     m.receive_data(with_crc(b"\x01\x94"), 1.5)
     assert m.data_to_send() == with_crc(b"\x01\x94\x00") and m.next_event() == HandpayReset()
+
+
+def test_rom_signature_answered_at_once_or_acknowledged_and_delivered_later() -> None:
+    source = Meters()
+    m = SasMachine(1, source)
+    m.receive_data(with_crc(bytes.fromhex("01213412")), 1.0)  # seed 0x1234, low byte first
+    expected = crc16_kermit(b"\x34\x12program").to_bytes(2, "little")
+    assert m.data_to_send() == with_crc(b"\x01\x21" + expected)
+    source.computing = True
+    m.receive_data(with_crc(bytes.fromhex("01213412")), 1.1)
+    assert m.data_to_send() == b"\x01"  # acknowledged
+    m.post_exception(0x11)
+    m.receive_data(b"\x81", 1.2)
+    assert m.data_to_send() == b"\x11"  # still computing: the queue as usual
+    source.computing = False
+    m.receive_data(b"\x81\x81", 1.3)
+    assert m.data_to_send() == with_crc(b"\x01\x21" + expected) + b"\x00"
+    m.receive_data(b"\x01\x20", 1.4)  # bills' value: zero until notes exist
+    assert m.data_to_send() == with_crc(bytes.fromhex("012000000000"))
+
+
+@pytest.mark.parametrize(("command", "data"), [
+    (0x10, "00000090"), (0x12, "00002500"), (0x13, "00000400"), (0x14, "00000000"),
+    (0x15, "00000077"), (0x16, "00000030"), (0x17, "00000047"),
+    (0x19, "12345678" "00002500" "00000400" "00000000" "00000077"),
+    (0x1E, "00000000" * 6), (0x31, "00000000"), (0x32, "00000000"), (0x34, "00000000"),
+    (0x35, "00000000"), (0x36, "00000000"), (0x37, "00000000"),
+])
+def test_each_single_meter_poll(command: int, data: str) -> None:
+    m = machine()
+    m.receive_data(bytes((1, command)), 1.0)
+    assert m.data_to_send() == with_crc(bytes((1, command)) + bytes.fromhex(data))

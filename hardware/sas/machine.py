@@ -52,6 +52,10 @@ class MeterSource(Protocol):
 
     def handpay_pending(self) -> bool: ...
 
+    def rom_signature(self, seed: int) -> int | None:
+        """The program's CRC under ``seed``, or None while it is still being computed."""
+        ...
+
 
 @dataclass(frozen=True)
 class Shutdown:
@@ -94,6 +98,7 @@ METER_POLLS: dict[int, tuple[tuple[str, int], ...]] = {
     0x18: (("games_since_power_up", 2), ("games_since_door", 2)),
     0x19: (("coin_in", 4), ("coin_out", 4), ("drop", 4), ("jackpot", 4), ("games_played", 4)),
     0x1A: (("credits", 4),),
+    0x20: (("bills_value", 4),),
     0x1E: tuple((f"bills_{d}", 4) for d in (1, 5, 10, 20, 50, 100)),
     **{0x31 + i: ((f"bills_{d}", 4),) for i, d in enumerate((1, 2, 5, 10, 20, 50, 100))},
 }
@@ -124,6 +129,7 @@ class SasMachine:
         self._events: deque[Event] = deque()
         self._priority: deque[int] = deque()
         self._fifo: deque[int] = deque()
+        self._signature_seed: int | None = None
         self.counters = {"bad_crc": 0, "noise": 0, "polls": 0}
 
     # -- the cabinet's side ----------------------------------------------------------------
@@ -206,6 +212,12 @@ class SasMachine:
         self.counters["polls"] += 1
 
     def _general_poll(self) -> None:
+        if self._signature_seed is not None:
+            signature = self.source.rom_signature(self._signature_seed)
+            if signature is not None:  # the signature acknowledged earlier, delivered now
+                self._signature_seed = None
+                self._out += with_crc(bytes((self.address, 0x21)) + signature.to_bytes(2, "little"))
+                return
         queue = self._priority or self._fifo
         self._out.append(queue.popleft() if queue else 0x00)
 
@@ -248,6 +260,13 @@ class SasMachine:
         if command == 0x54:
             body = b"602" + src.serial_number().encode("ascii", "replace")[:40]
             return with_crc(head + bytes((len(body),)) + body)
+        if command == 0x21:
+            seed = int.from_bytes(data[:2], "little")
+            signature = src.rom_signature(seed)
+            if signature is None:
+                self._signature_seed = seed
+                return bytes((self.address,))
+            return with_crc(head + signature.to_bytes(2, "little"))
         if command == 0x51:
             return with_crc(head + bcd(len(src.games()), 2))
         if command == 0x55:
