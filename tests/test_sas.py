@@ -26,7 +26,8 @@ class Meters:
         self.computing = False
         self.values = {"coin_in": 12345678, "coin_out": 2500, "drop": 400, "cancelled": 90,
                        "games_played": 77, "games_won": 30, "games_lost": 47, "credits": 1234,
-                       "jackpot": 0, "games_since_power_up": 5, "games_since_door": 3}
+                       "jackpot": 0, "games_since_power_up": 5, "games_since_door": 3,
+                       "true_coin_in": 350, "true_coin_out": 41}
 
     def meter(self, name: str, game: int = 0) -> int:
         return self.values.get(name, 0) + (1000 * game if game else 0)
@@ -238,6 +239,7 @@ def test_rom_signature_answered_at_once_or_acknowledged_and_delivered_later() ->
     (0x19, "12345678" "00002500" "00000400" "00000000" "00000077"),
     (0x1E, "00000000" * 6), (0x31, "00000000"), (0x32, "00000000"), (0x34, "00000000"),
     (0x35, "00000000"), (0x36, "00000000"), (0x37, "00000000"),
+    (0x2A, "00000350"), (0x2B, "00000041"),
 ])
 def test_each_single_meter_poll(command: int, data: str) -> None:
     m = machine()

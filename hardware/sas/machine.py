@@ -37,7 +37,8 @@ PRIORITY = frozenset({0x51, 0x52, 0x31, 0x32, 0x33, 0x34, 0x35, 0x3D, 0x3E, 0x57
 class MeterSource(Protocol):
     """What the machine side asks of the cabinet: meters by name (``coin_in``, ``coin_out``,
     ``drop``, ``jackpot``, ``cancelled``, ``games_played``, ``games_won``, ``games_lost``,
-    ``credits``, ``games_since_power_up``, ``games_since_door``, ``bills_<dollars>``), per game
+    ``credits``, ``true_coin_in``, ``true_coin_out``, ``bills_value``,
+    ``games_since_power_up``, ``games_since_door``, ``bills_<dollars>``), per game
     number (0 = the whole machine)."""
 
     def meter(self, name: str, game: int = 0) -> int: ...
@@ -99,6 +100,7 @@ METER_POLLS: dict[int, tuple[tuple[str, int], ...]] = {
     0x19: (("coin_in", 4), ("coin_out", 4), ("drop", 4), ("jackpot", 4), ("games_played", 4)),
     0x1A: (("credits", 4),),
     0x20: (("bills_value", 4),),
+    0x2A: (("true_coin_in", 4),), 0x2B: (("true_coin_out", 4),),
     0x1E: tuple((f"bills_{d}", 4) for d in (1, 5, 10, 20, 50, 100)),
     **{0x31 + i: ((f"bills_{d}", 4),) for i, d in enumerate((1, 2, 5, 10, 20, 50, 100))},
 }
