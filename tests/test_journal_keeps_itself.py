@@ -167,3 +167,43 @@ def test_the_running_cabinet_archives_from_its_frame_loop(tmp_path, small_checkp
 
     assert main(["audit", "verify", "--data", str(made), "--key", str(cfg.key_path(tmp_path))]) == 0
     assert "journal OK" in capsys.readouterr().out
+
+
+@pytest.mark.timeout(90)
+def test_a_failed_archive_is_one_event_in_the_log_and_the_journal_is_untouched(tmp_path, small_checkpoints,
+                                                                                 monkeypatch):
+    from machine.devtools.harness import SimulatedCabinet
+    from machine.loop import wiring
+    from machine.money import archive
+    from machine.operator.config import parse_config
+    from machine.operator.firststart import temporary
+    from tests.helpers import two_seats
+
+    def full_disk(p, to):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(wiring, "prepare_auto", lambda *args: None)
+    monkeypatch.setattr(archive, "export", full_disk)
+    cfg = temporary(parse_config(two_seats("memory: {archive_at_mb: 1}"), "m.yaml"), tmp_path)
+    app = SimulatedCabinet(cfg, tmp_path, headless=True)
+    try:
+        k = app.wiring.keeper
+        assert k is not None
+        with app.lock:
+            play_rounds(app.cab, 10)
+            last = app.cab.journal.last_seq
+        k.max_bytes, k.games, k.check_every, k.min_records = 1, 3, 0.0, 1
+        for _ in range(200):
+            app.frame()
+            if k.failure is not None:
+                break
+            time.sleep(0.01)
+        for _ in range(20):  # the frames after it: no second event, no retry
+            app.frame()
+        with app.lock:
+            failed = [r.data for r in app.cab.journal.records("event") if r.data.get("what") == "journal archive failed"]
+            assert failed == [{"code": 170, "event": "operator", "what": "journal archive failed",
+                               "reason": "[Errno 28] No space left on device"}]
+            assert app.cab.journal.anchor_seq == 0 and not k.made and app.cab.journal.last_seq > last
+    finally:
+        app.close()

@@ -422,3 +422,24 @@ def test_every_state_has_a_view_and_rows_in_the_table():
 
     assert set(VIEWS) == set(State)
     assert {state for state, _ in KEYS} == set(State)
+
+
+@pytest.mark.parametrize("language,name,detail", [
+    ("en", "Operator: button panel frames refused", "count: 3, total: 5"),
+    ("nl", "Operator: frames van het knoppenpaneel geweigerd", "aantal: 3, totaal: 5"),
+    ("nb", "Operatør: rammer fra knappepanelet avvist", "antall: 3, totalt: 5"),
+    ("ru", "Оператор: кадры панели кнопок отклонены", "количество: 3, всего: 5"),
+])
+def test_refused_panel_frames_and_a_failed_archive_read_in_words(tmp_path, language, name, detail):
+    cab = boot(tmp_path)
+    cab.operator_event("panel frames refused", 1.0, count=3, total=5)
+    cab.operator_event("journal archive failed", 2.0, reason="disk full")
+    menu = menu_for(cab)
+    menu.language = language
+    goto(menu, "Event log")
+    archive, frames = (line.split("\t")[2:] for line in menu.view().lines[:2])
+    assert frames == [name, {"en": "cabinet", "nl": "kast", "nb": "maskin", "ru": "автомат"}[language], detail]
+    assert archive[0] == {"en": "Operator: journal archive failed", "nl": "Operator: archiveren van het journaal mislukt",
+                          "nb": "Operatør: arkivering av journalen mislyktes",
+                          "ru": "Оператор: архивирование журнала не удалось"}[language]
+    assert archive[2].endswith(": disk full")

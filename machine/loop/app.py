@@ -121,6 +121,8 @@ class CabinetApp:
             self.cab.tick(now, wall)  # the wall clock: tournament times survive a power cut
             if self.wiring.keeper is not None:  # the journal archives itself at idle moments, a chunk a frame
                 self.wiring.keeper.step(now, wall)
+                if (why := self.wiring.keeper.unreported_failure()) is not None:  # once, in the event log
+                    self.cab.operator_event("journal archive failed", now, reason=why)
             self.router.observe(now)
             lit = self.router.lamps()
         for n, on in lit.items():

@@ -12,7 +12,9 @@ pass a size or its oldest record an age the operator sets (``memory.archive_at_m
 ``memory.archive_at_days``), the export runs on a thread of its own (its own read connection:
 the records it copies never change) and each frame deletes at most one chunk, so play stops for
 no more than a frame. A deletion cut by a power cut goes on at the next start (``meta.archiving``
-says how far it must go; the export was checked before the first chunk).
+says how far it must go; the export was checked before the first chunk). A failed export
+leaves the journal as it was and is not tried again until a restart; the loop logs it once
+(``unreported_failure``: an operator event ``journal archive failed`` with the reason).
 
 Never moves a record the rules keep, never writes over a file, never deletes before the export
 is checked.
@@ -170,6 +172,7 @@ class JournalKeeper:
         self.made: list[Path] = []  # the archives written since start-up
         self.pauses: list[float] = []  # seconds each deletion step held the loop
         self.failure: str | None = None  # an export that failed (the journal is untouched; no retry until restart)
+        self._reported = False
 
     def bytes_in_use(self) -> int:
         """The journal's pages that hold data (free pages left by an archive are used again first)."""
@@ -212,6 +215,14 @@ class JournalKeeper:
         self._work = (p, self.folder / f"journal-{p.first:010d}-{p.last:010d}.sqlite")
         self._thread = threading.Thread(target=self._export, args=self._work, name="journal-archive", daemon=True)
         self._thread.start()
+
+    def unreported_failure(self) -> str | None:
+        """Why the export failed, the first time it is asked after the failure (the loop logs it
+        once as an event the operator sees); None before a failure and after it was asked."""
+        if self.failure is None or self._reported:
+            return None
+        self._reported = True
+        return str(self._exported)
 
     def _export(self, p: Plan, to: Path) -> None:
         try:

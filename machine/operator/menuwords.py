@@ -124,6 +124,8 @@ DETAIL_WORDS = {
     "gone from the acceptor's buffer: their coins cannot be credited":
         N_("gone from the acceptor's buffer: their coins cannot be credited"),
     "still in the acceptor's buffer: credited": N_("still in the acceptor's buffer: credited"),
+    "panel frames refused": N_("button panel frames refused"), "total": N_("total"),
+    "journal archive failed": N_("journal archive failed"),
 }
 BUTTON_NAMES: dict[str, str] = {
     Button.REPEAT: N_("Repeat Bet"), Button.MAX: N_("Max Bet"), Button.START: N_("Start"), Button.DRAW: N_("Draw"),
