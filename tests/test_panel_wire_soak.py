@@ -1,0 +1,188 @@
+"""A man in the middle on the panel link of the real cabinet: a short soak (issue 24, "Done when").
+
+The counterpart of the ccTalk soak in tests/test_device_wires.py: a device spliced between the
+cabinet's ``PanelHost`` and the panel simulator, on a seeded schedule, flips bits, drops,
+duplicates, floods, replays the panel's old authenticated frames and forges new ones (plain,
+and under a guessed MAC) toward the host, and flips, drops and duplicates the host's frames
+toward the panel, while robots play two seats through the panel's buttons and coins go in and
+out on the (clean) bus. No press and no key turn reaches the core that the robots did not make
+(fewer when frames are lost, in order), and no coin is lost or created: the acceptors' and the
+hopper's own counts are the journal's.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from hardware.panel.codec import AUTH_VERSION, Frame, FrameDecoder, encode
+from hardware.panel.messages import ButtonPressed, ButtonReleased, Door, KeySwitch, encode_message
+from hardware.sim.panel import PanelSimulator
+
+from machine.devtools.harness import SimulatedCabinet
+from machine.operator.config import parse_config
+from machine.operator.firststart import temporary
+from tests.e2e_helpers import ready, run_until
+from tests.helpers import two_seats
+
+ROBOT_BUTTONS = ("+2", "+2", "+10", "start", "start", "draw", "stand", "stand", "double", "collect")
+COINS = {"EU050A": 5, "EU100A": 10, "EU200A": 20}
+
+
+class PanelMeddler:
+    """Spliced into a simulated panel's wire before its link comes up. Toward the host (what the
+    panel writes) and toward the panel (what the host wrote) it meddles with a write at random
+    while ``on``; it knows the frames' layout, sequence numbers and counters, never the key."""
+
+    TO_HOST = ("flip", "drop", "duplicate", "flood", "replay", "forge")
+    TO_PANEL = ("flip", "drop", "duplicate")
+
+    def __init__(self, sim: PanelSimulator, rng: random.Random) -> None:
+        self.link = sim._link  # noqa: SLF001 - the wire itself, where a spliced device sits
+        self.rng, self.on = rng, False
+        self.decoder = FrameDecoder()
+        self.seq = self.counter = 0
+        self.old: list[bytes] = []  # the panel's writes seen so far (authenticated frames, valid once)
+        self.done: Counter[str] = Counter()
+        write, ready = self.link.write, self.link.ready
+
+        def to_host(data: bytes) -> None:
+            for frame in self.decoder.feed(data):
+                self.seq = frame.seq or self.seq
+                self.counter = max(self.counter, getattr(frame, "counter", 0))
+            out = self._meddle(data, self.TO_HOST, "host") if self.on else data
+            self.old.append(data)
+            if out:
+                write(out)
+
+        def to_panel(fileobj: Any) -> bytes:
+            data = ready(fileobj)
+            return self._meddle(data, self.TO_PANEL, "panel") if data and self.on else data
+
+        self.link.write = to_host  # type: ignore[method-assign]
+        self.link.ready = to_panel  # type: ignore[method-assign]
+
+    def _meddle(self, data: bytes, choices: tuple[str, ...], toward: str) -> bytes:
+        if self.rng.random() > 0.25:
+            return data
+        what = self.rng.choice(choices)
+        self.done[f"{what} to {toward}"] += 1
+        if what == "flip":
+            i = self.rng.randrange(len(data))
+            return data[:i] + bytes((data[i] ^ (1 << self.rng.randrange(8)),)) + data[i + 1:]
+        if what == "drop":
+            return b""
+        if what == "duplicate":
+            return data + data
+        if what == "flood":
+            return bytes(self.rng.randrange(256) for _ in range(self.rng.randint(1, 60))) + data
+        if what == "replay":  # an old write of the panel's: presses and releases among them
+            return self.rng.choice(self.old[-40:]) + data
+        return self.forged() + data
+
+    def forged(self) -> bytes:
+        """A press, a release or a key turn as the host expects the next frame: plain, and as an
+        authenticated frame with the next counter and a MAC guessed; the CRC right on both."""
+        rng = self.rng
+        msg: Any = rng.choice([ButtonPressed(rng.randint(1, 2), rng.choice(ROBOT_BUTTONS)),
+                               ButtonReleased(rng.randint(1, 2), "collect"),
+                               KeySwitch(rng.choice(["attendant", "operator"]), True), Door(True)])
+        kind, payload = encode_message(msg)
+        self.seq = self.seq % 255 + 1
+        self.counter += 1
+        return encode(Frame(kind, self.seq, payload)) + encode(
+            Frame(kind, self.seq, payload, AUTH_VERSION, self.counter, rng.randbytes(8)))
+
+
+def is_subsequence(seen: list[str], made: list[str]) -> bool:
+    it = iter(made)
+    return all(any(s == m for m in it) for s in seen)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("seed", [24])
+def test_a_man_in_the_middle_on_the_panel_link_presses_nothing_and_creates_or_loses_no_coin(tmp_path, monkeypatch,
+                                                                                             seed):
+    rng = random.Random(seed)
+    meddlers: list[PanelMeddler] = []
+    start = PanelSimulator.start
+
+    def spliced(self: PanelSimulator) -> PanelSimulator:
+        meddlers.append(PanelMeddler(self, random.Random(seed)))
+        return start(self)
+
+    monkeypatch.setattr(PanelSimulator, "start", spliced)
+    cfg = temporary(parse_config(two_seats("decision_timeout: 30", "betting_time: 3"), "soak.yaml"), tmp_path)
+    app = SimulatedCabinet(cfg, tmp_path, headless=True)
+    seen: dict[int, list[str]] = {1: [], 2: []}
+    turned: list[Any] = []
+    events = app.panel.events
+
+    def watched() -> list[Any]:  # what the host hands the loop, i.e. what the core acts on
+        out = events()
+        for ev in out:
+            if isinstance(ev, ButtonPressed):
+                seen[ev.seat].append(ev.button)
+            elif isinstance(ev, KeySwitch | Door) and (getattr(ev, "on", False) or getattr(ev, "open", False)):
+                turned.append(ev)
+        return out
+
+    app.panel.events = watched  # type: ignore[method-assign]
+    made: dict[int, list[str]] = {1: [], 2: []}
+    inserted = 0
+    try:
+        [meddler] = meddlers
+        ready(app)
+        cab = app.cab
+        hopper = cfg.devices.hoppers[0].address
+        control = app.sims.bus.control
+        lifetime0 = int(control.status(hopper)["lifetime"])
+        meddler.on = True
+        end = time.monotonic() + 9.0
+        while time.monotonic() < end:
+            seat = rng.randint(1, 2)
+            with app.lock:
+                low = cab.seats[seat].money.credit < 20 and cab.may_take_coins(seat)
+            if low and inserted < 60:
+                app.coins.add(cfg.devices.acceptors[seat], rng.choice(list(COINS)), app.clock())
+                inserted += 1
+            button = rng.choice(ROBOT_BUTTONS)
+            app.sims.panel.tap(seat, button)
+            made[seat].append(button)
+            for _ in range(rng.randint(3, 12)):
+                app.frame()
+                time.sleep(0.005)
+        meddler.on = False
+        with app.lock:
+            for n in cab.seats:
+                cab.press(n, "collect", app.clock())  # robots' last word, given to the core directly
+        run_until(app, lambda: app.coins.waiting == 0 and not any(cab.is_paying(n) for n in cab.seats)
+                  and app.panel.link_up, timeout=30.0, what="the coins in and the payouts done")
+        for _ in range(20):
+            app.frame()
+            time.sleep(0.01)
+        assert sum(meddler.done.values()) > 40 and len(meddler.done) == 9, meddler.done
+        # no press the robots did not make reached the core; none out of order
+        for n in (1, 2):
+            assert is_subsequence(seen[n], made[n]), (n, seen[n], made[n])
+            assert len(seen[n]) > len(made[n]) // 2  # the link carried play, not only refusals
+        assert turned == [] and app.panel.keys == {k: False for k in app.panel.keys}
+        assert app.panel.stats["unauthenticated"] > 0  # the forged and replayed frames were refused
+        with app.lock:
+            credited = sum(s.meters.get(f"coin_in_count:{c}") for s in cab.seats.values() for c in COINS)
+            taken = sum(int(control.status(a)["credits"]) for a in cfg.devices.acceptors.values())
+            paid = sum(s.meters.get("hopper_out") + s.meters.get("hopper_extra_out") for s in cab.seats.values())
+            lifetime = int(control.status(hopper)["lifetime"])
+            refused = sum(r.data["event"] == "coin_error" and r.data["name"] == "inhibited coin"
+                          for r in cab.journal.records("event"))  # in while a seat took none: returned
+            assert credited == taken and taken + refused == inserted  # every coin taken credited once
+            assert paid == (lifetime - lifetime0) * cab.settings.money.hopper_coin  # every coin out the journal's
+            assert cab.hopper_counter(hopper) == lifetime
+            assert cab.journal.verify() == []
+            assert paid > 0 and inserted > 10  # a soak that took and paid coins
+    finally:
+        app.close()
