@@ -8,6 +8,7 @@ the shipped PIN and a weak PIN hash, ``config check`` warns of both otherwise.
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -133,3 +134,22 @@ def test_a_released_cabinet_refuses_the_shipped_pin_and_a_weak_hash(tmp_path, ca
     out = capsys.readouterr().out.splitlines()
     assert out[1:] == [f"{path}: warning: operator_pin: scrypt N=2 r=1 p=1 is weaker than the shipped N=16384 r=8 p=1: "
                        "set the PIN again with `cabinet config pin FILE`"]
+
+
+def test_the_readmes_table_of_games_says_what_the_shipped_configuration_enables():
+    # finding 3: the table shows each game's return at best play and whether it is enabled
+    from machine.operator.config import load_config
+
+    lines = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index(next(line for line in lines if line.startswith("| profile | engine | in short |")))
+    assert lines[start].rstrip(" |").endswith("at best play: enabled in `config/machine.yaml`?")
+    enabled = []
+    for row in lines[start + 2:]:
+        if not row.startswith("|"):
+            break
+        names, last = row.split(" | ")[0], row.rstrip(" |").rsplit(" | ", 1)[1]
+        profiles = [n.strip("`| ") for n in names.split(",")]
+        verdicts = re.findall(r"%[^:;]*: (\*\*yes\*\*|no)", last)  # "98.98 %: **yes**", "110.02 % (...): no"
+        assert len(verdicts) == len(profiles), row
+        enabled += [p for p, v in zip(profiles, verdicts, strict=True) if v == "**yes**"]
+    assert enabled == load_config().games_enabled
