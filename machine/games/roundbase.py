@@ -33,6 +33,20 @@ class IllegalAction(RoundError):
         super().__init__(f"{where}: {action} is not allowed: {reason}")
 
 
+class Funded:
+    """A seat's stake money in a round: ``funds`` is what it can still stake (None: unlimited,
+    as a script's seat). The blackjack family's and eenentwintig's seats share it."""
+
+    funds: int | None
+
+    def can_fund(self, amount: int) -> bool:
+        return self.funds is None or self.funds >= amount
+
+    def take(self, amount: int) -> None:
+        if self.funds is not None:
+            self.funds -= amount
+
+
 @dataclass(frozen=True)
 class Phase:
     """One phase of a round, as a row of its table (each a function of the round).

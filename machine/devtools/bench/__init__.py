@@ -16,8 +16,10 @@ from typing import Any
 from machine.devtools.bench import farmer, gamemath, hardware, hhoppe, journal, shuffle  # noqa: F401 - they register
 from machine.devtools.bench.common import BENCHES, bench, set_env
 from machine.devtools.journal_keeping import journal_keeping_bench
+from machine.devtools.shufflestats import shuffle_bench
 
 bench("journal-keeping")(journal_keeping_bench)  # (issue 24: the journal's bytes per game and the archive's pause)
+bench("shuffle")(shuffle_bench)  # (issue 24: the shuffle through the regulators' tests at 99 %)
 
 __all__ = ["BENCHES", "ORDER", "bench", "run"]
 

@@ -72,7 +72,7 @@ from machine.games.blackjack.result import round_result, seat_settlements
 from machine.games.blackjack.rules import Rules, totals_mask
 from machine.games.cards import value
 from machine.games.interface import FACE_DOWN, Decision, HandShown, RoundError, SeatSettlement, TableShown
-from machine.games.roundbase import DONE, Phase, RoundBase
+from machine.games.roundbase import DONE, Funded, Phase, RoundBase
 
 INSURANCE_ACTIONS = ("insure", "no_insurance")
 SURRENDER_ACTIONS = ("surrender", "continue")
@@ -111,7 +111,7 @@ class Hand:
 
 
 @dataclass
-class Seat:
+class Seat(Funded):
     number: int
     bet: int
     funds: int | None = None  # what the seat can still stake; None: unlimited (scripts)
@@ -130,13 +130,6 @@ class Seat:
     @property
     def returned(self) -> int:
         return sum(h.returned for h in self.hands) + self.insurance_returned + self.bonus
-
-    def can_fund(self, amount: int) -> bool:
-        return self.funds is None or self.funds >= amount
-
-    def take(self, amount: int) -> None:
-        if self.funds is not None:
-            self.funds -= amount
 
 
 class Round(RoundBase):

@@ -56,7 +56,7 @@ from machine.games.eenentwintig.events import (
 from machine.games.eenentwintig.result import hand_text, round_result, seat_settlements
 from machine.games.eenentwintig.rules import EenentwintigRules
 from machine.games.interface import FACE_DOWN, Decision, HandShown, SeatSettlement, TableShown, bet_action, bet_of
-from machine.games.roundbase import DONE, IllegalAction, Phase, RoundBase, RoundError, ShoeExhausted
+from machine.games.roundbase import DONE, Funded, IllegalAction, Phase, RoundBase, RoundError, ShoeExhausted
 
 __all__ = ["PLAY_ACTIONS", "EenentwintigRound", "Hand", "IllegalAction", "RoundError", "Seat", "ShoeExhausted"]
 
@@ -86,7 +86,7 @@ class Hand:
 
 
 @dataclass
-class Seat:
+class Seat(Funded):
     number: int
     funds: int | None = None  # what the seat can still stake; None: unlimited (scripts)
     bet: int = 0  # 0 until the seat's bet decision
@@ -100,13 +100,6 @@ class Seat:
     @property
     def returned(self) -> int:
         return sum(h.returned for h in self.hands)
-
-    def can_fund(self, amount: int) -> bool:
-        return self.funds is None or self.funds >= amount
-
-    def take(self, amount: int) -> None:
-        if self.funds is not None:
-            self.funds -= amount
 
 
 class EenentwintigRound(RoundBase):
