@@ -131,7 +131,7 @@ def test_a_man_in_the_middle_on_the_panel_link_presses_nothing_and_creates_or_lo
                 turned.append(ev)
         return out
 
-    app.panel.events = watched  # type: ignore[method-assign]
+    app.panel.events = watched
     made: dict[int, list[str]] = {1: [], 2: []}
     inserted = 0
     try:
