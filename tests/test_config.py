@@ -115,8 +115,9 @@ def test_config_check_refuses_a_game_a_player_can_beat_unless_the_operator_allow
     assert out[0].startswith(f"{path}: OK")
     warning = "warning: ochko: a player who stakes the most only when the cards seen favour them gets 111.79"
     assert out[1].startswith(f"{path}: {warning}") and out[1].endswith("(allowed: allow_player_edge names it)")
-    assert out[2] == shipped_pin_warning(path)
-    assert len(out) == 3  # no flat-bet warning: 95.46 %
+    assert out[2].startswith(f"{path}: warning: games_enabled: ochko hides each seat's cards")  # tiles: a shared screen
+    assert out[3] == shipped_pin_warning(path)
+    assert len(out) == 4  # no flat-bet warning: 95.46 %
     assert (tmp_path / "cache" / "returns.json").is_file()
     assert main(["config", "check", str(path)]) == 0  # the second time from the cache, the same lines
     assert capsys.readouterr().out.splitlines() == out
@@ -137,7 +138,7 @@ def test_config_check_warns_of_eenendertigens_simulated_return_at_the_win_pays_s
         "allow_player_edge: []", "allow_player_edge: [eenendertigen]") + "\n")
     assert main(["config", "check", str(path)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert len(out) == 3 and out[1].startswith(f"{path}: warning: eenendertigen returns ")
+    assert len(out) == 5 and out[1].startswith(f"{path}: warning: eenendertigen returns ")  # 2, 3: shared screens
     out[1] = out[1].removesuffix(" (allowed: allow_player_edge names it)")
     # 1 M rounds give 110.2 % +/- 0.3 %; 50 000 rounds +/- 1.3 %: well above 100 % either way
     figure = float(out[1].split("returns ", 1)[1].split(" %", 1)[0])

@@ -95,6 +95,8 @@ def test_ochko_end_to_end_the_bank_moves_at_once_and_carries_across_a_restart(tm
         assert rnd.shown().bank == 100 and rnd.shown().hands[1][0].cards == ("TS",)
         press(app, 1, "start", lambda: cab.round.pending.seat == 2, what="seat 1's stake and its 21")
         assert cab.round.bank == 98  # seat 1's 21 paid from the bank at once
+        assert cab.revealing == {1} and lamps(app, 2) == set()  # the 21 held on every screen: seat 2 waits
+        run_until(app, lambda: not cab.revealing, what="the 21's hold to end")
         assert lamps(app, 2) == {"start", "auto"}
         run_until(app, lambda: cab.round.pending.kind == "play", what="seat 2's stake by the clock")
         assert lamps(app, 2) == {"draw", "stand", "auto"}  # no dark card: the table does not play it

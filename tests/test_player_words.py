@@ -29,8 +29,8 @@ from tests.helpers import stored_pin  # noqa: E402
 
 DISPLAY = Path(__file__).parent.parent / "machine" / "display"
 GAMES = Path(__file__).parent.parent / "machine" / "games"
-PLAYER_SOURCES = ("view.py", "draw.py", "painter.py", "cards.py", "notes.py", "screens.py", "places.py", "tournament.py",
-                  "gamewords.py")
+PLAYER_SOURCES = ("view.py", "draw.py", "painter.py", "cards.py", "others.py", "notes.py", "screens.py", "places.py",
+                  "tournament.py", "gamewords.py")
 FIELD = re.compile(r"\{\w+\}")
 
 

@@ -58,7 +58,7 @@ def test_by_default_every_language_english_where_it_always_was_the_others_in_the
 def test_one_game_and_one_language_go_straight_into_the_folder_with_the_menu_pages(tmp_path):
     drawn, render, save = fake(tmp_path)
     paths = write_screenshots(tmp_path, ["random-blackjack"], language="ru", game="ochko", render=render, save=save)
-    assert drawn == [(n, "ru") for n in ("ochko-stake", "ochko-settled", *menus_with("ochko"))]
+    assert drawn == [(n, "ru") for n in ("ochko-stake", "ochko-reveal", "ochko-settled", *menus_with("ochko"))]
     assert paths == [tmp_path / f"{n}.png" for n, _ in drawn]
 
 
@@ -82,7 +82,7 @@ def test_an_option_that_names_nothing_is_one_line_and_exit_2(tmp_path, capsys, o
 
 def test_the_command_renders_real_pictures(tmp_path, capsys):
     assert main(["screenshots", str(tmp_path), "--game", "ochko", "--language", "nl"]) == 0
-    names = ["ochko-stake", "ochko-settled", *menus_with("ochko")]
+    names = ["ochko-stake", "ochko-reveal", "ochko-settled", *menus_with("ochko")]
     assert capsys.readouterr().out.splitlines() == [str(tmp_path / f"{n}.png") for n in names]
     assert all((tmp_path / f"{n}.png").stat().st_size > 10_000 for n in names)
     assert ScreenshotError.__mro__[1] is ValueError  # the CLI's one-line errors

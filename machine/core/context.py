@@ -47,6 +47,7 @@ class CabinetSettings:
     credit_limit: int = 10_000  # no coins accepted while the credit meter is at or above this
     betting_time: float = 20.0
     decision_timeout: float = 15.0
+    reveal_hold: float = 2.0  # seconds a hand shown to every seat (ochko's 21 or bust) holds play (machine/core/reveal.py)
     recall_games: int = 100
     games: tuple[Profile, ...] = ()  # the other enabled games (the operator or a player may choose one)
     denomination_cents: int = 10  # a point's worth: the screens show the meters as money (never the core's sums)

@@ -118,6 +118,8 @@ def is_live(state: CabinetState, game: Game, n: int, button: Button, games: int 
     """Whether pressing ``button`` on seat ``n`` now would do something (its lamp)."""
     if state.row.pauses:
         return False
+    if state.hold is not None and state.round is not None and (_group(button) == "play" or bet_decision(state, n)):
+        return False  # a reveal's hold (machine/core/reveal.py): the next decision waits for the screens
     if tournament.in_force(state):
         return tournament_live(state, game, n, button)
     seat = state.seats[n]

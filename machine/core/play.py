@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from machine.core import reveal
 from machine.core.admin import audit
 from machine.core.context import Core
 from machine.core.state import SeatState
@@ -122,6 +123,7 @@ def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
         by = "auto" if by == "player" else by
     d = rnd.pending
     assert d is not None
+    shown_before = reveal.revealed(core)
     try:
         new = rnd.act(n, action)
     except ShoeExhausted as exc:
@@ -142,6 +144,7 @@ def decide(core: Core, n: int, action: str, now: float, by: str) -> None:
             staked = core.state.round_meta.setdefault("staked", {})
             staked[str(e.seat)] = staked.get(str(e.seat), 0) + points
     core.state.row.decision_since = now
+    reveal.hold_after(core, shown_before, now)
     core.store.mark("round")
     _settle_if_finished(core, now)
 
@@ -274,4 +277,4 @@ def decision_time_left(core: Core, now: float) -> float | None:
     since = core.state.row.decision_since
     if timed_decision(core) is None or since is None:
         return None
-    return max(0.0, core.settings.decision_timeout - (now - since))
+    return max(0.0, min(core.settings.decision_timeout, core.settings.decision_timeout - (now - since)))  # (a hold: full)

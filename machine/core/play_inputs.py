@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from machine.core import admin, lamps, payouts, pinlock, play, tournament
+from machine.core import admin, lamps, payouts, pinlock, play, reveal, tournament
 from machine.core.context import Core
 from machine.core.lamps import Press
 from machine.core.queries import CabinetQueries
@@ -28,6 +28,7 @@ class PlayInputs(CabinetQueries):
         except ValueError:
             raise ValueError(f"unknown button {button!r}") from None
         core = self.core
+        reveal.end_if_due(core.state, now)
         kind = lamps.press_kind(core.state, core.game, n, b, len(core.profiles))
         if kind is None:
             with core.tx("press", {"button": b.value, "ignored": True}, n):
@@ -95,6 +96,7 @@ class PlayInputs(CabinetQueries):
         core = self.core
         if wall is not None:
             core.wall_offset = wall - now
+        reveal.end_if_due(core.state, now)
         if pinlock.due(core, now):  # the PIN lock's running time served (the operator menu pauses play)
             with core.tx("pin_lock_served", {"now": now}):
                 pinlock.served(core, now)

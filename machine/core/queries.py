@@ -224,6 +224,13 @@ class CabinetQueries:
         """Coins each seat's payout still asks of the hopper (for the hopper's driver)."""
         return {n: p.owed for n, p in self.core.state.payouts.items()}
 
+    @property
+    def revealing(self) -> frozenset[int]:
+        """The seats whose hands were just shown to every seat while play holds for the screens
+        (machine/core/reveal.py); empty when nothing holds."""
+        hold = self.core.state.hold
+        return hold.seats if hold is not None and self.core.state.round is not None else frozenset()
+
     def decision_time_left(self, now: float) -> float | None:
         """Seconds left for the pending decision, or None when there is no limit."""
         return play.decision_time_left(self.core, now)

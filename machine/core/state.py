@@ -214,6 +214,15 @@ class CabinetRow:
         )
 
 
+@dataclass(frozen=True)
+class Hold:
+    """A reveal's hold (machine/core/reveal.py): the seats whose hands were just shown to every
+    seat, and until when play waits for the screens. In memory only, never journaled."""
+
+    seats: frozenset[int]
+    until: float
+
+
 @dataclass
 class CabinetState:
     """Everything the core keeps: the seats, the cabinet row, the round in play, the payouts.
@@ -228,6 +237,7 @@ class CabinetState:
     round_meta: dict[str, Any] = field(default_factory=dict)
     round_shoe: list[str] = field(default_factory=list)
     payouts: dict[int, Payout] = field(default_factory=dict)
+    hold: Hold | None = None  # a reveal's hold: the screens' time, not a row of the journal
 
     def in_round(self, n: int) -> bool:
         return self.round is not None and n in self.round.seat_numbers

@@ -2,7 +2,8 @@
 
 Owns: ``cabinet screenshots DIR`` and the scenes the screenshot tests compare: attract, betting,
 a split hand, the insurance offer, a dealer blackjack, tilt and handpay, and the other games'
-main moments (ochko, eenentwintig, eenendertigen's swap, knock, reveal and modern discard, whose
+main moments (ochko's stake, a 21 held on every screen and the settlement; eenentwintig;
+eenendertigen's swap, knock, reveal and modern discard, whose
 computer players play the real Auto strategy; an eenendertigen tournament's name entry, a
 participant's round beside the waiting seats' ranking list, the final list with its seed) and
 the start-up screen while Auto's tables are prepared.
@@ -158,11 +159,17 @@ def scene_ochko_stake(tmp: Path) -> Cabinet:
     return cab
 
 
+def scene_ochko_reveal(tmp: Path) -> Cabinet:
+    cab = _two_seat_round(tmp, OCHKO_SHOE, 5, game="ochko")
+    cab.press(1, "start", 7)  # stakes the 2 proposed: T + A = 21, shown to every seat, held until 9
+    return cab
+
+
 def scene_ochko_settled(tmp: Path) -> Cabinet:
     cab = _two_seat_round(tmp, OCHKO_SHOE, 5, game="ochko")
-    cab.press(1, "start", 3)  # stakes the 2 proposed: T + A = 21
-    cab.press(2, "start", 3)
-    cab.press(2, "stand", 4)
+    cab.press(1, "start", 3)  # stakes the 2 proposed: T + A = 21, held on every screen until 5
+    cab.press(2, "start", 5)
+    cab.press(2, "stand", 6)
     return cab
 
 
@@ -313,6 +320,7 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "handpay": scene_handpay,
     "surrender": scene_surrender,
     "ochko-stake": scene_ochko_stake,
+    "ochko-reveal": scene_ochko_reveal,
     "ochko-settled": scene_ochko_settled,
     "eenentwintig-bet": scene_eenentwintig_bet,
     "eenentwintig-wash": scene_eenentwintig_wash,

@@ -1,5 +1,5 @@
 """The cards and hands of a player screen: the dealer's cards and words, the min/max card, the
-other seats' lines, the seat's own hands with their stakes and outcomes, the deciding seat's
+header (the other seats' lines and hands: others.py), the seat's own hands with their stakes and outcomes, the deciding seat's
 hand for the others to watch.
 
 Owns those parts' layout (``CardsPainter``, one of ``draw.Renderer``'s bases). Never changes
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pygame
 
+from machine.display import others
 from machine.display.painter import Painter
 from machine.display.palette import DIM, FELT_DARK, GOLD, RED, WHITE
 from machine.display.view import SeatView, TableView
@@ -19,11 +20,8 @@ from machine.i18n import N_
 DEALER_SCALE = 0.8  # the dealer's cards beside the seat's own (full size)
 HANDS_Y = 222
 WATCH_Y = 100  # the deciding seat's hand, at the right below the min/max card
-W_HEADER = 300  # the other seats' lines at the top left
 OUTCOMES = {"win": N_("Win {amount}"), "blackjack": N_("Blackjack: win {amount}"), "push": N_("Push: {amount} back"),
             "lose": N_("Lost {amount}"), "surrender": N_("Surrendered: {amount} back")}
-STATES = {"idle": N_("free"), "ready": N_("ready"), "betting": N_("betting"), "in_round": N_("playing"),
-          "paying": N_("paying out"), "handpay": N_("handpay"), "tilt": N_("tilt"), "memory_error": N_("memory error")}
 
 
 class CardsPainter(Painter):
@@ -63,20 +61,10 @@ class CardsPainter(Painter):
             self.text(surf, self._("Max {bet}: a quarter of your club meter", bet=top), int(14 * s), GOLD,
                       topright=(r.right, r.bottom + int(4 * s)), width=W * 0.45)
 
-    def _header(self, surf, view: TableView, seat: SeatView, s) -> None:
+    def _header(self, surf, view: TableView, seat: SeatView, s, now: float) -> None:
+        """"SEAT N", and the other seats with their hands as this seat may see them (others.py)."""
         self.text(surf, self._("SEAT {seat}", seat=seat.number), int(30 * s), GOLD, topleft=(int(12 * s), int(6 * s)))
-        y = int(40 * s)
-        for other in view.seats:
-            if other.number == seat.number:
-                continue
-            mark = "> " if view.turn == other.number else ""
-            state = self._(STATES.get(other.state, other.state))
-            if other.bet and other.state in ("betting", "in_round"):
-                line = self._("Seat {seat}: {state}, bet {bet}", seat=other.number, state=state, bet=self.num(other.bet))
-            else:
-                line = self._("Seat {seat}: {state}", seat=other.number, state=state)
-            self.text(surf, mark + line, int(17 * s), GOLD if mark else DIM, topleft=(int(12 * s), y), width=W_HEADER * s)
-            y += int(20 * s)
+        others.draw_others(self, surf, view, seat, now, s)
 
     def hand_label(self, hand) -> str:
         """"Bet 2 · 11": the hand's stake and total, plainly."""

@@ -103,12 +103,12 @@ class Renderer(CardsPainter, NotesPainter):
         if view.places:  # a game of places (eenendertigen): machine/display/places.py lays the table out
             places.draw_places(self, surf, view, seat, now, s, offset)
             self._minmax(surf, view, seat, s)
-            self._header(surf, view, seat, s)
+            self._header(surf, view, seat, s, now)
             self._message(surf, view, seat, now, s, y=places.MESSAGE_Y * s, countdown_y=places.COUNTDOWN_Y * s)
         else:
             self._dealer(surf, view, now, s)
             self._minmax(surf, view, seat, s)
-            self._header(surf, view, seat, s)
+            self._header(surf, view, seat, s, now)
             self._hands(surf, seat, now, s)
             self._watching(surf, view, seat, now, s)
             self._message(surf, view, seat, now, s)

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 NO_DISPLAY = "no display: set DISPLAY or run with --headless"
 INVISIBLE_DRIVERS = frozenset({"offscreen", "dummy"})  # SDL's fallbacks: they draw nowhere a person sees
 START_PUMP_SECONDS = 0.1  # while Auto's tables are prepared: the window's events pumped this often
+SHARED_CAPTION = " - development layout: a shared screen ({seats} seats in one window)"  # the tiles' window
 WINDOWPOS_CENTERED_DISPLAY = 0x2FFF0000  # SDL: centred on the display whose index is or-ed in
 
 
@@ -259,11 +260,14 @@ class Screens:
         pygame.event.pump()
 
     def caption(self, title: str) -> None:
-        """The one window's caption names the game ``title`` (the windows layout: each names its seat)."""
+        """The one window's caption names the game ``title`` and, when it holds more than one
+        seat's tile, says that it is a development layout: every seat sees the others' screens
+        (machine/operator/sharedscreen.py; the windows layout: each window names its seat)."""
         import pygame
 
         if not self.windows:
-            pygame.display.set_caption(f"{title} - cabinet")
+            shared = SHARED_CAPTION.format(seats=self.seats) if self.seats > 1 else ""
+            pygame.display.set_caption(f"{title} - cabinet{shared}")
 
     def memory_error(self, detail: str, until: Callable[[], bool]) -> None:
         """Every seat's screen says the cabinet cannot trust its memory, until the window is

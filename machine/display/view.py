@@ -97,8 +97,11 @@ class TableView:
     decision_time: float = 15.0  # the configured decision timeout: the countdown ring's full circle
     betting_left: float | None = None  # the betting time left once a seat has bet and no round runs
     betting_time: float = 20.0
+    revealing: frozenset[int] = frozenset()  # seats whose hands were just shown to all, held on every screen
 
 
+REVEAL_MESSAGE = N_("Seat {seat} shows its cards")  # every other screen, while a reveal holds play
+LOCKED = ("handpay", "tilt", "memory_error", "paying")  # their own message stands over a reveal's
 PENDING_MESSAGES = {"insurance": N_("Insurance?"), "surrender": N_("Surrender?"), "bet": N_("Place your bet"),
                     "discard": N_("Discard a card")}
 
@@ -127,12 +130,19 @@ def build_view(
     table = shown_round.shown() if shown_round else between
     assert table is not None  # between rounds with no round to show, the table between rounds
     house = between or table
+    betting = rnd is None and any(st.money.bet for st in cab.seats.values())  # the next betting started
+    revealing = cab.revealing
     seats = []
     for n, st in sorted(cab.seats.items()):
         m = st.money
         hands, insurance, insurance_returned, message, fields, watching = _seat_round(cab, n, last, table, pending)
-        others = {o: table.seen_by_others(o) for o in sorted(table.hands) if o != n} if shown_round else {}
+        others = {o: table.seen_by(n, o) for o in sorted(table.hands) if o != n} if shown_round and not betting else {}
         state = cab.seat_state(n)
+        shower = min(revealing - {n}, default=None)
+        if n in revealing:  # a reveal's hold: its own screen says its result, every other one points at it
+            message, fields = "", {}
+        elif shower is not None and state not in LOCKED:
+            message, fields = REVEAL_MESSAGE, {"seat": shower}
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
             message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title, bool(table.places))
@@ -170,7 +180,6 @@ def build_view(
             )
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)
-    betting = rnd is None and any(s.bet for s in seats)  # the next betting started: the last dealer's cards go
     since = cab.betting_since
     betting_left = max(0.0, settings.betting_time - (now - since)) if rnd is None and since is not None else None
     return TableView(
@@ -195,6 +204,7 @@ def build_view(
         decision_time=settings.decision_timeout,
         betting_left=betting_left,
         betting_time=settings.betting_time,
+        revealing=revealing,
     )
 
 

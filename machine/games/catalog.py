@@ -46,6 +46,12 @@ class Engine:
     math: str
     script: str
 
+    @property
+    def hidden_hands(self) -> bool:
+        """Whether the game hides a seat's cards from the other seats during a round
+        (``Game.hidden_hands``: ochko, eenendertigen); a class that does not say hides nothing."""
+        return bool(getattr(self.game, "hidden_hands", False))
+
     def module(self, part: str) -> ModuleType:
         """The module of this engine's ``part`` (``"math"``, ``"script"``), imported now."""
         return importlib.import_module(getattr(self, part))

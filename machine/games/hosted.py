@@ -27,6 +27,7 @@ class HostedGame:
     """A game profile with its rules in force, as the cabinet hosts it (see ``Game``)."""
 
     bets_after_deal: bool = False  # True: the bets are decisions of the round, after the deal
+    hidden_hands: bool = False  # True: a seat's cards are hidden from the other seats during a round
     max_seats: int | None = None  # the most seats one round deals in (a game of places); None: every seat
     # decision kind -> button -> the round's action (live only when the action is an option)
     ACTIONS: Mapping[str, Mapping[Button, str]] = {}  # per class, or per instance where the rules choose

@@ -135,11 +135,20 @@ class TableShown:
     """Each seat's hands as every OTHER seat may see them now (ochko: a closed card ``FACE_DOWN``
     until a 21, a bust or the settlement shows it); None: as open as in ``hands`` (blackjack,
     eenentwintig). The screens draw another seat's hands from here, never from ``hands``."""
+    revealed: frozenset[int] = frozenset()
+    """The seats whose hands the game has shown to every seat before the settlement (ochko: a 21
+    or a bust). A seat newly in it after a decision is a reveal: the cabinet holds play a moment
+    so that every screen can read it before the next decision is asked."""
 
     def seen_by_others(self, seat: int) -> tuple[HandShown, ...]:
         """Seat ``seat``'s hands as another seat's screen may draw them."""
         source = self.hands if self.others is None else self.others
         return tuple(source.get(seat, ()))
+
+    def seen_by(self, viewer: int, seat: int) -> tuple[HandShown, ...]:
+        """Seat ``seat``'s hands as seat ``viewer``'s screen may draw them: its own as it sees
+        them, another's as the game lets the others see it. The one rule every screen draws by."""
+        return tuple(self.hands.get(seat, ())) if viewer == seat else self.seen_by_others(seat)
 
 
 @runtime_checkable
@@ -186,6 +195,10 @@ class Game(Protocol):
     """True where the bets are decisions of the round (``bet`` decisions whose options are
     ``bet:N`` actions), taken after cards are dealt; the cabinet then starts the round with
     the seats that pressed Start holding the minimum, and takes nothing before the deal."""
+
+    hidden_hands: bool
+    """True where a seat's cards are hidden from the other seats during a round (ochko's closed
+    cards, 31's hands): seats that share one screen would see each other's (``config check``)."""
 
     max_seats: int | None
     """The most seats one round deals in (eenendertigen: its four places); None: every seat.

@@ -4,7 +4,8 @@ Owns: ``config check``'s verdict on the house's return (an enabled game whose re
 play, the bet rule included where the bet follows a card, is 100 % or more is refused unless
 ``allow_player_edge`` names it, then a warning; a return below ``min_return`` is refused), its
 warnings about the operator PIN (the shipped 1234, a hash weaker than the shipped parameters;
-refused outright on a released cabinet by the configuration itself), reading the operator PIN
+refused outright on a released cabinet by the configuration itself), a game that hides cards on
+seats sharing a screen (machine/operator/sharedscreen.py), reading the operator PIN
 for ``config apply`` (without echo on a terminal, or one line of standard input with
 ``--pin-stdin``) and printing what was applied. Never changes a setting itself:
 machine/operator/applying.py does, in one journaled transaction.
@@ -18,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from machine.operator import pin
+from machine.operator import pin, sharedscreen
 from machine.operator.applying import ApplyRefused, apply_configuration
 from machine.operator.config import ConfigError, MachineConfig, load_config
 
@@ -30,7 +31,7 @@ def pct(x: float) -> str:
 def check_command(args: argparse.Namespace) -> int:
     """``cabinet config check FILE``: the file's own checks, then the enabled games' returns."""
     cfg = load_config(args.file)
-    problems, warnings = returns_verdict(cfg)
+    problems, warnings = (a + b for a, b in zip(returns_verdict(cfg), sharedscreen.verdict(cfg), strict=True))
     if problems:
         raise ConfigError([f"{args.file}: {line}" for line in problems])
     print(f"{args.file}: OK ({cfg.seats} seats, game {cfg.game}, data in {cfg.data_dir})")

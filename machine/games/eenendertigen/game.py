@@ -45,6 +45,7 @@ class EenendertigenGame(HostedGame):
     """One eenendertigen profile with its rules in force, as the cabinet hosts it."""
 
     max_seats: int | None = PLACES
+    hidden_hands = True  # every place's hand is hidden from the others until the round ends
     LABELS = LABELS
 
     def __init__(self, profile: Profile, auto: Callable[[Any], str]):

@@ -360,18 +360,21 @@ class EenendertigenRound:
     # -- what the screens show -----------------------------------------------------------------
 
     def shown(self) -> TableShown:
-        """Each seat's own hand open (four cards while it chooses its discard); every place with
+        """Each seat's own hand open (four cards while it chooses its discard), hidden from the
+        other seats (``others``) until the round ends; every place with
         its hand hidden until the round ends, then revealed with its score and result; who
         passed, who knocked ("31!") and the swaps, for everyone at once; the table's open cards
         and (modern) the closed stack's count."""
         over = self.turn is None
         hands: dict[int, tuple[HandShown, ...]] = {}
+        others: dict[int, tuple[HandShown, ...]] = {}  # each seat's hand as the other seats see it: hidden until the end
         places = []
         for n, p in enumerate(self.places):
             text = score_text(score2(p.cards)) if len(p.cards) == HAND else ""
             if p.seat is not None:
                 hands[p.seat] = (HandShown(tuple(p.cards), p.bet, text, ("win" if p.won else "lose") if over else None,
                                            p.returned, active=self.turn == n),)
+                others[p.seat] = hands[p.seat] if over else (HandShown((FACE_DOWN,) * HAND, p.bet, ""),)
             places.append(PlaceShown(
                 n + 1, p.seat, tuple(p.cards) if over else (FACE_DOWN,) * HAND, text if over else "", p.passed, p.knocked,
                 p.swaps, self.turn == n, p.won if over else None, p.returned))
@@ -380,7 +383,7 @@ class EenendertigenRound:
             dealer_cards=open_cards, hands=hands, notice=self._notice(), dealer_title="TABLE", places=tuple(places),
             stack=self.stack if self.rules.variant == "modern" else None,
             max_swaps=MAX_SWAPS if self.rules.variant == "classic" else None,
-            bets={p.seat: p.bet for p in self.places if p.seat is not None})
+            bets={p.seat: p.bet for p in self.places if p.seat is not None}, others=others)
 
     def _notice(self) -> Text:
         """The line every screen shows: who knocked, then how the round ended and who won."""

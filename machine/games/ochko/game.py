@@ -35,6 +35,7 @@ class OchkoGame(HostedGame):
     """One ochko profile with its rules in force, as the cabinet hosts it."""
 
     bets_after_deal = True
+    hidden_hands = True  # each seat's closed cards are its own until a 21, a bust or the settlement
 
     ACTIONS = {"play": ACTIONS}  # at a bet decision the bet buttons and Start are the core's
     LABELS = LABELS

@@ -374,6 +374,7 @@ class OchkoRound(RoundBase):
             tuple(self.banker), total_text(self.total(self.banker)) if self.banker else "", hands,
             bank=self.bank, notice=STUK_NOTICE if self.stuk else "", dealer_title=BANKER,
             bets={s.number: s.bet for s in self.seats}, others=others,
+            revealed=frozenset(s.number for s in self.seats if s.at_once),
         )
 
     def _seen_by_others(self, seat: OchkoSeat, own: HandShown) -> HandShown:
