@@ -64,7 +64,10 @@ class CardsPainter(Painter):
     def _header(self, surf, view: TableView, seat: SeatView, s, now: float) -> None:
         """"SEAT N", and the other seats with their hands as this seat may see them (others.py)."""
         self.text(surf, self._("SEAT {seat}", seat=seat.number), int(30 * s), GOLD, topleft=(int(12 * s), int(6 * s)))
-        others.draw_others(self, surf, view, seat, now, s)
+        cw = self.card_size(s * DEALER_SCALE)[0]
+        n = 0 if view.places else len(view.dealer_cards)  # the house's cards, centred: the strip stays left of them
+        left = surf.get_width() / 2 - (cw + cw * 0.62 * (n - 1)) / 2 - 8 * s if n else None
+        others.draw_others(self, surf, view, seat, now, s, right=left)
 
     def hand_label(self, hand) -> str:
         """"Bet 2 · 11": the hand's stake and total, plainly."""

@@ -38,22 +38,25 @@ STATES = {"idle": N_("free"), "ready": N_("ready"), "betting": N_("betting"), "i
 RESULT_COLOURS = {"win": GOLD, "blackjack": GOLD, "lose": RED}
 
 
-def draw_others(r: CardsPainter, surf: pygame.Surface, view: TableView, seat: SeatView, now: float, s: float) -> None:
-    """Every other seat's line and, where this seat may see some, its hands (see the docstring)."""
+def draw_others(r: CardsPainter, surf: pygame.Surface, view: TableView, seat: SeatView, now: float, s: float,
+                right: float | None = None) -> None:
+    """Every other seat's line and, where this seat may see some, its hands (see the docstring);
+    nothing drawn right of ``right`` (the house's cards on a narrow tile), else of the strip's width."""
+    width = WIDTH * s if right is None else max(60 * s, min(WIDTH * s, right - 12 * s))
     rows = [o for o in view.seats if o.number != seat.number]
     dealt = {} if view.places else {n: hands for n, hands in seat.others.items() if hands}
     scale = card_scale(len(rows), sum(1 for o in rows if o.number in dealt)) * s
     y = TOP * s
     for other in rows:
         top = y
-        line = _line(r, surf, view, other, y, s)
+        line = _line(r, surf, view, other, y, width, s)
         y += LINE * s
         hands = dealt.get(other.number)
         if hands:
-            right = _hands(r, surf, other.number, hands, y, scale, now, s)
+            end = _hands(r, surf, other.number, hands, y, scale, width, now, s)
             y += r.card_size(scale)[1] + GAP * s
             if other.number in view.revealing:  # just shown to every seat: framed while play holds for it
-                box = pygame.Rect(int(6 * s), int(top - 2 * s), int(max(right, line.right + 6 * s) - 6 * s), int(y - top))
+                box = pygame.Rect(int(6 * s), int(top - 2 * s), int(max(end, line.right + 6 * s) - 6 * s), int(y - top))
                 pygame.draw.rect(surf, GOLD, box, width=max(2, int(2 * s)), border_radius=int(6 * s))
 
 
@@ -66,7 +69,7 @@ def card_scale(rows: int, dealt: int) -> float:
     return max(SMALLEST, min(LARGEST, room / CARD_H))
 
 
-def _line(r: CardsPainter, surf, view: TableView, other: SeatView, y: float, s: float) -> pygame.Rect:
+def _line(r: CardsPainter, surf, view: TableView, other: SeatView, y: float, width: float, s: float) -> pygame.Rect:
     mark = "> " if view.turn == other.number else ""
     state = r._(STATES.get(other.state, other.state))
     if other.bet and other.state in ("betting", "in_round"):
@@ -74,14 +77,14 @@ def _line(r: CardsPainter, surf, view: TableView, other: SeatView, y: float, s: 
     else:
         line = r._("Seat {seat}: {state}", seat=other.number, state=state)
     lit = mark or other.number in view.revealing
-    return r.text(surf, mark + line, int(17 * s), GOLD if lit else DIM, topleft=(int(12 * s), int(y)), width=WIDTH * s)
+    return r.text(surf, mark + line, int(17 * s), GOLD if lit else DIM, topleft=(int(12 * s), int(y)), width=width)
 
 
-def _hands(r: CardsPainter, surf, number: int, hands, y: float, scale: float, now: float, s: float) -> float:
+def _hands(r: CardsPainter, surf, number: int, hands, y: float, scale: float, width: float, now: float, s: float) -> float:
     """One other seat's hands in a row from the left at ``y``; where the row ends at the right."""
     cw, ch = r.card_size(scale)
     x = 12 * s
-    right = (12 + WIDTH) * s
+    right = 12 * s + width
     for i, hand in enumerate(hands):
         wdt = cw + cw * STEP * (len(hand.cards) - 1)
         for j, c in enumerate(hand.cards):
