@@ -3,9 +3,10 @@
 Owns: turning the cabinet's state (seats, meters, the round, locks, the clock) into one
 ``TableView`` the drawing code paints, so that what a screen says is testable without pygame:
 each seat's language, its message as a catalog message id with its fields, the betting and
-decision times, the other seats' hands as the game lets this seat see them (``TableShown.others``:
-the rule is the game's, written once; the display only draws it), a maximum bet below the table's and
-a leftover below the smallest coin. Never changes the cabinet, never translates and never draws.
+decision times, the other seats' hands as the game lets this seat see them (``TableShown.seen_by``:
+the rule is the game's, written once; the display only draws it), a reveal's hold (every other
+screen says "Seat N shows its cards" while play waits: machine/core/reveal.py), a maximum bet
+below the table's and a leftover below the smallest coin. Never changes the cabinet, never translates and never draws.
 """
 
 from __future__ import annotations
