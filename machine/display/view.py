@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
+from machine.games import catalog
 from machine.games.interface import Button, Decision, GameRound, HandShown, PlaceShown, TableShown
 from machine.i18n import N_
 
@@ -97,6 +98,7 @@ class TableView:
     decision_time: float = 15.0  # the configured decision timeout: the countdown ring's full circle
     betting_left: float | None = None  # the betting time left once a seat has bet and no round runs
     betting_time: float = 20.0
+    motif: tuple[str, ...] = ()  # the cards attract mode shows for the game in force (games/catalog.py)
 
 
 PENDING_MESSAGES = {"insurance": N_("Insurance?"), "surrender": N_("Surrender?"), "bet": N_("Place your bet"),
@@ -195,6 +197,7 @@ def build_view(
         decision_time=settings.decision_timeout,
         betting_left=betting_left,
         betting_time=settings.betting_time,
+        motif=catalog.engine(cab.profile.engine).motif,
     )
 
 
