@@ -77,7 +77,11 @@ def test_no_text_of_attract_mode_crosses_the_felts_arc(game, language, monkeypat
 def test_each_game_has_its_own_motif_from_the_registry_and_attract_shows_the_credit(game, monkeypatch):
     cards: list[str | None] = []
     card_surface = notes.card_surface
-    monkeypatch.setattr(notes, "card_surface", lambda code, *a: cards.append(code) or card_surface(code, *a))
+    def record(code, *a):
+        cards.append(code)
+        return card_surface(code, *a)
+
+    monkeypatch.setattr(notes, "card_surface", record)
     drawn = texts_of(monkeypatch)
     attract(game, "en")
     engine = catalog.engine(scenes.load_profile(game).engine)
@@ -88,8 +92,8 @@ def test_each_game_has_its_own_motif_from_the_registry_and_attract_shows_the_cre
 
 
 def test_the_meters_are_read_in_large_digits(monkeypatch):
-    """A real cabinet's meters read from the seat: the points at 34 px on 540 lines (they were
-    20), their names at 14 px (12)."""
+    """A real cabinet's meters read from the seat: the points at 31 px on 540 lines (they were
+    20), their names at 13 px (12)."""
     drawn = texts_of(monkeypatch)
     surf = pygame.Surface(SIZE)
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,7 +102,7 @@ def test_the_meters_are_read_in_large_digits(monkeypatch):
         cab.journal.close()
     Renderer().draw_seat(surf, view, 1, now=scenes.SCENE_TIME)
     sizes = {m: size for m, size, _r in drawn}
-    assert sizes["CREDIT"] >= 14 and sizes[str(view.seats[0].credit)] >= 34
+    assert sizes["CREDIT"] >= 13 and sizes[str(view.seats[0].credit)] >= 31
 
 
 def test_lit_and_unlit_buttons_differ_by_far_more_than_a_shade():
@@ -138,14 +142,13 @@ def menu_texts(name: str, monkeypatch, language: str = "en") -> list[tuple[str, 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_menu_pages_share_one_type_size_and_the_meters_keep_their_columns(language, monkeypatch):
-    sizes = {}
+    sizes: dict[str, int] = {}
+    columns: dict[str, tuple[int, ...]] = {}
     for name in ("menu-meters", "menu-meters-2", "menu-settings", "menu-events"):
         said = menu_texts(name, monkeypatch, language)
         rows = [size for _t, size, _w in said[2:-1]]  # the table: not OPERATOR, the title, the footer
         sizes[name] = max(set(rows), key=rows.count)
-        if name.startswith("menu-meters"):
-            header = [w["topright"][0] for _t, _s, w in said[2:12] if "topright" in w]
-            sizes[name + " columns"] = tuple(header)
-    assert len({sizes[n] for n in ("menu-meters", "menu-meters-2", "menu-settings", "menu-events")}) == 1
-    assert sizes["menu-meters columns"] == sizes["menu-meters-2 columns"]
-    assert len(sizes["menu-meters columns"]) >= 6
+        if name.startswith("menu-meters"):  # the header's right-aligned names: where each column ends
+            columns[name] = tuple(w["topright"][0] for _t, _s, w in said[2:12] if "topright" in w)
+    assert len(set(sizes.values())) == 1
+    assert columns["menu-meters"] == columns["menu-meters-2"] and len(columns["menu-meters"]) >= 6

@@ -92,13 +92,13 @@ class NotesPainter(Painter):
         for i, (label, points, money) in enumerate(cells):
             x = i * cw + 10 * s
             if i:
-                pygame.draw.line(surf, LAMP_OFF_EDGE, (int(i * cw), int(y + 6 * s)), (int(i * cw), int(y + 50 * s)))
-            self.text(surf, label, int(14 * s), DIM, topleft=(int(x), int(y + 3 * s)), width=cw - 16 * s)
+                pygame.draw.line(surf, LAMP_OFF_EDGE, (int(i * cw), int(y + 5 * s)), (int(i * cw), int(y + 40 * s)))
+            self.text(surf, label, int(13 * s), DIM, topleft=(int(x), int(y + 2 * s)), width=cw - 16 * s)
             room = cw - 20 * s
-            r = self.text(surf, points, int(34 * s), METER_INK, topleft=(int(x), int(y + 18 * s)),
+            r = self.text(surf, points, int(31 * s), METER_INK, topleft=(int(x), int(y + 13 * s)),
                           width=room * (0.62 if money else 1.0), smallest=12)
             if money:
-                self.text(surf, money, int(17 * s), DIM, topleft=(int(r.right + 8 * s), int(y + 33 * s)),
+                self.text(surf, money, int(17 * s), DIM, topleft=(int(r.right + 8 * s), int(y + 24 * s)),
                           width=x + room - r.right - 8 * s)
 
     def _buttons(self, surf, seat: SeatView, s, offset) -> None:

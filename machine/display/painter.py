@@ -25,8 +25,8 @@ DEAL_SECONDS = 0.25
 # finds no missing glyph), and it stays legible small, where pygame's own font runs its letters together
 FONT = Path(__file__).parent / "fonts" / "DejaVuSans-Bold.ttf"
 FELT_SHAPE = (-0.15, -0.55, 1.3, 1.45)  # the felt's ellipse (left, top, width, height) in parts of the screen's size
-METERS_TOP = 128  # the meters' strip begins this far above the screen's bottom (at s = 1), the buttons below it
-METERS_HEIGHT = 56
+METERS_TOP = 116  # the meters' strip begins this far above the screen's bottom (at s = 1), the buttons below it
+METERS_HEIGHT = 45
 
 
 def felt_rect(w: float, h: float) -> pygame.Rect:
