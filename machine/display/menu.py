@@ -48,19 +48,20 @@ def _columns(r: Renderer, rows: list[list[str]], size: int, gap: float, width: f
              ) -> tuple[int, list[float]]:
     """The type size and each column's width: every page in the one size (the title's scale
     below it), a column of figures (right-aligned) at least as wide as ``FIGURES`` so that the
-    pages of one table keep their columns where they were, and where a table of figures has
-    room, its first column (the names) takes it, the figures lined up at the right. Where the
+    pages of one table keep their columns where they were, and where a table of names and
+    figures has room, its first column (the names) takes it, the figures lined up at the right. Where the
     columns are too wide, the widest columns are narrowed to one limit (their cells written
     smaller, ``_row``); only where even that cannot fit them is the whole type made smaller."""
     while True:
         font = r.font(size)
         n = max(len(c) for c in rows)
-        right = [j > 0 and (align[j] if j < len(align) else "r") == "r" for j in range(n)]
+        how = [align[j] if j < len(align) else ("l" if j == 0 else "r") for j in range(n)]
+        right = [j > 0 and how[j] == "r" for j in range(n)]
         least = font.size(FIGURES)[0]
         widths: list[float] = [max([font.size(c[j])[0] for c in rows if j < len(c)] + [least if right[j] else 0])
                                for j in range(n)]
         room = width - gap * (n - 1)
-        if any(right) and sum(widths) < room:
+        if how[0] == "l" and any(right) and sum(widths) < room:
             widths[0] += room - sum(widths)  # the figures at the right edge, page after page
         if sum(widths) <= room:
             return size, widths
@@ -94,7 +95,7 @@ def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
     size = int(15 * s)
     table = [line.split("\t") for line in ([view.header] if view.header else []) + view.lines if "\t" in line]
     columns = max((len(c) for c in table), default=1)
-    gap = max(10.0, 24 * min(1.0, 8 / columns)) * s  # closer columns when there are many (eight seats)
+    gap = max(10.0, 24 * min(1.0, 6 / columns)) * s  # closer columns when there are many (four or eight seats)
     if table:
         size, widths = _columns(r, table, size, gap, width, view.align)
     row_h = size + 6 * s
