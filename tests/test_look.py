@@ -17,7 +17,7 @@ import pygame  # noqa: E402
 from machine.devtools import scenes  # noqa: E402
 from machine.display import menu as menu_module  # noqa: E402
 from machine.display import notes  # noqa: E402
-from machine.display.draw import Renderer  # noqa: E402
+from machine.display.draw import Renderer, tile_rects  # noqa: E402
 from machine.display.painter import METERS_TOP, felt_rect  # noqa: E402
 from machine.display.view import build_view  # noqa: E402
 from machine.games import catalog  # noqa: E402
@@ -42,34 +42,43 @@ def texts_of(monkeypatch) -> list[tuple[str, int, pygame.Rect]]:
     return drawn
 
 
-def attract(game: str, language: str, size=SIZE, seats: int = 1, credit: bool = False) -> pygame.Surface:
-    """Seat 1's attract screen of ``game`` (the whole surface: one seat)."""
+def attract(game: str, language: str, size=SIZE, seats: int = 1) -> pygame.Surface:
+    """The attract screens of ``game``: one seat's on the whole surface, or each of ``seats``
+    on its tile of it (as the development window draws them)."""
     surf = pygame.Surface(size)
     with tempfile.TemporaryDirectory() as tmp:
         cab = scenes._cabinet(Path(tmp), game=game, seats=seats)
         view = build_view(cab, scenes.SCENE_TIME, languages=dict.fromkeys(cab.seats, language))
         cab.journal.close()
-    Renderer(language=language).draw_seat(surf, view, 1, now=scenes.SCENE_TIME)
+    Renderer(language=language).draw_table(surf, view, now=scenes.SCENE_TIME)
     return surf
+
+
+def outline(r: pygame.Rect, n: int = 16) -> list[tuple[float, float]]:
+    """Points along a text's rectangle: its top and bottom edges and its sides."""
+    xs = [r.left + r.width * i / n for i in range(n + 1)]
+    return [(x, y) for x in xs for y in (r.top, r.bottom)] + [(x, r.centery) for x in (r.left, r.right)]
 
 
 def inside(x: float, y: float, e: pygame.Rect) -> bool:
     return ((x - e.centerx) / (e.width / 2)) ** 2 + ((y - e.centery) / (e.height / 2)) ** 2 <= 1
 
 
+@pytest.mark.parametrize("seats", [1, 4])
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("game", GAMES)
-def test_no_text_of_attract_mode_crosses_the_felts_arc(game, language, monkeypatch):
+def test_no_text_of_attract_mode_crosses_the_felts_arc(game, language, seats, monkeypatch):
     """The ochko, 31 and Russian attract lines ran across the gold arc; now every text above the
-    meters lies wholly inside the felt (or wholly outside it)."""
+    meters lies wholly inside the felt (or wholly outside it), on a whole screen and on a tile."""
     drawn = texts_of(monkeypatch)
-    attract(game, language)
-    W, H = SIZE
-    e = felt_rect(W, H)
-    above = [(m, r) for m, _size, r in drawn if r.bottom <= H - METERS_TOP * H / 540]
-    assert len(above) >= 5  # the title, the seat, the call for coins (its blink: on at this time), the lines
-    crossing = [m for m, r in above
-                if len({inside(x, y, e) for x in (r.left, r.right) for y in (r.top, r.bottom)}) > 1]
+    attract(game, language, seats=seats)
+    crossing = []
+    for tile in tile_rects(pygame.Surface(SIZE), seats):
+        e = felt_rect(tile.width, tile.height).move(tile.topleft)
+        above = [(m, r) for m, _size, r in drawn
+                 if tile.contains(r) and r.top < tile.bottom - METERS_TOP * tile.height / 540]
+        assert len(above) >= 5  # the title, the seat, the call for coins (on at this time), the lines
+        crossing += [m for m, r in above if len({inside(x, y, e) for x, y in outline(r)}) > 1]
     assert crossing == []
 
 
@@ -152,3 +161,22 @@ def test_the_menu_pages_share_one_type_size_and_the_meters_keep_their_columns(la
             columns[name] = tuple(w["topright"][0] for _t, _s, w in said[2:12] if "topright" in w)
     assert len(set(sizes.values())) == 1
     assert columns["menu-meters"] == columns["menu-meters-2"] and len(columns["menu-meters"]) >= 6
+
+
+@pytest.mark.parametrize("language", ["en", "ru"])
+def test_no_text_of_any_player_scene_crosses_the_felts_arc(language, monkeypatch):
+    """Every main screen's texts, on its four tiles, clear of the arc (English, and Russian:
+    the longest words)."""
+    drawn = texts_of(monkeypatch)
+    crossing = []
+    for name in scenes.SCENES:
+        if name == "starting":
+            continue
+        drawn.clear()
+        scenes.render_scene(name, size=SIZE, language=language)
+        for tile in tile_rects(pygame.Surface(SIZE), 4):
+            e = felt_rect(tile.width, tile.height).move(tile.topleft)
+            crossing += [(name, m) for m, _size, r in drawn
+                         if tile.contains(r) and r.top < tile.bottom - METERS_TOP * tile.height / 540
+                         and len({inside(x, y, e) for x, y in outline(r)}) > 1]
+    assert crossing == []
