@@ -96,13 +96,13 @@ class Renderer(CardsPainter, NotesPainter):
         rest = pygame.Rect(bar.left + filled, bar.top, bar.width - filled, bar.height)
         if rest.width <= 0:
             return
-        glow = max(8, int(60 * s))
+        glow = max(12, int(90 * s))
         x = rest.left - glow + ((now % SWEEP_SECONDS) / SWEEP_SECONDS) * (rest.width + glow)
         clip = surf.get_clip()
         surf.set_clip(rest.inflate(0, -2 * max(1, int(2 * s))))
         for i in range(glow):
             k = 1 - abs(i - glow / 2) / (glow / 2)  # brightest in its middle
-            c = tuple(int(v * 0.55 * k) for v in GOLD)
+            c = tuple(int(v * 0.85 * k) for v in GOLD)
             pygame.draw.line(surf, c, (int(x + i), rest.top), (int(x + i), rest.bottom))
         surf.set_clip(clip)
 
