@@ -57,7 +57,8 @@ def attract(game: str, language: str, size=SIZE, seats: int = 1) -> pygame.Surfa
 def outline(r: pygame.Rect, n: int = 16) -> list[tuple[float, float]]:
     """Points along a text's rectangle: its top and bottom edges and its sides."""
     xs = [r.left + r.width * i / n for i in range(n + 1)]
-    return [(x, y) for x in xs for y in (r.top, r.bottom)] + [(x, r.centery) for x in (r.left, r.right)]
+    points: list[tuple[float, float]] = [(x, y) for x in xs for y in (r.top, r.bottom)]
+    return points + [(float(r.left), float(r.centery)), (float(r.right), float(r.centery))]
 
 
 def inside(x: float, y: float, e: pygame.Rect) -> bool:
