@@ -171,7 +171,8 @@ def test_the_words_of_31_in_dutch():
     nl = Words("nl")
     game = {  # the game's own words and texts (message ids with their fields), through the catalog
         "TABLE": "TAFEL", "31!": "31!", "30.5": "30,5",
-        Text("31! Place {place} knocked: one more turn each", place=2): "31! Plaats 2 heeft 31: iedereen nog \u00e9\u00e9n beurt",
+        Text("31! Place {place} knocked: one more turn each", place=2):
+            "31! Plaats 2 heeft 31: de anderen mogen nog \u00e9\u00e9n keer wisselen",
         Text.joined(SEP, ["Everyone passed", Text("Place {place} wins", place=3)]): "Iedereen heeft gepast · plaats 3 wint",
         Text.joined(SEP, ["31!", Text("Places {places} share the win", places="1, 3")]): "31! · plaatsen 1, 3 delen de winst",
         "Swap all three": "Alle drie ruilen",

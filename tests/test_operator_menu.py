@@ -271,7 +271,7 @@ def test_the_settings_page_shows_human_names_units_ranges_and_translated_values(
     assert rows["Credit limit (no coins taken above)"][0] == "10,000 points = €1,000.00"  # 10 cents a point
     menu.language = "nl"
     rows = {line.split("\t")[0]: line.split("\t")[1:] for line in menu.view().lines}
-    assert rows["Dealer koopt op zacht 17"] == ["nee", "nee / ja", ""]
+    assert rows["Dealer trekt bij zacht 17"] == ["nee", "nee / ja", ""]
     assert rows["Beslistijd"][0] == "15 s" and rows["Creditlimiet (daarboven geen munten)"][0] == "10.000 punten = €\xa01.000,00"
     menu.language = "ru"
     assert menu.view().title == "Настройки" and menu.view().footer.startswith("Ещё/Хватит")
@@ -365,7 +365,7 @@ def test_a_setting_change_in_the_event_log_reads_as_the_settings_page_writes_it(
     details = [line.split("\t")[-1] for line in menu.view().lines[:2]]
     assert details == ["Decision time: 15 s -> 20 s", "Dealer hits soft 17: no -> yes (after the next RAM clear)"]
     menu.language = "nl"
-    assert menu.view().lines[1].split("\t")[-1] == "Dealer koopt op zacht 17: nee -> ja (na de volgende RAM-wissing)"
+    assert menu.view().lines[1].split("\t")[-1] == "Dealer trekt bij zacht 17: nee -> ja (na de volgende RAM-wissing)"
 
 
 def test_an_events_detail_reads_the_cores_words_in_the_operators_language(tmp_path):

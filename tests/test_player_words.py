@@ -88,7 +88,8 @@ def test_every_text_the_games_show_in_the_scenes_is_read_back_into_a_message(tmp
     assert notice == "Place 2 swapped · Place 3 passed"  # the game's English, as cabinet round prints it
     assert gamewords.say(nl, notice) == "Plaats 2 ruilde · Plaats 3 paste"
     assert gamewords.say(nl, "Place 2 swapped") == "Place 2 swapped"  # English is never read back into a message
-    assert gamewords.say(nl, Text("bust {total}", total=24)) == "dood 24" and gamewords.say(nl, "20.5") == "20,5"
+    # "bust": the Dutch manual's word (seed 003: "Een hand is verloren (Bust)")
+    assert gamewords.say(nl, Text("bust {total}", total=24)) == "bust 24" and gamewords.say(nl, "20.5") == "20,5"
     assert gamewords.say(Words("ru"), Text("Blackjack pays {a} to {b}", a=3, b=2)) == "Блэкджек платит 3 к 2"
     assert gamewords.say(Words("nb"), "hopper: empty; 4 coin(s) owed") == "hopper: tom; 4 mynt(er) skyldig"
     assert gamewords.say(nl, "Door open | Panel offline") == "Deur open | Paneel niet verbonden"
@@ -175,7 +176,7 @@ def test_a_lost_hand_reads_lost_and_its_stake_and_the_hand_label_is_plain(tmp_pa
     lost = HandShown(cards=("TS", "6H", "9C"), stake=10, total_text=Text("bust {total}", total=25), result="lose", returned=0)
     win = HandShown(cards=("TS", "QH"), stake=10, total_text="20", result="win", returned=20, doubled=True)
     assert (r.outcome(lost), r.outcome(win)) == ("Verloren 10", "Winst 20")
-    assert r.hand_label(lost) == "Inzet 10  \u00b7  dood 25" and r.hand_label(win) == "Inzet 10, verdubbeld  \u00b7  20"
+    assert r.hand_label(lost) == "Inzet 10  \u00b7  bust 25" and r.hand_label(win) == "Inzet 10, verdubbeld  \u00b7  20"
 
 
 def test_a_leftover_below_the_smallest_coin_is_explained(tmp_path):

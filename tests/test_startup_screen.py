@@ -59,10 +59,11 @@ def test_the_start_up_screen_says_how_far_the_tables_are_in_each_language(langua
     assert surf.get_at((192 + 200, y))[:3] == (0, 0, 0) and surf.get_at((768 - 20, y))[:3] == (0, 0, 0)
     said.clear()
     r.draw_starting(surf, "Ochko", language)  # nothing reported yet (or the tables came from the cache)
-    assert said == ["OCHKO", STARTING[language]]
+    ochko = "ОЧКО" if language == "ru" else "OCHKO"  # the game's name in the language that has one
+    assert said == [ochko, STARTING[language]]
     said.clear()
     r.draw_starting(surf, "Ochko", language, 1, 1)  # a game prepared in one step: no count
-    assert said == ["OCHKO", PREPARING[language].split(":")[0]]
+    assert said == [ochko, PREPARING[language].split(":")[0]]
     assert surf.get_at((768 - 20, y))[:3] == GOLD
 
 
@@ -78,7 +79,7 @@ def test_progress_reaches_every_seats_screen_as_it_comes(tmp_path, monkeypatch):
     cfg = cabinet_config(tmp_path, "language: nb")
     screens = Screens(cfg, "Random Blackjack")
     drawn: list[tuple] = []
-    monkeypatch.setattr(Renderer, "draw_starting", lambda self, surf, *a: drawn.append((surf.get_size(), *a)))
+    monkeypatch.setattr(Renderer, "draw_starting", lambda self, surf, *a, now=None: drawn.append((surf.get_size(), *a)))
     pumped = []
     monkeypatch.setattr(pygame.event, "pump", lambda: pumped.append(1))
     flips = []
@@ -104,8 +105,13 @@ def test_the_window_answers_while_the_tables_take_long_between_two_reports(tmp_p
     screens = Screens(cabinet_config(tmp_path, "language: nl"), "Random Blackjack")
     log: list[object] = []
     monkeypatch.setattr(Screens, "_pump", staticmethod(lambda: log.append("pump")))
-    monkeypatch.setattr(Renderer, "draw_starting", lambda self, surf, title, language, done, total: log.append(
-        (title, language, done, total)))
+    nows: list[float | None] = []
+
+    def draw(self, surf, title, language, done, total, now=None):
+        log.append((title, language, done, total))
+        nows.append(now)
+
+    monkeypatch.setattr(Renderer, "draw_starting", draw)
     workers: list[str] = []
 
     def tables() -> None:
@@ -121,7 +127,29 @@ def test_the_window_answers_while_the_tables_take_long_between_two_reports(tmp_p
     assert drawn[-2:] == [("Random Blackjack", "nl", 10, 10)] * 2  # the last report, on both seats' tiles
     first, last = log.index(("Random Blackjack", "nl", 0, 10)), log.index(("Random Blackjack", "nl", 10, 10))
     assert log[first + 2:last].count("pump") >= 5  # the window answered while no report came
+    # and the screen was drawn anew meanwhile, each frame later than the last: its bar moves
+    stretch = [x for x in log[first:last] if x == ("Random Blackjack", "nl", 0, 10)]
+    assert len(stretch) >= 10  # two tiles a frame, five frames or more
+    moments = [n for n in nows if n is not None]
+    assert len(moments) == len(nows) and moments == sorted(moments) and moments[-1] - moments[0] >= 0.25
     screens.close()
+
+
+def test_the_start_up_bar_moves_while_no_report_comes():
+    """Issue 23: "Preparing the game: 0 of 10" sat still for the 20-odd seconds a cold start
+    spends before blackjack's first up card; a light now runs along the bar's unfilled part,
+    so two moments of one report are two different pictures (and a done bar stays still)."""
+    r = Renderer(language="en")
+    a, b = pygame.Surface((960, 540)), pygame.Surface((960, 540))
+    r.draw_starting(a, "Random Blackjack", "en", 0, 10, now=0.2)
+    r.draw_starting(b, "Random Blackjack", "en", 0, 10, now=1.0)
+    y = int(540 * 0.62)
+    row = [(a.get_at((x, y))[:3], b.get_at((x, y))[:3]) for x in range(200, 760)]
+    assert sum(pa != pb for pa, pb in row) > 40
+    assert any(pa != (0, 0, 0) for pa, _pb in row) and any(pb != (0, 0, 0) for _pa, pb in row)
+    r.draw_starting(a, "Random Blackjack", "en", 10, 10, now=0.2)
+    r.draw_starting(b, "Random Blackjack", "en", 10, 10, now=1.0)
+    assert all(a.get_at((x, y)) == b.get_at((x, y)) for x in range(200, 760))
 
 
 def test_what_the_tables_raise_is_raised_to_the_start(tmp_path):

@@ -29,6 +29,11 @@ __all__ = ["FONT", "GOLD", "WHITE", "Renderer", "tile_rects"]
 STARTING = N_("One moment: the cabinet is starting")  # the start-up screen before Auto's tables report
 PREPARING = N_("Preparing the game")  # a game whose tables come in one step
 PREPARING_PART = N_("Preparing the game: {done} of {total}")  # blackjack: per up card
+GAME_TITLES = (  # the shipped profiles' titles (config/games): each language's name for its game, where it has one
+    N_("Random Blackjack"), N_("Casino Blackjack"), N_("European Blackjack"), N_("Swedish Pub Blackjack"),
+    N_("Spanish 21"), N_("Ochko"), N_("Eenentwintig"), N_("Eenendertigen"), N_("Eenendertigen modern"),
+)
+SWEEP_SECONDS = 1.6  # the start-up bar's light runs along it once in this time
 
 
 class Renderer(CardsPainter, NotesPainter):
@@ -47,24 +52,27 @@ class Renderer(CardsPainter, NotesPainter):
             pygame.draw.rect(surf, (0, 0, 0), r, width=2)
 
     def draw_starting_table(self, surf: pygame.Surface, seats: int, title: str, language: str,
-                            done: int | None = None, total: int | None = None) -> None:
+                            done: int | None = None, total: int | None = None, now: float | None = None) -> None:
         """The start-up screen on every seat's tile of one surface (``draw_starting``)."""
         for r in tile_rects(surf, seats):
-            self.draw_starting(surf.subsurface(r), title, language, done, total)
+            self.draw_starting(surf.subsurface(r), title, language, done, total, now=now)
             pygame.draw.rect(surf, (0, 0, 0), r, width=2)
 
     def draw_starting(self, surf: pygame.Surface, title: str, language: str, done: int | None = None,
-                      total: int | None = None) -> None:
+                      total: int | None = None, now: float | None = None) -> None:
         """The whole of a seat's screen while the cabinet starts: the game's title and how far
         Auto's tables are, ``done`` of ``total`` in words and as a bar (None: nothing reported
         yet, or the tables came from the cache; a total of 1, a game prepared in one step: the
-        bar without the count), in ``language``."""
+        bar without the count), in ``language``. ``now`` (seconds, any clock): a light sweeps
+        the bar's part still to come, so the bar moves while the engine works on towards its
+        next report (a cold start spends most of its time before the first: the compiled
+        kernels are built then)."""
         W, H = surf.get_size()
         s = min(W / 960, H / 540)
         self.w = self.words(language)
         self._felt(surf, s)
         y = H * 0.52  # the words' line; the title above it, the bar below, together on a tall screen too
-        self.text(surf, title.upper(), int(44 * s), GOLD, center=(W / 2, y - 119 * s), width=W - 40 * s)
+        self.text(surf, self._(title).upper(), int(44 * s), GOLD, center=(W / 2, y - 119 * s), width=W - 40 * s)
         if done is None or not total:
             self.text(surf, self._(STARTING), int(26 * s), WHITE, center=(W / 2, y), width=W - 40 * s)
             return
@@ -78,7 +86,25 @@ class Renderer(CardsPainter, NotesPainter):
             filled = bar.copy()
             filled.width = max(1, round(bar.width * done / total))
             pygame.draw.rect(surf, GOLD, filled, border_radius=int(6 * s))
+        if now is not None and done < total:
+            self._sweep(surf, bar, round(bar.width * done / total), now, s)
         pygame.draw.rect(surf, GOLD, bar, width=max(1, int(2 * s)), border_radius=int(6 * s))
+
+    @staticmethod
+    def _sweep(surf: pygame.Surface, bar: pygame.Rect, filled: int, now: float, s: float) -> None:
+        """A soft light running along the bar's unfilled part, once every ``SWEEP_SECONDS``."""
+        rest = pygame.Rect(bar.left + filled, bar.top, bar.width - filled, bar.height)
+        if rest.width <= 0:
+            return
+        glow = max(12, int(90 * s))
+        x = rest.left - glow + ((now % SWEEP_SECONDS) / SWEEP_SECONDS) * (rest.width + glow)
+        clip = surf.get_clip()
+        surf.set_clip(rest.inflate(0, -2 * max(1, int(2 * s))))
+        for i in range(glow):
+            k = 1 - abs(i - glow / 2) / (glow / 2)  # brightest in its middle
+            c = tuple(int(v * 0.85 * k) for v in GOLD)
+            pygame.draw.line(surf, c, (int(x + i), rest.top), (int(x + i), rest.bottom))
+        surf.set_clip(clip)
 
     def draw_seat(self, surf: pygame.Surface, view: TableView, number: int, now: float, offset=(0, 0)) -> None:
         """One player screen, in its seat's language."""
@@ -96,6 +122,7 @@ class Renderer(CardsPainter, NotesPainter):
             return
         if view.attract and seat.state == "idle":
             self._attract(surf, view, seat, now, s)
+            self._meters(surf, view, seat, s)  # each seat's credit, also while it is idle
             self._buttons(surf, seat, s, offset)
             if view.banner:
                 self._banner(surf, view.banner, s)

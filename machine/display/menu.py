@@ -22,6 +22,7 @@ from machine.operator.menuwords import MenuView
 BG = (18, 22, 34)
 DIM = (150, 160, 190)
 HIGHLIGHT = (60, 70, 110)
+FIGURES = "000,000"  # the narrowest a column of figures is drawn: the meters' columns stay put from page to page
 FOOTER = (255, 230, 150)
 HOUSE = {"DEALER": N_("Dealer"), "BANKER": N_("Bank"), "BANK": N_("Bank")}  # the recall's title of the house's hand
 RESULTS = {"win": N_("win {n}"), "lose": N_("lost {stake}"), "push": N_("push, {n} back"), "blackjack": N_("blackjack {n}"),
@@ -43,15 +44,41 @@ def _blit(surf: pygame.Surface, r: Renderer, text: str, size: int, color, **wher
     return rect
 
 
-def _columns(r: Renderer, rows: list[list[str]], size: int, gap: float, width: float) -> tuple[int, list[float]]:
-    """A type size at which the columns fit ``width``, and each column's width."""
+def _columns(r: Renderer, rows: list[list[str]], size: int, gap: float, width: float, align: str
+             ) -> tuple[int, list[float]]:
+    """The type size and each column's width: every page in the one size (the title's scale
+    below it), a column of figures (right-aligned) at least as wide as ``FIGURES`` so that the
+    pages of one table keep their columns where they were, and where a table of names and
+    figures has room, its first column (the names) takes it, the figures lined up at the right. Where the
+    columns are too wide, the widest columns are narrowed to one limit (their cells written
+    smaller, ``_row``); only where even that cannot fit them is the whole type made smaller."""
     while True:
         font = r.font(size)
         n = max(len(c) for c in rows)
-        widths: list[float] = [max((font.size(c[j])[0] for c in rows if j < len(c)), default=0) for j in range(n)]
-        if sum(widths) + gap * (n - 1) <= width or size <= 8:
+        how = [align[j] if j < len(align) else ("l" if j == 0 else "r") for j in range(n)]
+        right = [j > 0 and how[j] == "r" for j in range(n)]
+        least = font.size(FIGURES)[0]
+        widths: list[float] = [max([font.size(c[j])[0] for c in rows if j < len(c)] + [least if right[j] else 0])
+                               for j in range(n)]
+        room = width - gap * (n - 1)
+        if how[0] == "l" and any(right) and sum(widths) < room:
+            widths[0] += room - sum(widths)  # the figures at the right edge, page after page
+        if sum(widths) <= room:
             return size, widths
+        limit = _limit(widths, room)
+        if limit >= 6 * size or size <= 8:
+            return size, [min(w, limit) for w in widths]
         size = max(8, int(size * 0.93))
+
+
+def _limit(widths: list[float], room: float) -> float:
+    """The widest a column may be for all of them to fit ``room`` (the narrow ones untouched)."""
+    rest, n = room, len(widths)
+    for i, w in enumerate(sorted(widths)):
+        if w * (n - i) >= rest:
+            return rest / (n - i)
+        rest -= w
+    return max(widths)
 
 
 def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
@@ -68,9 +95,9 @@ def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
     size = int(15 * s)
     table = [line.split("\t") for line in ([view.header] if view.header else []) + view.lines if "\t" in line]
     columns = max((len(c) for c in table), default=1)
-    gap = max(10.0, 24 * min(1.0, 8 / columns)) * s  # closer columns when there are many (eight seats)
+    gap = max(10.0, 24 * min(1.0, 6 / columns)) * s  # closer columns when there are many (four or eight seats)
     if table:
-        size, widths = _columns(r, table, size, gap, width)
+        size, widths = _columns(r, table, size, gap, width, view.align)
     row_h = size + 6 * s
     if view.header:
         _row(surf, r, view.header.split("\t"), view.align, widths, left, y, size, gap, DIM)
@@ -97,10 +124,11 @@ def _row(surf, r: Renderer, cells: list[str], align: str, widths: list[float], l
     x = left
     for j, cell in enumerate(cells):
         how = align[j] if j < len(align) else ("l" if j == 0 else "r")
+        fit = _fit(r, cell, size, widths[j])  # a cell of a narrowed column, smaller; the others as they are
         if how == "r":
-            _blit(surf, r, cell, size, color, topright=(int(x + widths[j]), int(y)))
+            _blit(surf, r, cell, fit, color, topright=(int(x + widths[j]), int(y)))
         else:
-            _blit(surf, r, cell, size, color, topleft=(int(x), int(y)))
+            _blit(surf, r, cell, fit, color, topleft=(int(x), int(y)))
         x += widths[j] + gap
 
 

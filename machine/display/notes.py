@@ -14,8 +14,20 @@ import pygame
 
 from machine.display.cardart import card_surface
 from machine.display.gamewords import BAR
-from machine.display.painter import Painter
-from machine.display.palette import DIM, GOLD, LAMP_OFF, LAMP_ON, RED, WHITE
+from machine.display.painter import METERS_HEIGHT, METERS_TOP, Painter, felt_room
+from machine.display.palette import (
+    DIM,
+    GOLD,
+    LAMP_OFF,
+    LAMP_OFF_EDGE,
+    LAMP_OFF_INK,
+    LAMP_ON,
+    LAMP_ON_EDGE,
+    LAMP_ON_INK,
+    METER_INK,
+    RED,
+    WHITE,
+)
 from machine.display.view import BUTTON_ORDER, SeatView, TableView
 from machine.games.interface import Button
 from machine.i18n import LANGUAGE_NAMES, N_
@@ -65,21 +77,33 @@ class NotesPainter(Painter):
             self.text(surf, str(math.ceil(left)), int(20 * s), WHITE, center=(cx, cy))
 
     def _meters(self, surf, view: TableView, seat: SeatView, s) -> None:
+        """The credit, club and bet meters in large digits, as a cabinet's meters are read from
+        the seat: each meter's name small above, its points large, their money beside them."""
         W, H = surf.get_size()
-        y = H - 112 * s
-        pygame.draw.rect(surf, (0, 0, 0), pygame.Rect(0, y, W, 40 * s))
+        y = H - METERS_TOP * s
+        pygame.draw.rect(surf, (0, 0, 0), pygame.Rect(0, y, W, METERS_HEIGHT * s))
         c = view.denomination_cents
         cells = [
-            (self._("CREDIT"), f"{self.num(seat.credit)}  ({self.money(seat.credit, c)})"),
-            (self._("CLUB"), f"{self.num(seat.club)}  ({self.money(seat.club, c)})"),
-            (self._("BET"), self.num(seat.bet)),
+            (self._("CREDIT"), self.num(seat.credit), self.money(seat.credit, c)),
+            (self._("CLUB"), self.num(seat.club), self.money(seat.club, c)),
+            (self._("BET"), self.num(seat.bet), ""),
         ]
         cw = W / len(cells)
-        for i, (label, value) in enumerate(cells):
-            self.text(surf, label, int(12 * s), DIM, topleft=(int(i * cw + 10 * s), int(y + 3 * s)))
-            self.text(surf, value, int(20 * s), WHITE, topleft=(int(i * cw + 10 * s), int(y + 17 * s)), width=cw - 16 * s)
+        for i, (label, points, money) in enumerate(cells):
+            x = i * cw + 10 * s
+            if i:
+                pygame.draw.line(surf, LAMP_OFF_EDGE, (int(i * cw), int(y + 5 * s)), (int(i * cw), int(y + 40 * s)))
+            self.text(surf, label, int(13 * s), DIM, topleft=(int(x), int(y + 2 * s)), width=cw - 16 * s)
+            room = cw - 20 * s
+            r = self.text(surf, points, int(31 * s), METER_INK, topleft=(int(x), int(y + 13 * s)),
+                          width=room * (0.62 if money else 1.0), smallest=12)
+            if money:
+                self.text(surf, money, int(17 * s), DIM, topleft=(int(r.right + 8 * s), int(y + 24 * s)),
+                          width=x + room - r.right - 8 * s)
 
     def _buttons(self, surf, seat: SeatView, s, offset) -> None:
+        """The lamp buttons: a lit one bright amber with a near-black legend, an unlit one dark
+        with a dim legend, so a glance tells them apart."""
         W, H = surf.get_size()
         per_row = 7
         bw = (W - 16 * s) / per_row
@@ -89,10 +113,12 @@ class NotesPainter(Painter):
             r = pygame.Rect(int(8 * s + col * bw + 2 * s), int(H - 70 * s + row * (bh + 4 * s)), int(bw - 4 * s), int(bh))
             lit = b in seat.lamps
             pygame.draw.rect(surf, LAMP_ON if lit else LAMP_OFF, r, border_radius=int(6 * s))
+            pygame.draw.rect(surf, LAMP_ON_EDGE if lit else LAMP_OFF_EDGE, r, width=max(1, int(2 * s)),
+                             border_radius=int(6 * s))
             label = self.tr(seat.labels[b]) if b in seat.labels else self._(BUTTON_LABELS[b])
             hint = self.key_hints.get(b)
-            color = (30, 20, 0) if lit else (130, 140, 134)
-            self.text(surf, label, int(14 * s), color, center=(r.centerx, r.centery - (5 * s if hint else 0)),
+            color = LAMP_ON_INK if lit else LAMP_OFF_INK
+            self.text(surf, label, int(15 * s), color, center=(r.centerx, r.centery - (5 * s if hint else 0)),
                       width=r.width - 6 * s, smallest=7)
             if hint:
                 self.text(surf, hint, int(10 * s), color, center=(r.centerx, r.centery + 8 * s))
@@ -100,7 +126,7 @@ class NotesPainter(Painter):
 
     def _lock_screen(self, surf, view: TableView, seat: SeatView, now, s) -> None:
         W, H = surf.get_size()
-        shade = pygame.Surface((W, H - 112 * s), pygame.SRCALPHA)
+        shade = pygame.Surface((W, H - METERS_TOP * s), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 170))
         surf.blit(shade, (0, 0))
         r = pygame.Rect(0, 0, int(W * 0.8), int(H * 0.42))
@@ -156,27 +182,44 @@ class NotesPainter(Painter):
             self.text(surf, line, size, WHITE, center=(W / 2, r.top + 5 * s + step * (i + 0.5)), width=W - 20 * s)
 
     def _attract(self, surf, view: TableView, seat: SeatView, now, s) -> None:
+        """The game's title, its motif (the cards the game is known by, from the registry), the
+        call for coins and what the game pays, every line inside the felt's arc."""
         W, H = surf.get_size()
-        cw, ch = self.card_size(s)
-        for i, c in enumerate(("AS", "KH", "7D", "7C", "7S")):
-            ang = (i - 2) * 12 + 4 * math.sin(now * 1.5 + i)
-            img = pygame.transform.rotate(card_surface(c, cw, ch, self.font_path), -ang)
-            surf.blit(img, img.get_rect(center=(W / 2 + (i - 2) * cw * 0.55, H * 0.40)))
-        self.text(surf, view.game_title.upper(), int(40 * s), GOLD, center=(W / 2, H * 0.11), width=W - 20 * s)
-        self.text(surf, self._("SEAT {seat}", seat=seat.number), int(20 * s), DIM, center=(W / 2, H * 0.19))
-        if int(now * 2) % 2 == 0:
-            self.text(surf, self._("INSERT COINS"), int(30 * s), WHITE, center=(W / 2, H * 0.63), width=W - 20 * s)
-        y = H * 0.69
-        for line in view.attract_lines:
-            self.text(surf, self.tr(line), int(15 * s), DIM, center=(W / 2, y), width=W - 20 * s)
-            y += 18 * s
-        if seat.number in view.game_choice:
-            self.text(surf, self._("Draw / Stand: choose the game"), int(15 * s), GOLD, center=(W / 2, y + 2 * s))
         # the seat's language, and how to change it (Insurance cycles it on an idle seat)
         lang = LANGUAGE_NAMES[seat.language]
-        self.text(surf, self._("Language: {language}", language=lang), int(18 * s), WHITE,
-                  topleft=(int(12 * s), int(10 * s)))
-        self.text(surf, self._("Insurance: language"), int(15 * s), DIM, topleft=(int(12 * s), int(34 * s)))
+        a = self.text(surf, self._("Language: {language}", language=lang), int(18 * s), WHITE,
+                      topleft=(int(12 * s), int(10 * s)))
+        b = self.text(surf, self._("Insurance: language"), int(15 * s), DIM, topleft=(int(12 * s), int(34 * s)))
+        self._motif(surf, view.motif, now, s, W / 2, H * 0.33)
+        beside = max(a.right, b.right) + 8 * s  # the title clear of the language's lines at either side
+        self.text(surf, self._(view.game_title).upper(), int(40 * s), GOLD, center=(W / 2, H * 0.09),
+                  width=W - 2 * beside)
+        self.text(surf, self._("SEAT {seat}", seat=seat.number), int(20 * s), DIM, center=(W / 2, H * 0.165))
+        if int(now * 2) % 2 == 0:
+            y = H * 0.53
+            self.text(surf, self._("INSERT COINS"), int(30 * s), WHITE, center=(W / 2, y),
+                      width=felt_room(W, H, y - 17 * s, y + 17 * s) - 24 * s)
+        lines = [self.tr(line) for line in view.attract_lines]
+        if seat.number in view.game_choice:
+            lines.append(self._("Draw / Stand: choose the game"))
+        top, bottom = H * 0.585, H - (METERS_TOP + 4) * s  # the lines between the call and the meters
+        step = min(17 * s, (bottom - top) / max(1, len(lines)))
+        y = top + step / 2
+        for i, line in enumerate(lines):
+            chooser = seat.number in view.game_choice and i == len(lines) - 1
+            self.text(surf, line, int(min(15 * s, step - 2 * s)), GOLD if chooser else DIM, center=(W / 2, y),
+                      width=felt_room(W, H, y - step / 2, y + step / 2) - 24 * s, smallest=8)
+            y += step
+
+    def _motif(self, surf, cards: tuple[str, ...], now, s, cx: float, cy: float) -> None:
+        """The game's cards fanned around (cx, cy), swaying gently."""
+        cw, ch = self.card_size(s * 0.9)
+        n = len(cards)
+        for i, c in enumerate(cards):
+            k = i - (n - 1) / 2
+            ang = k * 14 + 3 * math.sin(now * 1.5 + i)
+            img = pygame.transform.rotate(card_surface(c, cw, ch, self.font_path), -ang)
+            surf.blit(img, img.get_rect(center=(cx + k * cw * 0.62, cy + abs(k) * 6 * s)))
 
 
 def _waits_for_round(seat: SeatView) -> bool:

@@ -24,6 +24,27 @@ DEAL_SECONDS = 0.25
 # path: Latin, Cyrillic, \u20ac and \u00e6\u00f8\u00e5 (tests/test_player_words.py renders every catalog and
 # finds no missing glyph), and it stays legible small, where pygame's own font runs its letters together
 FONT = Path(__file__).parent / "fonts" / "DejaVuSans-Bold.ttf"
+FELT_SHAPE = (-0.15, -0.55, 1.3, 1.45)  # the felt's ellipse (left, top, width, height) in parts of the screen's size
+METERS_TOP = 116  # the meters' strip begins this far above the screen's bottom (at s = 1), the buttons below it
+METERS_HEIGHT = 45
+
+
+def felt_rect(w: float, h: float) -> pygame.Rect:
+    """The felt's ellipse on a ``w`` x ``h`` screen (its gold arc is this ellipse's edge)."""
+    return pygame.Rect(int(FELT_SHAPE[0] * w), int(FELT_SHAPE[1] * h), int(FELT_SHAPE[2] * w), int(FELT_SHAPE[3] * h))
+
+
+def felt_room(w: float, h: float, top: float, bottom: float) -> float:
+    """How wide a line of text between heights ``top`` and ``bottom`` centred on the screen may
+    be and stay inside the felt's arc (the narrower of its two edges; the whole width where the
+    arc runs off the screen at both)."""
+    r = felt_rect(w, h)
+    rx, ry, cy = r.width / 2, r.height / 2, r.centery
+    widths = []
+    for at in (top, bottom):
+        t = (at - cy) / ry
+        widths.append(0.0 if abs(t) >= 1 else 2 * rx * (1 - t * t) ** 0.5)
+    return min(w, *widths)
 
 
 class Painter:
@@ -102,8 +123,8 @@ class Painter:
     def _felt(self, surf, s) -> None:
         W, H = surf.get_size()
         surf.fill(FELT_DARK)
-        pygame.draw.ellipse(surf, FELT, pygame.Rect(-W * 0.15, -H * 0.55, W * 1.3, H * 1.35))
-        pygame.draw.ellipse(surf, GOLD, pygame.Rect(-W * 0.15, -H * 0.55, W * 1.3, H * 1.35), width=max(1, int(2 * s)))
+        pygame.draw.ellipse(surf, FELT, felt_rect(W, H))
+        pygame.draw.ellipse(surf, GOLD, felt_rect(W, H), width=max(1, int(2 * s)))
 
     def card_size(self, s: float) -> tuple[int, int]:
         return int(92 * s), int(132 * s)

@@ -21,6 +21,7 @@ import math
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -233,23 +234,20 @@ class Screens:
         drawn: tuple[str, int | None, int | None] | None = None  # the first tick draws the latest report
         while drawn != self._start_report or worker.is_alive():  # the last report drawn too
             worker.join(every)
-            if self._start_report != drawn:
-                drawn = self._start_report
-                self._draw_starting()
-            else:
-                self._pump()
+            drawn = self._start_report
+            self._draw_starting(time.monotonic())  # every tick: the bar's light moves between reports
         if failed:
             raise failed[0]
 
-    def _draw_starting(self) -> None:
-
+    def _draw_starting(self, now: float | None = None) -> None:
+        """The latest report on every seat's screen; ``now``: the bar's light where it is then."""
         title, done, total = self._start_report
         r = self.renderer
         if self.windows:
             for win in self.windows:
-                r.draw_starting(win.get_surface(), title, self.language, done, total)
+                r.draw_starting(win.get_surface(), title, self.language, done, total, now=now)
         else:
-            r.draw_starting_table(self._table_area(), self.seats, title, self.language, done, total)
+            r.draw_starting_table(self._table_area(), self.seats, title, self.language, done, total, now=now)
         self._flip()
         self._pump()
 

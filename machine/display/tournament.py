@@ -110,7 +110,7 @@ def _ranking(r: Renderer, surf: pygame.Surface, view: TableView, seat: SeatView,
             r.text(surf, _name(r, text) if i == 1 else r.tr(text), int(15 * s), WHITE, topleft=(int(W * c), int(y)))
         y += 19 * s
     if t.state != "playing":  # the attract screen of the game in force, the list on it
-        r.text(surf, f"{view.game_title.upper()}  -  {r._('SEAT {seat}', seat=seat.number)}", int(17 * s), GOLD,
+        r.text(surf, f"{r._(view.game_title).upper()}  -  {r._('SEAT {seat}', seat=seat.number)}", int(17 * s), GOLD,
                center=(W / 2, H * 0.70), width=W - 20 * s)
         if int(now * 2) % 2 == 0:
             r.text(surf, r._("INSERT COINS"), int(24 * s), WHITE, center=(W / 2, H * 0.75), width=W - 20 * s)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
+from machine.games import catalog
 from machine.games.interface import Button, Decision, GameRound, HandShown, PlaceShown, TableShown
 from machine.i18n import N_
 
@@ -99,6 +100,7 @@ class TableView:
     betting_left: float | None = None  # the betting time left once a seat has bet and no round runs
     betting_time: float = 20.0
     revealing: frozenset[int] = frozenset()  # seats whose hands were just shown to all, held on every screen
+    motif: tuple[str, ...] = ()  # the cards attract mode shows for the game in force (games/catalog.py)
 
 
 REVEAL_MESSAGE = N_("Seat {seat} shows its cards")  # every other screen, while a reveal holds play
@@ -206,6 +208,7 @@ def build_view(
         betting_left=betting_left,
         betting_time=settings.betting_time,
         revealing=revealing,
+        motif=catalog.engine(cab.profile.engine).motif,
     )
 
 

@@ -38,13 +38,15 @@ class Engine:
     cabinet, built as ``game(profile, auto)``. The rest are dotted module names, imported only
     when asked for (``module``): ``math`` offers the game-math interface described in
     ``machine/gamemath/engines.py``; ``script`` the ``cabinet round`` runner
-    (``run(script, profile, auto) -> dict``)."""
+    (``run(script, profile, auto) -> dict``). ``motif``: the cards that stand for the game
+    where the screens show it idle (attract mode: a hand its players know it by), card codes."""
 
     name: str
     rules: type[TableRules]
     game: Callable[..., Game]
     math: str
     script: str
+    motif: tuple[str, ...] = ()
 
     @property
     def hidden_hands(self) -> bool:
@@ -71,11 +73,16 @@ def unregister(name: str) -> None:
 
 
 for _e in (
-    Engine("blackjack", Rules, BlackjackGame, "machine.gamemath.blackjack", "machine.scripts.blackjack"),
-    Engine("ochko", OchkoRules, OchkoGame, "machine.gamemath.ochko", "machine.scripts.ochko"),
-    Engine("eenentwintig", EenentwintigRules, EenentwintigGame, "machine.gamemath.eenentwintig", "machine.scripts.eenentwintig"),
+    # the motifs: blackjack's ace with a black jack (the name's story, seed 002); ochko's two aces,
+    # an ochko of their own (seed 004); eenentwintig's three sevens that beat every 21 (seed 000);
+    # eenendertigen's 31 in one suit, the seed's harten aas, heer, vrouw (seed 001)
+    Engine("blackjack", Rules, BlackjackGame, "machine.gamemath.blackjack", "machine.scripts.blackjack",
+           motif=("AS", "JS")),
+    Engine("ochko", OchkoRules, OchkoGame, "machine.gamemath.ochko", "machine.scripts.ochko", motif=("AH", "AS")),
+    Engine("eenentwintig", EenentwintigRules, EenentwintigGame, "machine.gamemath.eenentwintig", "machine.scripts.eenentwintig",
+           motif=("7H", "7S", "7D")),
     Engine("eenendertigen", EenendertigenRules, EenendertigenGame, "machine.gamemath.eenendertigen",
-           "machine.scripts.eenendertigen"),
+           "machine.scripts.eenendertigen", motif=("AH", "KH", "QH")),
 ):
     register(_e)
 
