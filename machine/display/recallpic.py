@@ -70,7 +70,8 @@ def draw_recall(surf: pygame.Surface, rc: Recall, painter: Any, area: pygame.Rec
     y += 6 * s
     # the steps on the left, the final cards and the result on the right
     split = area.x + area.width * 0.56
-    _steps(surf, rc, painter, pygame.Rect(int(area.x + pad), int(y), int(split - area.x - 2 * pad), int(area.bottom - y - pad)), s)
+    left = pygame.Rect(int(area.x + pad), int(y), int(split - area.x - 2 * pad), int(area.bottom - y - pad))
+    _steps(surf, rc, painter, left, s)
     _table(surf, rc, painter, pygame.Rect(int(split), int(y), int(area.right - split - pad), int(area.bottom - y - pad)), s)
 
 

@@ -220,7 +220,9 @@ def _event_words(e: dict[str, Any], house: str, _: Words, who: str = "") -> str:
         took, gave = cards_text(e.get("took", ())), cards_text(e.get("gave", ()))
         return _("{what}: took {took}, gave {gave}", what=action_words(e["action"], _), took=took, gave=gave)
     if k == "pass":
-        return _("pass") if e.get("by") == "pass" else _("{who} passes ({why})", who=who, why=_(ENDED_WORDS.get(e["by"], e["by"])))
+        if e.get("by") == "pass":
+            return _("pass")
+        return _("{who} passes ({why})", who=who, why=_(ENDED_WORDS.get(e["by"], e["by"])))
     if k == "knock":
         return _("knock: 31!")
     if k == "bust":
