@@ -218,3 +218,4 @@ class MenuView:
     header: str = ""  # the column names of a table (tab-separated like its lines)
     align: str = ""  # per column: "l" left or "r" right (default: the first left, the others right)
     language: str = "en"  # what the drawing writes its own words in (recall's labels)
+    picture: Any = None  # a recalled game (machine/operator/recall.py's Recall) drawn instead of the lines
