@@ -199,7 +199,8 @@ def test_audit_recall_png_writes_the_last_ten_games_of_a_seat_and_steps_prints_t
     assert main(["audit", "recall", *args, "--seat", "2", "--steps"]) == 0
     text = capsys.readouterr().out.splitlines()
     assert text[0] == "Seat 2: last 10 games, the newest first"
-    assert [line for line in text if line.startswith("RECALL")] == [f"RECALL - seat 2 - game {k} of the last 10" for k in range(1, 11)]
+    titles = [line for line in text if line.startswith("RECALL")]
+    assert titles == [f"RECALL - seat 2 - game {k} of the last 10" for k in range(1, 11)]
     assert "(Auto)" in "\n".join(text) and "Credit after: credit" in text[-1]
 
 
