@@ -191,3 +191,27 @@ def test_volume_and_mute_are_settings_of_the_menu_behind_the_pin_and_journaled(t
     assert details == ["Sound volume (per cent): 70 -> 25", "Sound off: no -> yes"]  # the newest first
     menu.language = "ru"
     assert "Громкость звука (процентов): 70 -> 25" in [line.split("\t")[-1] for line in menu.view().lines]
+
+
+@pytest.mark.timeout(120)
+def test_the_windowed_cabinet_hears_what_its_journal_records(tmp_path, monkeypatch):
+    """Through the real loop: the app's frame feeds the journal's new records to the sound."""
+    from machine.devtools.harness import SimulatedCabinet
+    from machine.operator.config import parse_config
+    from machine.operator.firststart import temporary
+
+    from .helpers import two_seats
+
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    cfg = temporary(parse_config(two_seats("games_enabled: [random-blackjack]"), "m.yaml"), tmp_path)
+    app = SimulatedCabinet(cfg, tmp_path, headless=False)
+    try:
+        assert app.sound is not None
+        app.frame()
+        before = list(app.sound.played)
+        with app.lock:
+            app.cab.coin(1, "EU200A", 0.0)
+        app.frame()
+        assert app.sound.played == [*before, "coin"]
+    finally:
+        app.close()
