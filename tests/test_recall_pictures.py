@@ -99,6 +99,16 @@ def test_blackjack_with_a_split_insurance_and_auto_at_the_other_seat(tmp_path):
                                "  Staked 2, returned 0 (stakes included), net -2", "  Credit after: credit 10, club 8 (points)"]
 
 
+def test_an_early_surrender_declined_is_a_decision_before_the_dealer_looks(tmp_path):
+    cab = boot(tmp_path, "casino-blackjack", "TS 9S KH 6S 6H 5D 3C", over={"surrender": "early"})
+    play(cab, ["stand", "stand"])
+    assert body(steps(cab))[2:8] == [
+        "    1. Seat 1 receives 10♠", "    2. Dealer receives K♥", "    3. Seat 1 receives 6♠",
+        "    4. Dealer receives a closed card (5♦)", "    5. Seat 1: no surrender, play on (player)",
+        "    6. Dealer looks at the closed card: no blackjack"]
+    assert "    7. Seat 1: stand (player)" in steps(cab)
+
+
 def test_random_blackjack_a_bust(tmp_path):
     cab = boot(tmp_path, "random-blackjack", "TS 9S 7H 8S 6H 5D 3C")
     play(cab, ["draw"])
@@ -137,6 +147,13 @@ def test_eenentwintig_closed_cards_and_the_bank(tmp_path):
         "   14. Seat 1: lost, 0 returned", "   15. Round over", "  Bank: A♠ J♦ J♣ Q♦ (18)",
         "  Q♠ 9♥ A♥  13: lost, stake 2, returned 0", "  Staked 2, returned 0 (stakes included), net -2",
         "  Credit after: credit 10, club 8 (points)"]
+
+
+def test_eenendertigen_modern_a_take_and_its_discard_are_one_move_with_both_decisions(tmp_path):
+    cab = boot(tmp_path, "eenendertigen", over={"variant": "modern"})
+    play(cab, ["draw", "auto"])  # seat 1 draws from the stack, then Auto chooses the discard
+    move = next(line for line in steps(cab) if line.startswith("   14. "))
+    assert move == "   14. Place 1 (seat 1): draw from the stack, throw away card 2: took Q♥, gave 5♥ (player, Auto)"
 
 
 def test_eenendertigen_every_place_and_move_with_the_others_cards_closed_until_the_end(tmp_path):

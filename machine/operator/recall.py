@@ -69,6 +69,10 @@ def recall_of(g: dict[str, Any], _: Words, n: int = 1, count: int = 1, cents: in
               club=_.number(g["before"]["club"]))]
     if "bank_before" in g:
         head.append(_("Bank before: {bank}", bank=_.number(g["bank_before"])))
+    if "tournament" in g:
+        t = g["tournament"]
+        head.append(_("Tournament {id}, participant {number}, round {round} (no stake)", id=t.get("id", "?"),
+                      number=t.get("participant", "?"), round=t.get("round", "?")))
     steps = _steps(g, number, _)
     staked, returned = seat.get("staked", seat.get("bet", 0)), seat.get("returned", 0)
     result = [_("Staked {staked}, returned {returned} (stakes included), net {net}", staked=_.number(staked),
@@ -80,7 +84,7 @@ def recall_of(g: dict[str, Any], _: Words, n: int = 1, count: int = 1, cents: in
     if "bank_after" in g:
         result.append(_("Bank after: {bank}", bank=_.number(g["bank_after"])) + ("  " + _("(stuk)") if g.get("stuk") else ""))
     if g.get("void"):
-        result.append(_("Void: every stake returned ({why})", why=g["void"]))
+        result.append(_("Void: every stake returned ({why})", why=g.get("why", "")))
     result.append(_("Credit after: credit {credit}, club {club} (points)", credit=_.number(g["after"]["credit"]),
                     club=_.number(g["after"]["club"])))
     rc = Recall(number, title, head, rules_lines(g.get("rules", {}), _), steps, result, None)
@@ -138,11 +142,13 @@ def _steps(g: dict[str, Any], seat: int, _: Words) -> list[Step]:
         if not places and e.get("seat") is not None and not mine:
             continue  # another seat's game
         who = _who(e, places, hands, g, _)
-        if mine and (e["kind"] in DECISION_EVENTS or (e["kind"] == "pass" and e.get("by") == "pass")):
-            while decisions and decisions[0]["action"] == "continue":  # declined an early surrender
-                steps.append(Step(_("{who}: {what} ({by})", who=who, what=_(ACTION_WORDS["continue"]),
+        decided = mine and (e["kind"] in DECISION_EVENTS or (e["kind"] == "pass" and e.get("by") == "pass"))
+        if e["kind"] == "peek" or decided:
+            while decisions and decisions[0]["action"] == "continue":  # an early surrender declined: no event says so
+                steps.append(Step(_("{who}: {what} ({by})", who=_("Seat {seat}", seat=seat), what=_(ACTION_WORDS["continue"]),
                                     by=_(BY_WORDS.get(decisions[0]["by"], decisions[0]["by"]))), decision=True))
                 decisions.pop(0)
+        if decided:
             taken = [decisions.pop(0)] if decisions else []
             if taken and taken[0]["action"] in TWO_STEP and decisions and e["kind"] == "move":
                 taken.append(decisions.pop(0))

@@ -16,7 +16,7 @@ SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 BY_WORDS = {"player": N_("player"), "auto": N_("Auto"), "timeout": N_("time limit")}
 ACTION_WORDS = {
     "hit": N_("draw"), "draw": N_("draw from the stack"), "stand": N_("stand"), "double": N_("double"),
-    "split": N_("split"), "surrender": N_("surrender"), "continue": N_("play on"), "insure": N_("insurance"),
+    "split": N_("split"), "surrender": N_("surrender"), "continue": N_("no surrender, play on"), "insure": N_("insurance"),
     "no_insurance": N_("no insurance"), "wash": N_("wash"), "dark": N_("draw face down"), "pass": N_("pass"),
     "swap_all": N_("swap all three"), "take_open": N_("take the open card"), "knock": N_("knock: 31!"),
 }
