@@ -84,8 +84,8 @@ def test_blackjack_with_a_split_insurance_and_auto_at_the_other_seat(tmp_path):
         "   18. Seat 1: insurance returns 0",
         "   19. Round over",
         "  Dealer: A♥ 5♦ 5♠ (21)",
-        "  8♠ 3♣ 2♣  13: lost, stake 2, returned 0",
-        "  8♦ K♦  18: lost, stake 2, returned 0",
+        "  8♠ 3♣ 2♣  Hand 1: 13: lost, stake 2, returned 0",
+        "  8♦ K♦  Hand 2: 18: lost, stake 2, returned 0",
         "  Staked 5, returned 0 (stakes included), net -5",
         "  insurance 1",
         "  Credit after: credit 10, club 5 (points)",
@@ -179,6 +179,16 @@ def test_eenendertigen_every_place_and_move_with_the_others_cards_closed_until_t
         "  Place 3 (computer): K♠ Q♠ 9♠  29: loses", "  Place 4 (computer): 7♦ 7♥ 7♠  30.5: wins",
         "  Ended: every place passed", "  Staked 2, returned 0 (stakes included), net -2",
         "  Credit after: credit 10, club 8 (points)"]
+
+
+def test_a_knock_the_round_made_by_itself_on_31_is_no_decision(tmp_path):
+    from machine.devtools.scenes import MENU_ON, MENU_SCENES, _menu
+
+    cab, menu = _menu(tmp_path, *MENU_SCENES["menu-recall-eenendertigen"], on=MENU_ON["menu-recall-eenendertigen"])
+    lines = menu.view().lines
+    assert lines[lines.index("   16. Place 1 (seat 1): swap hand card 2 for table card 2: took Q♥, gave 8♣ (player)") + 1] \
+        == "   17. Place 1 (seat 1): knock: 31!"
+    cab.journal.close()
 
 
 def test_a_decision_the_time_limit_made_says_so(tmp_path):

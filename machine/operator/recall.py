@@ -95,7 +95,9 @@ def recall_of(g: dict[str, Any], _: Words, n: int = 1, count: int = 1, cents: in
     else:
         house = str(g.get("dealer_title", "DEALER"))
         rc.house = (_(HOUSE_WORDS.get(house, N_("Dealer"))), tuple(g["dealer"]["cards"]), str(g["dealer"]["total"]))
-        rc.hands = [(tuple(h["cards"]), _hand_label(h, seat, _)) for h in seat.get("hands", [])]
+        hands = seat.get("hands", [])
+        rc.hands = [(tuple(h["cards"]), (_("Hand {hand}", hand=i) + ": " if len(hands) > 1 else "") + _hand_label(h, seat, _))
+                    for i, h in enumerate(hands, 1)]
     return rc
 
 
@@ -148,11 +150,9 @@ def _steps(g: dict[str, Any], seat: int, _: Words) -> list[Step]:
                 steps.append(Step(_("{who}: {what} ({by})", who=_("Seat {seat}", seat=seat), what=_(ACTION_WORDS["continue"]),
                                     by=_(BY_WORDS.get(decisions[0]["by"], decisions[0]["by"]))), decision=True))
                 decisions.pop(0)
-        if decided:
-            taken = [decisions.pop(0)] if decisions else []
-            if taken and taken[0]["action"] in TWO_STEP and decisions and e["kind"] == "move":
-                taken.append(decisions.pop(0))
-            by = ", ".join(_(BY_WORDS.get(d["by"], d["by"])) for d in taken) or "?"
+        taken = _answered(e, decisions) if decided else []
+        if taken:
+            by = ", ".join(_(BY_WORDS.get(d["by"], d["by"])) for d in taken)
             steps.append(Step(_("{who}: {what} ({by})", who=who, what=_event_words(e, house, _), by=by),
                               _event_cards(e), decision=True))
         elif e["kind"] == "deal" and not mine and e.get("place"):  # another place's cards stay closed until the end
@@ -165,6 +165,21 @@ def _steps(g: dict[str, Any], seat: int, _: Words) -> list[Step]:
         steps.append(Step(_("{who}: {what} ({by})", who=_("Seat {seat}", seat=seat), what=action_words(d["action"], _),
                             by=_(BY_WORDS.get(d["by"], d["by"]))), decision=True))
     return steps
+
+
+def _answered(e: dict[str, Any], decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The decisions (taken off the front of ``decisions``) that event ``e`` carried out: none
+    when the round did it by itself (a knock on reaching 31, a stand on 21)."""
+    if not decisions:
+        return []
+    action, kind = decisions[0]["action"], e["kind"]
+    verb = str(e.get("action", "")).split(":")[0]
+    if kind == "move" and action in TWO_STEP and action == verb and len(decisions) > 1:
+        return [decisions.pop(0), decisions.pop(0)]  # the take, then the discard
+    fits = {"action": action == e.get("action"), "move": action == e.get("action"), "knock": action == "knock",
+            "pass": action == "pass", "bet": action.startswith("bet"), "surrender": action == "surrender",
+            "insurance": decisions[0].get("kind") == "insurance"}
+    return [decisions.pop(0)] if fits.get(kind) else []
 
 
 def _who(e: dict[str, Any], places: bool, hands: int, g: dict[str, Any], _: Words) -> str:
