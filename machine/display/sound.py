@@ -10,8 +10,10 @@ frame never blocks on sound). Never changes anything the cabinet keeps.
 
 from __future__ import annotations
 
+import contextlib
 import logging
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +63,23 @@ def _cue(kind: str, d: dict[str, Any]) -> str | None:
     return RECORD_CUES.get(kind)
 
 
+@contextlib.contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """The process's standard error (file descriptor 2) sent nowhere for the duration."""
+    try:
+        saved, null = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    except OSError:
+        yield
+        return
+    try:
+        os.dup2(null, 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(null)
+
+
 class TableSound:
     """The mixer and the table's sounds; silent when there is no audio to be had."""
 
@@ -73,10 +92,11 @@ class TableSound:
             import pygame
 
             if not pygame.mixer.get_init():
-                pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=512)
+                with quiet_stderr():  # the audio library's own lines about a missing device: ours says it once
+                    pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=512)
             self.sounds = {n: pygame.mixer.Sound(str(folder / f"{n}.wav")) for n in SOUNDS}
         except Exception as exc:  # noqa: BLE001 (no device, no driver, no file: the table plays on in silence)
-            log.info("sound off: %s", exc)
+            log.warning("sound off: %s", exc)
             self.sounds = {}
 
     @property
