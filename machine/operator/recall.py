@@ -33,10 +33,9 @@ TWO_STEP = ("take_open", "draw")  # eenendertigen modern: a take, then the disca
 
 @dataclass
 class Step:
-    """One thing that happened: its words and the cards it showed (codes, for the drawing)."""
+    """One thing that happened, in words; ``decision``: a seat's decision (the picture marks it)."""
 
     text: str
-    cards: tuple[str, ...] = ()
     decision: bool = False
 
 
@@ -153,14 +152,13 @@ def _steps(g: dict[str, Any], seat: int, _: Words) -> list[Step]:
         taken = _answered(e, decisions) if decided else []
         if taken:
             by = ", ".join(_(BY_WORDS.get(d["by"], d["by"])) for d in taken)
-            steps.append(Step(_("{who}: {what} ({by})", who=who, what=_event_words(e, house, _), by=by),
-                              _event_cards(e), decision=True))
+            steps.append(Step(_("{who}: {what} ({by})", who=who, what=_event_words(e, house, _), by=by), decision=True))
         elif e["kind"] == "deal" and not mine and e.get("place"):  # another place's cards stay closed until the end
             steps.append(Step(_("{who} receives a closed card", who=who)))
         elif e["kind"] in DECISION_EVENTS or (e["kind"] == "pass" and e.get("by") == "pass"):  # another place's move
-            steps.append(Step(_("{who}: {what}", who=who, what=_event_words(e, house, _, who)), _event_cards(e)))
+            steps.append(Step(_("{who}: {what}", who=who, what=_event_words(e, house, _, who))))
         else:
-            steps.append(Step(_event_words(e, house, _, who), _event_cards(e)))
+            steps.append(Step(_event_words(e, house, _, who)))
     for d in decisions:  # decisions no event shows (none in the shipped games)
         steps.append(Step(_("{who}: {what} ({by})", who=_("Seat {seat}", seat=seat), what=action_words(d["action"], _),
                             by=_(BY_WORDS.get(d["by"], d["by"]))), decision=True))
@@ -195,14 +193,6 @@ def _who(e: dict[str, Any], places: bool, hands: int, g: dict[str, Any], _: Word
     return _("Seat {seat}", seat=e["seat"])
 
 
-def _event_cards(e: dict[str, Any]) -> tuple[str, ...]:
-    if "card" in e:
-        return (e["card"],)
-    if e["kind"] == "move":
-        return tuple(e.get("took", ())) + tuple(e.get("gave", ()))
-    return tuple(e.get("cards", ()))
-
-
 def action_words(action: str, _: Words) -> str:
     """A decision in words: "draw", "stake 2", "swap hand card 1 for table card 2"."""
     verb, *args = action.split(":")
@@ -217,7 +207,7 @@ def action_words(action: str, _: Words) -> str:
     return _(ACTION_WORDS[action]) if action in ACTION_WORDS else action
 
 
-def _event_words(e: dict[str, Any], house: str, _: Words, who: str = "") -> str:  # noqa: C901 (one table of kinds)
+def _event_words(e: dict[str, Any], house: str, _: Words, who: str = "") -> str:
     k = e["kind"]
     if k in ("card", "deal") and e.get("place") == 0:
         return _("Table: {card} laid open", card=card_text(e["card"]))
