@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 RATE = 22050  # samples a second, mono, 16 bit
+FADE = 0.01  # seconds of fade at the end of every part: no click when a tone stops
 OUT = Path(__file__).resolve().parents[1] / "display" / "sounds"
 
 
@@ -29,7 +30,14 @@ def _tone(freq: float, seconds: float, volume: float = 0.5, decay: float = 6.0, 
         t = i / RATE
         env = min(1.0, t / attack) * math.exp(-decay * t)
         out.append(volume * env * math.sin(2 * math.pi * freq * t))
-    return out
+    return _faded(out)
+
+
+def _faded(part: list[float]) -> list[float]:
+    n = min(len(part), int(RATE * FADE))
+    for i in range(n):
+        part[len(part) - n + i] *= 1 - (i + 1) / n
+    return part
 
 
 def _noise(seconds: float, volume: float, decay: float, seed: int, smooth: float = 0.0) -> list[float]:
@@ -39,7 +47,7 @@ def _noise(seconds: float, volume: float, decay: float, seed: int, smooth: float
         x = rng.uniform(-1.0, 1.0)
         last = smooth * last + (1 - smooth) * x
         out.append(volume * math.exp(-decay * i / RATE) * last)
-    return out
+    return _faded(out)
 
 
 def _mix(*parts: tuple[float, list[float]]) -> list[float]:
