@@ -108,6 +108,7 @@ def test_which_records_sound():
     ochko = {"seat": {"hands": [{"cards": ["TS", "8S", "3S"], "total": 21, "blackjack": False}]}}
     assert cues([win, rec("game", **ochko)]) == ["blackjack"]  # a 21: the game's own total says so
     assert cues([rec("payout_start", coins=3, coin_value=20)]) == ["hopper"]
+    assert cues([rec("press", button="+2")]) == ["bet"] and cues([rec("press", button="+2", ignored=True)]) == []
     assert cues([rec("event", event="tilt", code=150, reason="x")]) == ["tilt"]
     # a deal of many cards at once: at most three sounds a frame, a tilt always among them
     many = [rec("coin"), rec("round_event", kind="card"), rec("round_event", kind="bet", amount=2),

@@ -20,6 +20,7 @@ from typing import Any
 SOUNDS = ("card", "bet", "win", "blackjack", "bust", "coin", "hopper", "tilt")
 FOLDER = Path(__file__).parent / "sounds"
 CARD_EVENTS = ("card", "dealer_card", "closed_card", "dark_card", "deal", "card_turned", "dealer_reveal", "dark_reveal")
+BET_BUTTONS = ("+2", "+10", "x2", "repeat", "max")  # a live press of one puts chips on the table
 MOST_A_FRAME = 3  # a deal of many cards at once: no more than this many sounds start in one frame
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,8 @@ def _cue(kind: str, d: dict[str, Any]) -> str | None:
     if kind == "game":  # a seat's hand of 21 (or a blackjack) at the settlement
         hands = (d.get("seat") or {}).get("hands", [])
         return "blackjack" if any(h.get("blackjack") or h.get("total") == 21 for h in hands) else None
-    if kind == "move" and d.get("kind") == "bet":
+    if (kind == "move" and d.get("kind") == "bet") or (kind == "press" and d.get("button") in BET_BUTTONS
+                                                       and not d.get("ignored")):
         return "bet"
     if kind == "event":
         return "tilt" if d.get("event") == "tilt" else None
