@@ -124,7 +124,8 @@ class TableSound:
 
     def follow(self, journal: Any, volume: int, muted: bool) -> None:
         """Once a frame: the sounds of what the journal recorded since the last call (the first
-        call only marks where the cabinet is: nothing from before the start sounds)."""
+        call only marks where the cabinet is: nothing from before the start sounds; a journal
+        that starts again lower, a new one after a RAM clear, is heard from where it is)."""
         last = journal.last_seq
         if self.heard is not None and last > self.heard:
             self.setting(volume, muted)
