@@ -90,6 +90,12 @@ def test_blackjack_with_a_split_insurance_and_auto_at_the_other_seat(tmp_path):
         "  insurance 1",
         "  Credit after: credit 10, club 5 (points)",
     ]
+    from machine.operator.recall import dealt_at
+
+    rc = recall_of(recalled(cab.journal, 1, 1)[-1], Words("en"))
+    used: set[int] = set()  # the picture numbers each final card with the step that dealt it
+    assert [dealt_at(rc, "house", rc.house[1], used)] + [dealt_at(rc, "seat", cards, used) for cards, _ in rc.hands] \
+        == [[2, 4, 15], [1, 8, 10], [3, 12]]
     other = steps(cab, 2)  # Auto decided at seat 2: its recall says so, and shows none of seat 1's cards
     assert "    5. Seat 2: no insurance (Auto)" in other and not any("8♠" in line for line in other)
     assert body(other)[8:] == ["    7. Seat 2: draw (Auto)", "    8. Seat 2 receives 4♥", "    9. Seat 2: stand (Auto)",

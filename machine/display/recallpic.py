@@ -3,9 +3,9 @@
 Owns: the picture's look: a red RECALL mark and the title, the game, its round and the credit
 before, the rules in force, every step numbered in the order it happened (red suits in red),
 the final cards drawn as cards (the house's and the seat's hands, or every place of a game of
-places) with their results, and the stakes, returns and credit after; the type made smaller
-(and the steps set in two columns) until everything fits the surface. ``recall_png`` writes one
-picture to a file. Never changes anything and never reads the journal.
+places), each marked with the number of the step that dealt it, their results, and the stakes,
+returns and credit after; the type made smaller (and the steps set in columns) until everything
+fits the surface. ``recall_png`` writes one picture to a file. Never changes anything and never reads the journal.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pygame
 
 from machine.display.cardart import card_surface
 from machine.display.palette import GOLD, RED, WHITE
-from machine.operator.recall import Recall
+from machine.operator.recall import Recall, dealt_at
 
 BG = (18, 22, 34)
 DIM = (170, 180, 205)
@@ -108,29 +108,43 @@ def _steps(surf: pygame.Surface, rc: Recall, painter: Any, box: pygame.Rect, s: 
 
 def _table(surf: pygame.Surface, rc: Recall, painter: Any, box: pygame.Rect, s: float) -> None:
     pygame.draw.rect(surf, PANEL, box, border_radius=int(6 * s))
-    rows: list[tuple[str, tuple[str, ...]]] = []
+    rows: list[tuple[str, tuple[str, ...], str]] = []  # label, cards, whose
     if rc.house:
-        rows.append((f"{rc.house[0]} ({rc.house[2]})", rc.house[1]))
-    rows += [(label, cards) for cards, label in rc.hands]
-    rows += [(f"{who}: {label}", cards) for who, cards, label in rc.places]
+        rows.append((f"{rc.house[0]} ({rc.house[2]})", rc.house[1], "house"))
+    rows += [(label, cards, "seat") for cards, label in rc.hands]
+    rows += [(f"{who}: {label}", cards, f"place {i}") for i, (who, cards, label) in enumerate(rc.places, 1)]
+    used: set[int] = set()
+    numbers = [dealt_at(rc, whose, cards, used) for _, cards, whose in rows]  # the step that dealt each card
     result_font = painter.font(_size(painter, rc.result, int(13 * s), box.width - 16 * s))
     result_h = len(rc.result) * result_font.get_height() + 10 * s
     label_font = painter.font(_size(painter, [r[0] for r in rows] or [""], int(13 * s), box.width - 16 * s))
-    most = max((len(c) for _, c in rows), default=1)
+    most = max((len(r[1]) for r in rows), default=1)
     room_h = (box.height - result_h - 8 * s) / max(1, len(rows)) - label_font.get_height() - 6 * s
     cw = int(max(12, min(56 * s, (box.width - 16 * s) / max(1.0, (most - 1) * 0.72 + 1), room_h * 56 / 80)))
     ch = int(cw * 80 / 56)
     y = box.y + 8 * s
-    for label, cards in rows:
+    badge = painter.font(max(8, int(cw * 0.22)))
+    for (label, cards, _whose), steps in zip(rows, numbers, strict=True):
         surf.blit(label_font.render(label, True, GOLD), (int(box.x + 8 * s), int(y)))
         y += label_font.get_height() + 2 * s
         for i, c in enumerate(cards):
-            surf.blit(card_surface(c, cw, ch, painter.font_path), (int(box.x + 8 * s + i * cw * 0.72), int(y)))
+            x = box.x + 8 * s + i * cw * 0.72
+            surf.blit(card_surface(c, cw, ch, painter.font_path), (int(x), int(y)))
+            if steps[i] is not None:  # the step that dealt it, on the card's visible corner
+                _badge(surf, badge, str(steps[i]), x + cw * 0.2, y + ch - cw * 0.2)
         y += ch + 6 * s
     y = max(y, box.bottom - result_h)
     for line in rc.result:
         _words(surf, result_font, line, box.x + 8 * s, y, WHITE)
         y += result_font.get_height()
+
+
+def _badge(surf: pygame.Surface, font: pygame.font.Font, text: str, cx: float, cy: float) -> None:
+    img = font.render(text, True, WHITE)
+    r = max(img.get_width(), img.get_height()) / 2 + 2
+    pygame.draw.circle(surf, BG, (int(cx), int(cy)), int(r))
+    pygame.draw.circle(surf, GOLD, (int(cx), int(cy)), int(r), width=1)
+    surf.blit(img, img.get_rect(center=(int(cx), int(cy))))
 
 
 def recall_png(rc: Recall, path: Path, size: tuple[int, int] = (1600, 1000)) -> None:

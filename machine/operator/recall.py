@@ -33,10 +33,14 @@ TWO_STEP = ("take_open", "draw")  # eenendertigen modern: a take, then the disca
 
 @dataclass
 class Step:
-    """One thing that happened, in words; ``decision``: a seat's decision (the picture marks it)."""
+    """One thing that happened, in words; ``decision``: a seat's decision (the picture marks it);
+    ``gets``: the cards it gave a holder (``holder``: "house", "seat" or "place N"), so the
+    picture can number each final card with the step that dealt it."""
 
     text: str
     decision: bool = False
+    gets: tuple[str, ...] = ()
+    holder: str = ""
 
 
 @dataclass
@@ -110,9 +114,12 @@ def _signed(points: int, _: Words) -> str:
 
 def _hand_label(h: dict[str, Any], seat: dict[str, Any], _: Words) -> str:
     stake = h.get("stake", seat.get("bet", 0))
-    return _("{total}: {result}, stake {stake}, returned {returned}", total=h["total"],
-             result=_(RESULT_WORDS.get(h.get("result", ""), h.get("result", "?"))), stake=_.number(stake),
-             returned=_.number(h.get("returned", 0)))
+    label = _("{total}: {result}, stake {stake}, returned {returned}", total=h["total"],
+              result=_(RESULT_WORDS.get(h.get("result", ""), h.get("result", "?"))), stake=_.number(stake),
+              returned=_.number(h.get("returned", 0)))
+    if h.get("washed"):  # eenentwintig: the cards washed away before these
+        label += "  " + _("washed {cards}", cards=cards_text(h["washed"]))
+    return label
 
 
 def _place_who(p: dict[str, Any], _: Words) -> str:
@@ -142,6 +149,7 @@ def _steps(g: dict[str, Any], seat: int, _: Words) -> list[Step]:
         mine = e.get("seat") == seat
         if not places and e.get("seat") is not None and not mine:
             continue  # another seat's game
+        before = len(steps)
         who = _who(e, places, hands, g, _)
         decided = mine and (e["kind"] in DECISION_EVENTS or (e["kind"] == "pass" and e.get("by") == "pass"))
         if e["kind"] == "peek" or decided:
@@ -159,10 +167,42 @@ def _steps(g: dict[str, Any], seat: int, _: Words) -> list[Step]:
             steps.append(Step(_("{who}: {what}", who=who, what=_event_words(e, house, _, who))))
         else:
             steps.append(Step(_event_words(e, house, _, who)))
+        steps[-1].gets, steps[-1].holder = _gets(e, places) if len(steps) > before else ((), "")
     for d in decisions:  # decisions no event shows (none in the shipped games)
         steps.append(Step(_("{who}: {what} ({by})", who=_("Seat {seat}", seat=seat), what=action_words(d["action"], _),
                             by=_(BY_WORDS.get(d["by"], d["by"]))), decision=True))
     return steps
+
+
+def _gets(e: dict[str, Any], places: bool) -> tuple[tuple[str, ...], str]:
+    """The cards event ``e`` put in a hand, and whose hand."""
+    kind = e["kind"]
+    if places:
+        place = e.get("place")
+        if kind == "deal" and place:
+            return (e["card"],), f"place {place}"
+        if kind == "move":
+            return tuple(e.get("took", ())), f"place {place}"
+        return (), ""
+    if kind in ("card", "closed_card", "dark_card"):
+        return (e["card"],), "seat"
+    if kind == "dealer_card":
+        return (e["card"],), "house"
+    return (), ""
+
+
+def dealt_at(rc: Recall, holder: str, cards: tuple[str, ...], used: set[int]) -> list[int | None]:
+    """For each of ``holder``'s final ``cards``, the number of the step that put it there, or
+    None; ``used``: the steps already given to a card (several decks hold a card twice). In a
+    game of places a card can leave a hand and come back: the latest step counts."""
+    out: list[int | None] = []
+    for c in cards:
+        at = [i for i, st in enumerate(rc.steps, 1) if st.holder == holder and c in st.gets and i not in used]
+        step = (at[-1] if holder.startswith("place") else at[0]) if at else None
+        if step is not None and not holder.startswith("place"):
+            used.add(step)
+        out.append(step)
+    return out
 
 
 def _answered(e: dict[str, Any], decisions: list[dict[str, Any]]) -> list[dict[str, Any]]:
