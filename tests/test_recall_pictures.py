@@ -281,3 +281,13 @@ def test_the_journal_keeps_the_round_events_of_the_oldest_game_it_keeps(tmp_path
     assert keep_from(cab.journal, 2, games=3) < start.seq  # the round's start and events stay
     assert recalled(cab.journal, 1, 3)[0]["events"][0]["kind"] == "card"
     cab.journal.close()
+
+
+def test_a_game_whose_round_events_were_archived_still_reads_its_end(tmp_path):
+    cab = boot(tmp_path, "ochko", "TS 9S 7H 8S QS KH 6H TC")
+    play(cab, ["start", "draw", "stand"])
+    g = recalled(cab.journal, 1, 1)[-1] | {"events": []}  # as after an archive cut inside its round
+    lines = recall_text(recall_of(g, Words("en")))
+    assert "    1. The round's steps are no longer in the journal (archived): its end is below" in lines
+    assert lines[-1] == "  Credit after: credit 10, club 12 (points)"
+    cab.journal.close()

@@ -76,7 +76,8 @@ def recall_of(g: dict[str, Any], _: Words, n: int = 1, count: int = 1, cents: in
         t = g["tournament"]
         head.append(_("Tournament {id}, participant {number}, round {round} (no stake)", id=t.get("id", "?"),
                       number=t.get("participant", "?"), round=t.get("round", "?")))
-    steps = _steps(g, number, _)
+    steps = _steps(g, number, _) if g.get("events") else [
+        Step(_("The round's steps are no longer in the journal (archived): its end is below"))]
     staked, returned = seat.get("staked", seat.get("bet", 0)), seat.get("returned", 0)
     result = [_("Staked {staked}, returned {returned} (stakes included), net {net}", staked=_.number(staked),
                 returned=_.number(returned), net=_signed(returned - staked, _))
