@@ -93,6 +93,7 @@ def test_blackjack_with_a_split_insurance_and_auto_at_the_other_seat(tmp_path):
     from machine.operator.recall import dealt_at
 
     rc = recall_of(recalled(cab.journal, 1, 1)[-1], Words("en"))
+    assert rc.house is not None
     used: set[int] = set()  # the picture numbers each final card with the step that dealt it
     assert [dealt_at(rc, "house", rc.house[1], used)] + [dealt_at(rc, "seat", cards, used) for cards, _ in rc.hands] \
         == [[2, 4, 15], [1, 8, 10], [3, 12]]
