@@ -249,13 +249,14 @@ def test_the_existing_recall_output_is_unchanged_by_the_new_options(tmp_path, ca
     (["meters", "--png", "x"], "--png: only with recall"),
     (["recall", "--steps", "--json"], "--steps draws the games for people; --json and --csv give the records"),
     (["recall", "--png", "FILE"], "a file is there, not a folder"),
+    (["recall", "--png", "FILE/below"], "cannot make the folder"),
     (["recall", "--steps", "--seat", "7"], "--seat 7: no such seat (the cabinet has seats 1 to 2)"),
     (["recall", "--steps", "--language", "de"], "invalid choice: 'de'"),
 ])
 def test_bad_arguments_give_one_line(tmp_path, capsys, extra, says):
     args = journal_with_games(tmp_path, rounds=1)
     (tmp_path / "FILE").write_text("not a folder")
-    extra = [str(tmp_path / "FILE") if e == "FILE" else e for e in extra]
+    extra = [str(tmp_path / e) if e.startswith("FILE") else e for e in extra]
     with pytest.raises(SystemExit) if "--language" in extra else _no_raise():
         assert main(["audit", *extra, *args]) == 2
     err = capsys.readouterr().err.strip().splitlines()

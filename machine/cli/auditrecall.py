@@ -55,7 +55,10 @@ def recall_pictures(args: argparse.Namespace, path: Path, key: bytes) -> int:
         j.close()
     out = Path(args.png) if args.png is not None else None
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise CommandError(f"--png {out}: cannot make the folder ({exc.strerror or exc})") from None
     for n, records in chosen.items():
         newest_first = records[::-1]
         if args.steps or out is None:
@@ -72,7 +75,12 @@ def recall_pictures(args: argparse.Namespace, path: Path, key: bytes) -> int:
 
 
 def _png(rc: Any, to: Path) -> None:
+    import pygame
+
     from machine.display.recallpic import recall_png
 
-    recall_png(rc, to)
+    try:
+        recall_png(rc, to)
+    except (OSError, pygame.error) as exc:
+        raise CommandError(f"{to}: cannot write the picture ({exc})") from None
     print(to)
