@@ -139,10 +139,13 @@ def test_recall_of_a_real_round_shows_every_place_and_move(tmp_path):
     for b in ("draw", "start"):  # Game recall, seat 1
         menu.press(1, b, 6)
     page = menu.view()
-    assert page.lines[4:] == [
-        "ended 31  winners place 1",
-        "moves: P1 swap:2:2 took QH gave 8C, P1 31!, P2 passed, P3 swap:2:2 took 8C gave TS",
-        "  P4 swap:1:2 took TS gave 9C",  # wrapped at 100 characters
+    assert page.lines[-16:-7] == [  # every place's moves in words, step by step
+        "   17. Place 1 (seat 1): knock: 31!", "   18. Place 2 (seat 2): pass",
+        "   19. Place 3 (computer): swap hand card 2 for table card 2: took 8♣, gave 10♠",
+        "   20. Place 4 (computer): swap hand card 1 for table card 2: took 10♠, gave 9♣",
+        "   21. Place 1 (seat 1) shows A♥ Q♥ K♥: 31, wins", "   22. Place 2 (seat 2) shows 7♦ 8♦ 9♠: 15",
+        "   23. Place 3 (computer) shows J♣ 8♣ 7♣: 25", "   24. Place 4 (computer) shows 10♠ 8♠ J♠: 28",
+        "   25. Ended: a knock with 31",
     ]
     pygame.font.init()
     draw_menu(pygame.Surface((960, 540)), page, Renderer())  # every place's cards, no KeyError

@@ -229,7 +229,8 @@ def test_the_settings_page_offers_only_the_settings_of_the_game_in_force(tmp_pat
 # -- the operator's language, the settings table, paging, the event log's times (issue 13) -----------
 
 MENU_SOURCES = ("machine/operator/menu.py", "machine/operator/menupages.py", "machine/operator/menuwords.py",
-                "machine/display/menu.py")
+                "machine/display/menu.py", "machine/operator/recall.py", "machine/operator/recallwords.py",
+                "machine/cli/auditrecall.py")
 
 
 def _menu_messages() -> set[str]:
@@ -314,19 +315,23 @@ def test_the_event_log_has_date_and_time_and_opening_the_menu_is_no_tilt(tmp_pat
 
 
 @pytest.mark.parametrize("scene,expected", [
-    ("menu-recall", "decisions: split (player), double (player), stand (player)"),
-    ("menu-recall-ochko", "decisions: stake 2 (player)"),
-    ("menu-recall-eenentwintig", "decisions: stake 2 (player), wash (player), stand (player)"),
-    ("menu-recall-eenendertigen", "decisions: swap:2:2 (player)"),
+    ("menu-recall", ["    4. Seat 1, hand 1: split (player)", "    6. Seat 1, hand 1: double (player)",
+                     "    9. Seat 1, hand 2: stand (player)"]),
+    ("menu-recall-ochko", ["    4. Seat 1: stake 2 (player)"]),
+    ("menu-recall-eenentwintig", ["    5. Seat 1: stake 2 (player)", "    7. Seat 1: wash (player)",
+                                  "   11. Seat 1: stand (player)"]),
+    ("menu-recall-eenendertigen", ["   16. Place 1 (seat 1): swap hand card 2 for table card 2: took Q♥, gave 8♣ (player)"]),
 ])
 def test_recall_reads_every_game_in_words(tmp_path, scene, expected):
     from machine.devtools.scenes import MENU_ON, MENU_SCENES, _menu
 
     cab, menu = _menu(tmp_path, *MENU_SCENES[scene], on=MENU_ON.get(scene, "split"))
     view = menu.view()
-    assert expected in view.lines and view.recall is not None
+    assert [line for line in view.lines if "(player)" in line] == expected and view.recall is not None
+    assert view.lines[0] == "RECALL - seat 1 - game 1 of the last 1" and view.picture is not None
+    assert not any(":1:" in line or ":2:" in line for line in view.lines)  # no action codes
     menu.language = "ru"
-    assert menu.view().title == "История игр — место 1" and menu.view().lines[3].startswith("решения: ")
+    assert menu.view().title == "История игр — место 1" and menu.view().lines[0] == "RECALL - место 1 - игра 1 из последних 1"
     cab.journal.close()
 
 

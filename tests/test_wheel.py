@@ -92,6 +92,13 @@ def test_the_wheel_holds_the_program_and_the_shipped_configuration(installed):
     assert "machine/_config/machine.yaml" in names
 
 
+def test_the_wheel_carries_the_table_sounds(installed):
+    from machine.display.sound import SOUNDS
+
+    names = set(zipfile.ZipFile(installed["wheel"]).namelist())
+    assert {f"machine/display/sounds/{n}.wav" for n in SOUNDS} - names == set()
+
+
 def test_the_installed_program_is_the_wheel_not_the_checkout(installed):
     py = str(installed["venv"] / "bin" / "python")
     out = run(installed, py, "-c", "import machine, hardware, yaml; print(machine.__file__); print(hardware.__file__)")

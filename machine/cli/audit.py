@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from machine.cli.auditrecall import check_recall_options, recall_pictures
 from machine.cli.common import CommandError
 from machine.money.memory import DEFAULT_KEY_FILE
 
@@ -35,6 +36,7 @@ def audit_command(args: argparse.Namespace) -> int:
         path = path / "journal.sqlite"
     if not path.exists():
         raise CommandError(f"{path}: no journal here (is --data the cabinet's data directory?)")
+    check_recall_options(args)
     if args.csv and args.what == "verify":
         raise CommandError("verify --csv: the check is one verdict, not a table; ask verify --json")
     try:
@@ -67,6 +69,8 @@ def _audit(args: argparse.Namespace, path: Any, key: bytes) -> int:
         text, ok = verify_report(path, key)
         print(text)
         return 0 if ok else 1
+    if args.steps or args.png is not None:
+        return recall_pictures(args, path, key)
     if args.what == "tournaments":
         from machine.operator.reports import gather_tournaments, tournaments_csv, tournaments_text
 
@@ -74,7 +78,7 @@ def _audit(args: argparse.Namespace, path: Any, key: bytes) -> int:
         print(tournaments_csv(tours) if args.csv else json.dumps(tours, indent=2) if args.json else tournaments_text(tours),
               end="" if args.csv else "\n")
         return 1 if tours["problems"] else 0
-    report = gather(path, key, seat=args.seat, games=args.games)
+    report = gather(path, key, seat=args.seat, games=100 if args.games is None else args.games)
     if args.csv:
         tables = ("meters", "recall", "events") if args.what == "all" else (args.what,)
         print("\n".join(as_csv(report, t) for t in tables), end="")  # all: each table after a blank line

@@ -12,6 +12,7 @@ import argparse
 
 from machine.cli import audit, config, devices, games, harness, run, tournament
 from machine.cli.common import Command, OneOf, Parser, arg, count
+from machine.i18n import LANGUAGES
 from machine.money.memory import DEFAULT_KEY_FILE
 
 CONFIG = arg("--config", help="the machine configuration (default: config/machine.yaml)")
@@ -64,7 +65,10 @@ AUDIT = Command("audit", "meters, game recall and the event log from the journal
     arg("--data", default="data", help="the cabinet's data directory, or a journal or archive file (default: data)"),
     arg("--key", help=f"the cabinet's machine key (default: $CABINET_KEY, else {DEFAULT_KEY_FILE})"),
     arg("--seat", type=count(1, 99), help="one seat only"),
-    arg("--games", type=count(), default=100, help="recall: last N games per seat (default 100)"),
+    arg("--games", type=count(), help="recall: last N games per seat (default 100; --steps, --png: 10)"),
+    arg("--steps", action="store_true", help="recall: every game step by step, in words, with who decided"),
+    arg("--png", metavar="DIR", help="recall: each game as a picture, DIR/seat<N>-game<K>.png (K=1: the newest)"),
+    arg("--language", choices=LANGUAGES, default="en", help="--steps, --png: the words' language (default en)"),
     OneOf((arg("--json", action="store_true", help="JSON for a program instead of text"),
            arg("--csv", action="store_true", help="CSV for a spreadsheet instead of text (one table: not all or verify)"))),
 ), audit.audit_command)

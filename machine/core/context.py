@@ -28,7 +28,7 @@ from machine.money.journal import Journal
 from machine.money.seatmoney import MoneySettings
 
 MONEY_SETTINGS = ("payout", "hopper_limit", "remainder")
-MACHINE_SETTINGS = ("betting_time", "decision_timeout", "credit_limit")
+MACHINE_SETTINGS = ("betting_time", "decision_timeout", "credit_limit", "sound_volume", "sound_muted")
 TOURNAMENT_ENGINE = "eenendertigen"  # the game a tournament plays (machine/core/tournament.py)
 
 GameFactory = Callable[[Profile], Game]
@@ -52,6 +52,8 @@ class CabinetSettings:
     games: tuple[Profile, ...] = ()  # the other enabled games (the operator or a player may choose one)
     denomination_cents: int = 10  # a point's worth: the screens show the meters as money (never the core's sums)
     language: str = "en"  # the screens' language where a seat chose none
+    sound_volume: int = 70  # the table's sounds, 0-100 (machine/display/sound.py); the menu sets it (PIN, journaled)
+    sound_muted: bool = False
 
 
 class Core:

@@ -91,6 +91,12 @@ def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
     _blit(surf, r, view.title, _fit(r, view.title, int(26 * s), W - 32 * s), GOLD, topleft=(int(16 * s), int(26 * s)))
     left, width = 20 * s, W - 40 * s
     footer_h = 30 * s
+    if view.picture is not None:  # game recall: the game drawn step by step, marked RECALL
+        from machine.display.recallpic import draw_recall
+
+        draw_recall(surf, view.picture, r, pygame.Rect(int(8 * s), int(58 * s), int(W - 16 * s), int(H - footer_h - 62 * s)))
+        _footer(surf, r, view.footer, s, footer_h)
+        return
     y = 66 * s
     size = int(15 * s)
     table = [line.split("\t") for line in ([view.header] if view.header else []) + view.lines if "\t" in line]
@@ -114,9 +120,13 @@ def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
         y += row_h
     if view.recall:
         _recall_cards(surf, view.recall, r, s, y + 10 * s, _)
+    _footer(surf, r, view.footer, s, footer_h)
+
+
+def _footer(surf: pygame.Surface, r: Renderer, footer: str, s: float, footer_h: float) -> None:
+    W, H = surf.get_size()
     pygame.draw.rect(surf, (0, 0, 0), pygame.Rect(0, H - int(footer_h), W, int(footer_h)))
-    _blit(surf, r, view.footer, _fit(r, view.footer, int(14 * s), W - 32 * s), FOOTER,
-          midleft=(int(16 * s), H - int(footer_h / 2)))
+    _blit(surf, r, footer, _fit(r, footer, int(14 * s), W - 32 * s), FOOTER, midleft=(int(16 * s), H - int(footer_h / 2)))
 
 
 def _row(surf, r: Renderer, cells: list[str], align: str, widths: list[float], left: float, y: float, size: int,

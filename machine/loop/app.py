@@ -25,6 +25,7 @@ from hardware.buttons import Button
 from machine.core.cabinet import Cabinet, MemoryLocked
 from machine.display.gamewords import say
 from machine.display.screens import Screens, banner_text
+from machine.display.sound import TableSound
 from machine.loop.router import Router
 from machine.loop.wiring import Wiring
 from machine.operator.config import MachineConfig
@@ -86,8 +87,10 @@ class CabinetApp:
         self.router = Router(self.cab, self._open_menu, self.worker.requests, language=cfg.language)
         self.running = True
         self.refused = RefusedFrames()  # panel frames that failed authentication, to the event log
+        self.sound: TableSound | None = None
         if self.screens is not None:
             self.screens.caption(self.cab.profile.title)  # the journal's game in force
+            self.sound = TableSound()  # no audio device: silent, one log line
         self.worker.start()
 
     @property
@@ -125,6 +128,8 @@ class CabinetApp:
                     self.cab.operator_event("journal archive failed", now, reason=why)
             self.router.observe(now)
             lit = self.router.lamps()
+            if self.sound is not None:  # what the journal just recorded, heard (never waits)
+                self.sound.follow(self.cab.journal, self.cab.settings.sound_volume, self.cab.settings.sound_muted)
         for n, on in lit.items():
             self.panel.set_lamps(n, {b.value: ("on" if b in on else "off") for b in Button})
         if self.screens is not None:

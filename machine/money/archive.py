@@ -1,7 +1,8 @@
 """Archiving: old records moved out of the journal into checked files, by command or by the cabinet itself.
 
-Owns: what the journal must keep (``keep_from``: the last ``games`` games of every seat, each
-seat's last money move, the round in play; every meter lives in the state rows and never moves),
+Owns: what the journal must keep (``keep_from``: the last ``games`` games of every seat with
+their rounds' events, each seat's last money move, the round in play; every meter lives in the
+state rows and never moves),
 the three steps of an archive — ``plan`` (where to cut: before a checkpoint), ``export`` (the
 records copied into a new file under the same key and chain, checked like any journal by
 ``cabinet audit verify``, then renamed into place: a cut export leaves no archive behind) and
@@ -61,8 +62,10 @@ def keep_from(journal: Journal, seats: int, games: int = 100) -> int:
     upto = journal.last_seq
     for n in range(1, seats + 1):
         kept = journal.records("game", seat=n, last=games)
-        if kept:
-            upto = min(upto, kept[0].seq - 1)
+        if kept:  # from the oldest kept game's round start on: recall shows its round step by step
+            start = journal.db.execute("SELECT MAX(seq) FROM journal WHERE kind = 'round_start' AND seq < ?",
+                                       (kept[0].seq,)).fetchone()[0]
+            upto = min(upto, (start or kept[0].seq) - 1)
         move = journal.records("move", seat=n, last=1)
         if move:
             upto = min(upto, move[0].seq - 1)

@@ -506,12 +506,17 @@ class Journal:
         return row[0] or 0
 
     def records(
-        self, kind: str | None = None, seat: int | None = None, last: int | None = None, since: int = 0
+        self, kind: str | None = None, seat: int | None = None, last: int | None = None, since: int = 0,
+        before: int | None = None,
     ) -> list[Record]:
-        """Records in order, optionally of one kind and seat, after ``since``, the ``last`` N."""
+        """Records in order, optionally of one kind and seat, after ``since`` (and before
+        ``before``), the ``last`` N."""
         sql = "SELECT seq, kind, seat, data, mac, at FROM journal"
         cond: list[str] = ["seq > ?"]
         args: list[int | str] = [since]
+        if before is not None:
+            cond.append("seq < ?")
+            args.append(before)
         if kind is not None:
             cond.append("kind = ?")
             args.append(kind)

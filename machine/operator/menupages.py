@@ -22,26 +22,21 @@ from machine.i18n import N_
 from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, per_game, total
 from machine.operator.menuwords import (
     BUTTON_NAMES,
-    DECIDED_BY,
     DETAIL_WIDTH,
     DETAIL_WORDS,
     EVENT_NAMES,
     EVENTS_KEPT,
     METER_NAMES,
     MONEY_METERS,
-    RECALL_MOVE_LINES,
-    RECALL_WIDTH,
     ROWS,
     SETTINGS,
     TOURNAMENT_FIELDS,
     TOURNAMENT_FORM,
     VARIANTS,
     MenuView,
-    action_text,
     cut,
     tournament_choice_text,
     when_text,
-    wrapped,
 )
 
 if TYPE_CHECKING:
@@ -167,60 +162,24 @@ def meters_page(menu: OperatorMenu) -> MenuView:
     return MenuView(_("Meters (points and money)  -  {page}", page=page), shown, header=header,
                     footer=_("Draw: next page   Stand: previous page   Collect: back"))
 
-def move_text(menu: OperatorMenu, m: dict[str, Any]) -> str:
-    """One move of a game of places: "P3 swap:1:2 took AS gave 7S", "P2 passed", "P1 31!"."""
-    _ = menu.words
-    who = f"P{m.get('place', '?')}"
-    if m["kind"] == "move":
-        return _("{who} {action} took {took} gave {gave}", who=who, action=action_text(m["action"], _),
-                 took=" ".join(m["took"]),
-                 gave=" ".join(m["gave"]))
-    if m["kind"] == "pass":
-        by = m.get("by", "pass")
-        if by == "pass":
-            return _("{who} passed", who=who)
-        return _("{who} passed ({why})", who=who, why=_("fifth swap") if by == "swaps" else by)
-    if m["kind"] == "knock":
-        return f"{who} 31!"
-    return f"{who} {m['kind']}"
-
 def recall_page(menu: OperatorMenu) -> MenuView:
+    """The seat's games, the newest first, one at a time: step by step in words and as a picture
+    (machine/operator/recall.py, machine/display/recallpic.py), marked RECALL."""
+    from machine.money.recalled import with_events
+    from machine.operator.recall import recall_of, recall_text
+
     _ = menu.words
-    cents = menu.cents_per_point
-    games = [r.data for r in menu.cab.journal.records("game", seat=menu.recall_seat, last=menu.cab.settings.recall_games,
-                                                      since=menu.cab.journal.last_of("ram_clear"))]
+    games = menu.cab.journal.records("game", seat=menu.recall_seat, last=menu.cab.settings.recall_games,
+                                     since=menu.cab.journal.last_of("ram_clear"))
     title = _("Game recall - seat {seat}", seat=menu.recall_seat)
     if not games:
         return MenuView(title, [_("no games since the last RAM clear")],
                         footer=_("+2: next seat   Collect: back"))
     i = min(menu.cursor, len(games) - 1)
     menu.cursor = i
-    g = games[-1 - i]
-    seat = g["seat"]
-    extras = "".join(f"   {_(k)} {_.number(seat[k])}" for k in (N_("insurance"), N_("bonus")) if seat.get(k))
-    bank = ""
-    if "bank_before" in g:
-        bank = "   " + _("bank {before} -> {after}", before=_.number(g["bank_before"]), after=_.number(g["bank_after"]))
-        bank += "  " + _("(stuk)") if g.get("stuk") else ""
-    decisions = ", ".join(f"{action_text(d['action'], _)} ({_(DECIDED_BY.get(d['by'], d['by']))})"
-                          for d in g["decisions"]) or _("none")
-    lines = [
-        _("game {round}  ({n} of the last {count})  {title}", round=g["round_no"], n=i + 1, count=len(games),
-          title=g.get("title", "")),
-        _("bet {bet}  staked {staked}  returned {returned} ({money})", bet=_.number(seat["bet"]),
-          staked=_.number(seat["staked"]), returned=_.number(seat["returned"]),
-          money=_.money(seat["returned"], cents)) + extras + bank,
-        _("credit/club before {credit}/{club}  after {credit_after}/{club_after}",
-          credit=_.number(g["before"]["credit"]), club=_.number(g["before"]["club"]),
-          credit_after=_.number(g["after"]["credit"]), club_after=_.number(g["after"]["club"])),
-        _("decisions: {decisions}", decisions=decisions),
-    ]
-    if "moves" in g:  # a game of places: how it ended and every place's moves (the cards are drawn below)
-        winners = ", ".join(_("place {place}", place=w) for w in g.get("winners", []))
-        lines.append(_("ended {ended}  winners {winners}", ended=g.get("ended", "?"), winners=winners))
-        moves = ", ".join(move_text(menu, m) for m in g["moves"]) or _("none")
-        lines += wrapped(_("moves: {moves}", moves=moves), RECALL_WIDTH, RECALL_MOVE_LINES)
-    return MenuView(title, lines, recall=g,
+    g = with_events(menu.cab.journal, games[-1 - i])
+    rc = recall_of(g, _, i + 1, len(games), menu.cents_per_point, when_text(g["at"]))
+    return MenuView(title, recall_text(rc), recall=g, picture=rc,
                     footer=_("Draw: older   Stand: newer   +2: next seat   Collect: back"))
 
 def setting_value(menu: OperatorMenu, name: str, value: Any) -> str:

@@ -38,6 +38,8 @@ EDITABLE: dict[str, tuple[Any, ...]] = {
     "decks": (1, 2, 4, 6, 8),  # game mathematics: after a RAM clear
     "dealer_hits_soft_17": (False, True),  # game mathematics: after a RAM clear
     "game": (),  # one of the enabled games; in force when no seat has a bet or a hand
+    "sound_volume": (0, 10, 25, 50, 70, 100),  # the table's sounds, in per cent
+    "sound_muted": (False, True),
 }
 
 
@@ -62,6 +64,8 @@ SETTINGS: dict[str, Setting] = {
     "decks": Setting(N_("Decks"), "count"),
     "dealer_hits_soft_17": Setting(N_("Dealer hits soft 17"), "yes/no"),
     "game": Setting(N_("Game"), "game"),
+    "sound_volume": Setting(N_("Sound volume (per cent)"), "count"),
+    "sound_muted": Setting(N_("Sound off"), "yes/no"),
 }
 CHOICES = {"hopper": N_("hopper"), "handpay": N_("handpay"), "keep": N_("kept on the credit meter")}
 
@@ -218,3 +222,4 @@ class MenuView:
     header: str = ""  # the column names of a table (tab-separated like its lines)
     align: str = ""  # per column: "l" left or "r" right (default: the first left, the others right)
     language: str = "en"  # what the drawing writes its own words in (recall's labels)
+    picture: Any = None  # a recalled game (machine/operator/recall.py's Recall) drawn instead of the lines
