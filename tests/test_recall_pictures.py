@@ -41,7 +41,7 @@ def play(cab, script, now=0.0):
     while cab.round is not None:
         d = cab.round.pending
         assert cab.press(d.seat, script.pop(0) if d.seat == 1 and script else "auto", t), (d.kind, d.seat)
-        t += 1
+        t += 3  # past the reveal hold (machine/core/reveal.py) an ochko 21 or bust puts on play
 
 
 def steps(cab, seat=1):
