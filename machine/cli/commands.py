@@ -80,6 +80,8 @@ CABINET = (
             "temporary one, or this one, initialised when new, to go on from one soak to the next)"),
         arg("--init", action="store_true",
             help="a first start where there is no journal and no head store knows one (tools/run passes it)"),
+        arg("--stay", action="store_true", help="with --headless: after the rounds stay up idle (answering SAS) "
+            "until SIGTERM, then check the accounts"),
     ), run.run_command),
     Command("init", "the first start: the machine key (if none) and a new journal", (CONFIG,), run.init_command),
     Command("archive", "move records older than the retention into a checked archive file "

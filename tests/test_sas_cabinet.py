@@ -1,0 +1,210 @@
+"""The cabinet on a SAS host, end to end: two seats on two pty links, robots playing.
+
+A host of the tests' own (tests/sas_helpers.py) polls each seat's address on the master side of
+a pty while the robots of the soak play through the simulators; every meter it reads is compared
+with ``cabinet audit meters --json``, the exceptions with the games played, and what it asks
+(01/02 shutdown and startup, 94, 7F) with the journal.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import time
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from hardware.sas.codec import bcd, crc_ok, from_bcd
+
+from machine.cli import main
+from machine.devtools.harness import SimulatedCabinet
+from machine.devtools.soak import Robot
+from machine.operator.config import ConfigError, parse_config
+from machine.operator.firststart import temporary
+from machine.sas.rom import kermit_crc, program_bytes
+from tests.e2e_helpers import ready, run_until
+from tests.helpers import two_seats
+from tests.sas_helpers import PtyHost
+
+pytestmark = pytest.mark.timeout(180)
+
+ADDRESS = {1: 1, 2: 7}
+
+
+def sas_config(paths: dict[int, str], *settings: str) -> str:
+    links = "".join(f"\n    - {{port: {paths[n]}, address: {ADDRESS[n]}, seat: {n}}}" for n in paths)
+    return two_seats("decision_timeout: 1.0", "betting_time: 2", *settings) + f"sas:\n  links:{links}\n"
+
+
+def first_auto(rnd):
+    return rnd.pending.options[0]
+
+
+@contextlib.contextmanager
+def cabinet(tmp_path: Path, *settings: str) -> Iterator[tuple[SimulatedCabinet, dict[int, PtyHost]]]:
+    hosts = {1: PtyHost(), 2: PtyHost()}
+    cfg = temporary(parse_config(sas_config({n: h.path for n, h in hosts.items()}, *settings), "sas.yaml"), tmp_path)
+    app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=first_auto)
+    try:
+        ready(app)
+        yield app, hosts
+    finally:
+        app.close()
+        for h in hosts.values():
+            h.close()
+
+
+def audit_meters(app: SimulatedCabinet) -> dict:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["audit", "meters", "--json", "--data", str(app.cfg.data_path(Path.cwd())),
+                     "--key", app.cfg.memory.key_file]) == 0
+    return json.loads(out.getvalue())
+
+
+def play(app: SimulatedCabinet, robot: Robot, until, timeout: float = 60.0, hosts=None, seen=None) -> None:
+    """Robots play until ``until()``; the hosts' general polls, between frames, gather exceptions."""
+    end = time.monotonic() + timeout
+    while not until():
+        assert time.monotonic() < end, "the robots did not get there"
+        app.frame()
+        robot.act(time.monotonic(), False)
+        robot.attend(False)
+        if hosts is not None:
+            for n, h in hosts.items():
+                code = h.general(ADDRESS[n])
+                if code:
+                    seen[n].append(code)
+        time.sleep(0.003)
+
+
+def settle(app: SimulatedCabinet) -> None:
+    """No round, no payout: the meters stand still."""
+    run_until(app, lambda: app.cab.round is None and not app.cab.is_paying(), timeout=30, what="the round's end")
+    run_until(app, lambda: True)
+
+
+def games(app: SimulatedCabinet, n: int) -> int:
+    return app.cab.seats[n].meters.get("games_played")
+
+
+def test_config_check_refuses_duplicate_seats_addresses_out_of_range_and_missing_seats():
+    base = two_seats()
+    with pytest.raises(ConfigError) as err:
+        parse_config(base + "sas:\n  links:\n    - {port: /dev/ttyS4, address: 0, seat: 1}\n", "m.yaml")
+    assert [p for p in err.value.problems if "sas.links.0.address" in p and "greater than or equal to 1" in p]
+    with pytest.raises(ConfigError) as err:
+        parse_config(base + "sas:\n  links:\n    - {port: /dev/ttyS4, address: 128, seat: 1}\n", "m.yaml")
+    assert len(err.value.problems) == 1 and "less than or equal to 127" in err.value.problems[0]
+    with pytest.raises(ConfigError) as err:
+        parse_config(base + "sas:\n  links:\n    - {port: /dev/ttyS4, address: 1, seat: 1}\n"
+                     "    - {port: /dev/ttyS4, address: 1, seat: 2}\n"
+                     "    - {port: /dev/ttyS5, address: 3, seat: 2}\n"
+                     "    - {port: /dev/ttyS5, address: 4, seat: 3}\n", "m.yaml")
+    assert err.value.problems == [
+        "m.yaml:8: sas.links.1.address: address 1 on /dev/ttyS4 is already SAS link 1's (one address per machine on a port)",
+        "m.yaml:9: sas.links.2.seat: seat 2 is already on SAS link 2 (a seat answers one host address)",
+        "m.yaml:10: sas.links.3.seat: names seat 3, but the cabinet has 2 seats",
+    ]
+    cfg = parse_config(base + "sas:\n  links:\n    - {port: /dev/ttyS4, address: 1, seat: 1}\n"
+                       "    - {port: /dev/ttyS4, address: 2, seat: 2}\n", "m.yaml")
+    assert [(x.port, x.address, x.seat) for x in cfg.sas.links] == [("/dev/ttyS4", 1, 1), ("/dev/ttyS4", 2, 2)]
+
+
+def test_the_shipped_configuration_has_no_sas_link():
+    from machine.operator.config import load_config
+
+    assert load_config(None).sas.links == []
+
+
+def test_the_rom_signature_is_crc16_kermit_started_from_the_seed():
+    def slow(data: bytes, crc: int) -> int:  # bit by bit, from the polynomial
+        for byte in data:
+            crc ^= byte
+            for _ in range(8):
+                crc = (crc >> 1) ^ 0x8408 if crc & 1 else crc >> 1
+        return crc
+
+    data = bytes(range(256)) * 300
+    for seed in (0, 1, 0x1234, 0xFFFF):
+        assert kermit_crc(data, seed) == slow(data, seed)
+    assert kermit_crc(bytes.fromhex("01210000")) == 0x455C  # the document's example: 5C 45 on the wire
+
+
+def meter_check(host: PtyHost, address: int, seat: dict, lifetime: dict, games_enabled: list[str]) -> None:
+    """Every meter poll of the mapping against the audit's figures for the seat."""
+    m = lifetime.get
+    want = {"cancelled": m("total_out", 0), "coin_in": m("total_bet", 0), "coin_out": m("total_won", 0),
+            "drop": m("total_in", 0), "jackpot": m("handpay_out", 0), "games_played": m("games_played", 0),
+            "games_won": m("games_won", 0), "games_lost": m("games_lost", 0)}
+    assert host.meters(address, 0x1A, (4,)) == [seat["credit"] + seat["club"]]
+    assert host.meters(address, 0x0F, (4,) * 6) == [want[k] for k in ("cancelled", "coin_in", "coin_out", "drop",
+                                                                        "jackpot", "games_played")]
+    for command, name in zip(range(0x10, 0x18), ("cancelled", "coin_in", "coin_out", "drop", "jackpot", "games_played",
+                                                 "games_won", "games_lost"), strict=True):
+        assert host.meters(address, command, (4,)) == [want[name]], hex(command)
+    assert host.meters(address, 0x19, (4,) * 5) == [want[k] for k in ("coin_in", "coin_out", "drop", "jackpot",
+                                                                        "games_played")]
+    assert host.meters(address, 0x2A, (4,)) == [m("total_in", 0)]  # true coin in: the coins
+    assert host.meters(address, 0x2B, (4,)) == [m("hopper_out", 0)]  # true coin out: the hopper's
+    assert host.meters(address, 0x20, (4,)) == [0]  # no notes yet
+    assert host.meters(address, 0x51, (2,)) == [len(games_enabled)]
+    for number, game in enumerate(games_enabled, start=1):
+        reply = host.long(address, 0x52, bcd(number, 2))
+        assert crc_ok(reply) and reply[2:4] == bcd(number, 2)
+        assert [from_bcd(reply[4 + 4 * i:8 + 4 * i]) for i in range(4)] == [
+            m(f"total_bet:{game}", 0), m(f"total_won:{game}", 0), 0, m(f"games_played:{game}", 0)]
+        codes = bytes((0x00, 0x01, 0x05, 0x0C))
+        reply = host.long(address, 0x2F, bytes((2 + len(codes),)) + bcd(number, 2) + codes)
+        assert crc_ok(reply) and reply[3:5] == bcd(number, 2), reply.hex()
+        body = reply[5:-2]
+        got = {body[i]: from_bcd(body[i + 1:i + 5]) for i in range(0, len(body), 5)}
+        assert got == {0x00: m(f"total_bet:{game}", 0), 0x01: m(f"total_won:{game}", 0),
+                       0x05: m(f"games_played:{game}", 0), 0x0C: 0}
+    codes = bytes((0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x07, 0x0C, 0x24))
+    reply = host.long(address, 0x2F, bytes((2 + len(codes),)) + bcd(0, 2) + codes)
+    body = reply[5:-2]
+    got = {body[i]: from_bcd(body[i + 1:i + 5]) for i in range(0, len(body), 5)}
+    assert got == {0x00: want["coin_in"], 0x01: want["coin_out"], 0x02: want["jackpot"], 0x04: want["cancelled"],
+                   0x05: want["games_played"], 0x06: want["games_won"], 0x07: want["games_lost"],
+                   0x0C: seat["credit"] + seat["club"], 0x24: want["drop"]}
+
+
+def test_two_seats_on_two_links_every_meter_poll_is_the_audits_and_each_game_raises_7e_and_7f(tmp_path):
+    with cabinet(tmp_path) as (app, hosts):
+        seen: dict[int, list[int]] = {1: [], 2: []}
+        robot = Robot(app, random.Random(3))
+        play(app, robot, lambda: min(games(app, 1), games(app, 2)) >= 3, hosts=hosts, seen=seen)
+        settle(app)
+        for n, h in hosts.items():  # what is still queued
+            while code := h.general(ADDRESS[n]):
+                seen[n].append(code)
+        report = audit_meters(app)
+        assert report["problems"] == []
+        for n, h in hosts.items():
+            seat = report["seats"][str(n)]
+            assert seat["meters"]["lifetime"]["games_played"] >= 3
+            meter_check(h, ADDRESS[n], seat, seat["meters"]["lifetime"], app.cfg.games_enabled)
+            played = seat["meters"]["lifetime"]["games_played"]
+            assert seen[n][0] == 0x17  # power applied, first start: no power lost before it
+            assert seen[n].count(0x7E) == played and seen[n].count(0x7F) == played
+            # 18: the seat's games since power-up and since the door closed (it never opened)
+            assert h.meters(ADDRESS[n], 0x18, (2, 2)) == [played, played]
+            assert h.meters(ADDRESS[n], 0x55, (2,)) == [app.cfg.games_enabled.index(app.cab.profile.game) + 1]
+        # 21: one program, one signature on every seat for a seed; another for another seed
+        for seed in (0x0000, 0xBEEF):
+            want = kermit_crc(program_bytes(), seed).to_bytes(2, "little")
+            for n, h in hosts.items():
+                reply = h.long(ADDRESS[n], 0x21, seed.to_bytes(2, "little"))
+                if reply == bytes((ADDRESS[n],)):  # acknowledged: delivered on a later general poll
+                    time.sleep(0.2)
+                    h.send(bytes((0x80 | ADDRESS[n],)))
+                    reply = h.recv()
+                assert reply == reply[:2] + want + reply[-2:] and crc_ok(reply) and reply[:2] == bytes((ADDRESS[n], 0x21))
+        reply = hosts[2].long(7, 0x54)
+        assert crc_ok(reply) and reply[3:6] == b"602" and reply[6:-2].decode().endswith("-2")
