@@ -208,3 +208,116 @@ def test_two_seats_on_two_links_every_meter_poll_is_the_audits_and_each_game_rai
                 assert reply == reply[:2] + want + reply[-2:] and crc_ok(reply) and reply[:2] == bytes((ADDRESS[n], 0x21))
         reply = hosts[2].long(7, 0x54)
         assert crc_ok(reply) and reply[3:6] == b"602" and reply[6:-2].decode().endswith("-2")
+
+
+def events(app: SimulatedCabinet) -> list[str]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["audit", "events", "--data", str(app.cfg.data_path(Path.cwd())), "--key", app.cfg.memory.key_file])
+    return out.getvalue().splitlines()
+
+
+def test_01_shuts_a_seat_down_while_the_robots_play_and_02_starts_it_up_again(tmp_path):
+    with cabinet(tmp_path) as (app, hosts):
+        robot = Robot(app, random.Random(5))
+        play(app, robot, lambda: min(games(app, 1), games(app, 2)) >= 1)
+        assert hosts[1].long(1, 0x01) == b"\x01"  # acknowledged
+        run_until(app, lambda: app.cab.seats[1].host_disabled, what="the shutdown")
+        stopped_at = games(app, 1) + (1 if app.cab.in_round(1) else 0)  # a round already dealt plays out
+        others = games(app, 2)
+        play(app, robot, lambda: games(app, 2) >= others + 3)
+        settle(app)
+        assert games(app, 1) == stopped_at  # no new round on the shut-down seat, the other played on
+        assert not app.cab.may_take_coins(1) and not {"start", "plus_2", "plus_10", "max"} & set(app.cab.live(1))
+        with app.lock:
+            money = app.cab.seats[1].money
+        assert hosts[1].meters(1, 0x1A, (4,)) == [money.credit + money.club]  # 1A still answers
+        from machine.display.view import build_view
+
+        with app.lock:
+            assert build_view(app.cab, time.monotonic()).seats[0].message == "Out of service"
+        assert hosts[1].long(1, 0x02) == b"\x01"
+        run_until(app, lambda: not app.cab.seats[1].host_disabled, what="the startup")
+        play(app, robot, lambda: games(app, 1) >= stopped_at + 2)
+        lines = events(app)
+        off = [x for x in lines if "host_disabled" in x]
+        on = [x for x in lines if "host_enabled" in x]
+        assert len(off) == 1 and "seat 1" in off[0] and "disabled by the host" in off[0]
+        assert len(on) == 1 and "seat 1" in on[0] and "enabled by the host" in on[0]
+
+
+def test_noise_bad_crcs_and_other_addresses_change_nothing(tmp_path):
+    with cabinet(tmp_path) as (app, hosts):
+        h = hosts[1]
+        while h.general(1):
+            pass
+        before = h.meters(1, 0x0F, (4,) * 6)
+        h.send(bytes((0x01, 0x01, 0x00, 0x00)))  # 01 with a wrong CRC: silence, and no shutdown
+        assert h.recv(timeout=0.2) == b""
+        h.send(bytes((0x02, 0x01)) + bytes.fromhex("ffff"))  # another address's shutdown: not ours
+        assert h.recv(timeout=0.2) == b""
+        h.send(bytes((0x80,)))  # the global poll some hosts send first
+        h.send(bytes.fromhex("7a55ee0134"))  # noise
+        time.sleep(0.3)  # the machine waits for a quiet line, then listens again
+        h.drain()
+        for _ in range(20):
+            run_until(app, lambda: True)
+        assert not app.cab.seats[1].host_disabled and not app.cab.seats[2].host_disabled
+        assert h.meters(1, 0x0F, (4,) * 6) == before
+        assert h.general(1) == 0
+        assert [x for x in events(app) if "host_" in x] == []
+
+
+def test_94_resets_the_real_handpay_and_7f_sets_the_clock_without_moving_a_timer(tmp_path):
+    with cabinet(tmp_path, "payout: handpay") as (app, hosts):
+        h = hosts[1]
+        while h.general(1):
+            pass
+        assert h.long(1, 0x94, crc=True)[:3] == bytes((1, 0x94, 0x02))  # no handpay pending
+        app.sims.bus.control.coin(2, "EU200A")
+        run_until(app, lambda: app.cab.seats[1].money.credit == 20, what="the coin")
+        app.sims.panel.tap(1, "collect")
+        run_until(app, lambda: app.cab.seats[1].lock == "handpay", what="the handpay")
+        run_until(app, lambda: True)
+        assert h.general(1) == 0x51
+        reply = h.long(1, 0x94, crc=True)
+        assert reply[:3] == bytes((1, 0x94, 0x00)) and crc_ok(reply)
+        run_until(app, lambda: app.cab.seats[1].lock is None, what="the remote reset")
+        run_until(app, lambda: True)
+        assert h.general(1) == 0x52
+        assert app.cab.seats[1].meters.get("handpay_out") == 20
+        assert h.meters(1, 0x14, (4,)) == [20] and h.meters(1, 0x10, (4,)) == [20]  # jackpot, cancelled credits
+        timers = (app.cab.core.state.row.betting_since, app.cab.core.state.row.decision_since)
+        when = datetime(2031, 7, 4, 13, 45, 30)
+        assert h.long(1, 0x7F, bcd(7042031, 4) + bcd(134530, 3)) == b"\x01"
+        run_until(app, lambda: any("clock set by the host" in x for x in events(app)), what="the journaled clock")
+        reply = h.long(1, 0x7E)
+        got = datetime.strptime(f"{from_bcd(reply[2:6]):08d}{from_bcd(reply[6:9]):06d}", "%m%d%Y%H%M%S")
+        assert 0 <= (got - when).total_seconds() < 5
+        assert (app.cab.core.state.row.betting_since, app.cab.core.state.row.decision_since) == timers
+
+
+def test_the_door_reaches_every_seat_and_a_host_that_vanishes_is_chirped_at_then_answered(tmp_path):
+    with cabinet(tmp_path) as (app, hosts):
+        for n, h in hosts.items():
+            while h.general(ADDRESS[n]):
+                pass
+        app.sims.panel.set_door(True)
+        run_until(app, lambda: app.panel.door_open, what="the door")
+        run_until(app, lambda: "door" in app.cab.pauses, what="the pause")
+        app.sims.panel.set_door(False)
+        run_until(app, lambda: "door" not in app.cab.pauses, what="the door closed")
+        run_until(app, lambda: True)
+        for n, h in hosts.items():
+            assert [h.general(ADDRESS[n]) for _ in range(3)] == [0x11, 0x12, 0]
+        # the host goes quiet: after 5 s the machine chirps its address every 200 ms
+        end = time.monotonic() + 6.5
+        while time.monotonic() < end:
+            run_until(app, lambda: True)
+            time.sleep(0.02)
+        heard = hosts[1].drain()
+        assert len(heard) >= 3 and set(heard) == {1}
+        assert set(hosts[2].drain()) == {7}
+        assert hosts[1].general(1) == 0 and hosts[1].meters(1, 0x15, (4,)) == [0]  # back: answered at once
+        time.sleep(0.5)
+        assert hosts[1].drain() == b""  # polled again: no more chirps
