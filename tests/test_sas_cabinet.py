@@ -321,3 +321,47 @@ def test_the_door_reaches_every_seat_and_a_host_that_vanishes_is_chirped_at_then
         assert hosts[1].general(1) == 0 and hosts[1].meters(1, 0x15, (4,)) == [0]  # back: answered at once
         time.sleep(0.5)
         assert hosts[1].drain() == b""  # polled again: no more chirps
+
+
+@pytest.mark.timeout(400)
+def test_run_headless_stay_answers_sas_after_the_rounds_until_sigterm_then_checks_the_accounts(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    host = PtyHost()
+    try:
+        config = tmp_path / "machine.yaml"
+        config.write_text(sas_config({1: host.path}))
+        root = str(Path(__file__).resolve().parents[1])
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": root}
+        proc = subprocess.Popen([sys.executable, "-m", "machine", "run", "--config", str(config), "--headless",
+                                 "--rounds", "2", "--stay"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                text=True, env=env, cwd=tmp_path)
+        try:
+            end = time.monotonic() + 300
+            line = ""
+            assert proc.stderr is not None
+            while "staying up idle" not in line:  # the rounds are played
+                assert time.monotonic() < end and proc.poll() is None, proc.stderr.read()
+                line = proc.stderr.readline()
+            time.sleep(0.5)
+            host.drain()
+            played = host.meters(1, 0x15, (4,))[0]
+            credits = host.meters(1, 0x1A, (4,))[0]
+            time.sleep(1.0)
+            assert host.meters(1, 0x15, (4,)) == [played]  # idle: nothing moves
+            assert proc.poll() is None  # still up
+            proc.send_signal(signal.SIGTERM)
+            out, _ = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+        assert proc.returncode == 0, out
+        assert out.splitlines()[-1] == "every meter and coin accounted for"
+        seat1 = next(x for x in out.splitlines() if x.startswith("seat 1:"))
+        assert f"lifetime: {played} games" in seat1 and played >= 2
+        assert f"credit {credits}, club 0" in seat1
+    finally:
+        host.close()
