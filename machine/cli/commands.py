@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from machine.cli import audit, config, devices, games, harness, run, tournament
+from machine.cli import audit, config, devices, games, harness, run, sas, tournament
 from machine.cli.common import Command, OneOf, Parser, arg, count
 from machine.money.memory import DEFAULT_KEY_FILE
 
@@ -139,6 +139,16 @@ PANEL = Command("panel", "the button panel: pair it with this cabinet (at instal
     ), devices.pair_command),
 ))
 
+SAS = Command("sas", "SAS: the project's own host, to poll a cabinet's SAS link", dest="sas_command", sub=(
+    Command("poll", "poll one SAS address and print its meters and events in plain lines", (
+        arg("port", help="the host's end of the link: a serial port, a pty path or socket://HOST:PORT"),
+        arg("--address", type=count(1, 127), default=1, help="the machine's SAS address (default 1)"),
+        arg("--meters", action="store_true", help="read the meters (one 'meter NAME VALUE' line each)"),
+        arg("--events", type=float, metavar="SECONDS", help="general polls for SECONDS, a line per exception"),
+        arg("--timeout-ms", type=count(1, 10000), default=500, help="the wait for each reply (default 500)"),
+    ), sas.poll_command),
+))
+
 BENCH = Command("bench", "print benchmark figures (all, or those named)", (
     arg("names", nargs="*", help="journal, frames, press, payout, ... (default: all)"),
     arg("--coins", type=count(), help="payout: coins to pay (default 50)"),
@@ -147,7 +157,7 @@ BENCH = Command("bench", "print benchmark figures (all, or those named)", (
 ), harness.bench_command)
 
 # every command, in the order ``cabinet --help`` lists them
-COMMANDS: tuple[Command, ...] = (*GAMES, CRASHTEST, AUDIT, *CABINET, SCREENSHOTS, DEVICES, PANEL, BENCH)
+COMMANDS: tuple[Command, ...] = (*GAMES, CRASHTEST, AUDIT, *CABINET, SCREENSHOTS, DEVICES, PANEL, SAS, BENCH)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,169 @@
+"""The project's own SAS host against the machine side: polls built byte for byte, replies
+parsed (exceptions, ACK/NACK, fixed and variable frames, real-time events, bad CRCs), the
+blocking host over a socketpair and a pty, and ``cabinet sas poll`` over a pty link."""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from collections.abc import Iterator
+
+import pytest
+
+from hardware.sas.codec import with_crc
+from hardware.sas.host import NoReply, ReplyReader, SasHost, describe, general_poll, long_poll
+from hardware.sas.link import PtyLink
+from hardware.sas.machine import SasMachine
+from hardware.sas.port import SasPort
+from hardware.transport import SerialTransport
+
+from tests.test_sas import Meters
+
+
+def test_polls_carry_the_crc_and_the_wakeup_bit_on_the_first_byte_only() -> None:
+    assert general_poll(1).data == b"\x81" and general_poll(1).wakeup == (True,)
+    assert long_poll(1, 0x1A).data == b"\x01\x1a"  # type R: no CRC
+    poll = long_poll(1, 0x21, b"\x00\x00")
+    assert poll.data == bytes.fromhex("012100005c45")
+    assert poll.wakeup == (True, False, False, False, False, False)
+    assert long_poll(3, 0x01).data == with_crc(b"\x03\x01")
+    with pytest.raises(ValueError):
+        general_poll(0)
+
+
+def test_the_reader_knows_each_reply_shape() -> None:
+    assert ReplyReader(1, None).feed(b"\x11").kind == "exception"
+    reader = ReplyReader(1, 0x1A)
+    assert reader.feed(b"\x01\x1a\x00\x00") is None
+    reply = reader.feed(with_crc(b"\x01\x1a\x00\x00\x12\x34")[4:] + b"\x01")
+    assert reply is not None and (reply.kind, reply.code, reply.data) == ("frame", 0x1A, b"\x00\x00\x12\x34")
+    assert reader.rest == b"\x01"
+    variable = with_crc(b"\x01\x54\x07602AB12")
+    reply = ReplyReader(1, 0x54).feed(variable)
+    assert reply is not None and reply.data == b"602AB12"
+    assert ReplyReader(1, 0x01).feed(b"\x01").kind == "ack"
+    assert ReplyReader(1, 0x52).feed(b"\x81").kind == "nack"
+    bad = bytearray(with_crc(b"\x01\x1a\x00\x00\x12\x34"))
+    bad[-1] ^= 1
+    assert ReplyReader(1, 0x1A).feed(bytes(bad)).kind == "bad_crc"
+    event = with_crc(b"\x01\xff\x7f\x00\x00\x01\x50")
+    reply = ReplyReader(1, None).feed(event)
+    assert reply is not None and (reply.kind, reply.code, reply.data) == ("event", 0x7F, b"\x00\x00\x01\x50")
+    assert describe(reply) == "event 7F game ended 00000150"
+
+
+class SocketLink:
+    """One end of a socketpair as a transport."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+
+    def write(self, data: bytes) -> None:
+        self.sock.sendall(data)
+
+    def read(self, size: int, timeout: float) -> bytes:
+        self.sock.settimeout(max(timeout, 1e-6))
+        try:
+            return self.sock.recv(size)
+        except TimeoutError:
+            return b""
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def serve(port: SasPort) -> Iterator[None]:
+    stop = threading.Event()
+
+    def loop() -> None:
+        while not stop.is_set():
+            port.pump(0.01)
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    yield
+    stop.set()
+    thread.join(2)
+
+
+@pytest.fixture
+def socket_host() -> Iterator[tuple[SasHost, SasMachine]]:
+    a, b = socket.socketpair()
+    machine = SasMachine(1, Meters())
+    port = SasPort(SocketLink(b), [machine])
+    for _ in serve(port):
+        yield SasHost(SocketLink(a), 1, timeout=2.0), machine
+    a.close()
+    b.close()
+
+
+def test_the_host_reads_meters_and_exceptions_over_a_socketpair(socket_host) -> None:
+    host, machine = socket_host
+    meters = host.meters()
+    assert meters["current credits"] == 1234 and meters["coin in"] == 12345678
+    assert meters["games since power up"] == 5 and meters["true coin out"] == 41
+    machine.post_exception(0x11)
+    assert describe(host.general()) == "exception 11 slot door opened"
+    assert describe(host.general()) == "exception 00 no activity"
+    assert host.long(0x01).kind == "ack"
+    assert host.long(0x52, b"\x00\x09").kind == "nack"
+
+
+def test_a_machine_that_does_not_answer_is_no_reply() -> None:
+    a, b = socket.socketpair()
+    host = SasHost(SocketLink(a), 1, timeout=0.2)
+    with pytest.raises(NoReply):
+        host.general()
+    a.close()
+    b.close()
+
+
+@pytest.fixture
+def pty_link(tmp_path) -> Iterator[tuple[str, SasMachine]]:
+    path = str(tmp_path / "sas1")
+    link = PtyLink(path)
+    machine = SasMachine(1, Meters())
+    for _ in serve(SasPort(link, [machine])):
+        yield path, machine
+    link.close()
+
+
+def test_a_host_that_closes_and_reopens_the_pty_finds_the_machine_serving(pty_link) -> None:
+    path, machine = pty_link
+    for _round in range(3):
+        transport = SerialTransport(path, baudrate=19200)
+        try:
+            host = SasHost(transport, 1, timeout=2.0)
+            reply = host.long(0x1A)
+            assert (reply.kind, reply.data) == ("frame", b"\x00\x00\x12\x34")
+        finally:
+            transport.close()
+    assert os.path.islink(path)
+
+
+def test_cabinet_sas_poll_prints_meters_and_events(pty_link, capsys) -> None:
+    from machine.cli.commands import build_parser
+
+    path, machine = pty_link
+    machine.post_exception(0x7E)
+    machine.post_exception(0x12)
+    args = build_parser().parse_args(["sas", "poll", path, "--meters", "--events", "0.3"])
+    assert args.func(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "meter current_credits 1234" in lines
+    assert "meter coin_in 12345678" in lines and "meter games_lost 47" in lines
+    assert lines[-2:] == ["exception 7E game started", "exception 12 slot door closed"]
+
+
+def test_cabinet_sas_poll_says_in_one_line_when_nobody_answers(tmp_path, capsys) -> None:
+    from machine.cli.commands import build_parser
+    from machine.cli.common import Unreachable
+
+    link = PtyLink(str(tmp_path / "mute"))
+    try:
+        args = build_parser().parse_args(["sas", "poll", str(tmp_path / "mute"), "--timeout-ms", "50"])
+        with pytest.raises(Unreachable, match="address 1 did not answer"):
+            args.func(args)
+    finally:
+        link.close()
