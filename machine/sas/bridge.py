@@ -17,10 +17,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hardware.sas.machine import HandpayReset, SasMachine, SetClock, Shutdown, Startup
+from hardware.sas.machine import HandpayReset, SetClock, Shutdown, Startup
 
 from machine.sas import exceptions as ex
-from machine.sas.link import PortThread
+from machine.sas.link import PortThread, PostedMachine
 from machine.sas.rom import RomSignature
 from machine.sas.source import HostClock, SeatSource, seat_meters
 
@@ -38,13 +38,13 @@ class SasBridge:
         self.sources: dict[int, SeatSource] = {}  # seat -> its source
         self.where: dict[int, tuple[PortThread, int]] = {}  # seat -> its port and address
         self.ports: dict[str, PortThread] = {}
-        by_port: dict[str, dict[int, SasMachine]] = {}
+        by_port: dict[str, dict[int, PostedMachine]] = {}
         seat_of: dict[tuple[str, int], int] = {}
         for link in links:
             source = SeatSource(link.seat, tuple(self.names), f"{serial}-{link.seat}" if serial else str(link.seat),
                                 self.rom, self.host_clock, denomination_cents)
             self.sources[link.seat] = source
-            by_port.setdefault(link.port, {})[link.address] = SasMachine(link.address, source, now=clock())
+            by_port.setdefault(link.port, {})[link.address] = PostedMachine(link.address, source, now=clock())
             seat_of[(link.port, link.address)] = link.seat
         for url, machines in by_port.items():
             self.ports[url] = PortThread(url, machines, clock=clock)
