@@ -52,6 +52,10 @@ def cabinet(tmp_path: Path, *settings: str) -> Iterator[tuple[SimulatedCabinet, 
     app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=first_auto)
     try:
         ready(app)
+        for n, h in hosts.items():  # the ports are served (the child process is up): 1A answers
+            end = time.monotonic() + 20
+            while not h.long(ADDRESS[n], 0x1A) and time.monotonic() < end:
+                pass
         yield app, hosts
     finally:
         app.close()
@@ -86,7 +90,14 @@ def play(app: SimulatedCabinet, robot: Robot, until, timeout: float = 60.0, host
 def settle(app: SimulatedCabinet) -> None:
     """No round, no payout: the meters stand still."""
     run_until(app, lambda: app.cab.round is None and not app.cab.is_paying(), timeout=30, what="the round's end")
+    synced(app)
+
+
+def synced(app: SimulatedCabinet) -> None:
+    """One more frame, and the SAS ports serve what it sent (snapshots, exceptions)."""
     run_until(app, lambda: True)
+    assert app.sas is not None
+    app.sas.sync()
 
 
 def games(app: SimulatedCabinet, n: int) -> int:
@@ -229,6 +240,7 @@ def test_01_shuts_a_seat_down_while_the_robots_play_and_02_starts_it_up_again(tm
         settle(app)
         assert games(app, 1) == stopped_at  # no new round on the shut-down seat, the other played on
         assert not app.cab.may_take_coins(1) and not {"start", "plus_2", "plus_10", "max"} & set(app.cab.live(1))
+        synced(app)
         with app.lock:
             money = app.cab.seats[1].money
         assert hosts[1].meters(1, 0x1A, (4,)) == [money.credit + money.club]  # 1A still answers
@@ -278,12 +290,12 @@ def test_94_resets_the_real_handpay_and_7f_sets_the_clock_without_moving_a_timer
         run_until(app, lambda: app.cab.seats[1].money.credit == 20, what="the coin")
         app.sims.panel.tap(1, "collect")
         run_until(app, lambda: app.cab.seats[1].lock == "handpay", what="the handpay")
-        run_until(app, lambda: True)
+        synced(app)
         assert h.general(1) == 0x51
         reply = h.long(1, 0x94, crc=True)
         assert reply[:3] == bytes((1, 0x94, 0x00)) and crc_ok(reply)
         run_until(app, lambda: app.cab.seats[1].lock is None, what="the remote reset")
-        run_until(app, lambda: True)
+        synced(app)
         assert h.general(1) == 0x52
         assert app.cab.seats[1].meters.get("handpay_out") == 20
         assert h.meters(1, 0x14, (4,)) == [20] and h.meters(1, 0x10, (4,)) == [20]  # jackpot, cancelled credits
@@ -307,7 +319,7 @@ def test_the_door_reaches_every_seat_and_a_host_that_vanishes_is_chirped_at_then
         run_until(app, lambda: "door" in app.cab.pauses, what="the pause")
         app.sims.panel.set_door(False)
         run_until(app, lambda: "door" not in app.cab.pauses, what="the door closed")
-        run_until(app, lambda: True)
+        synced(app)
         for n, h in hosts.items():
             assert [h.general(ADDRESS[n]) for _ in range(3)] == [0x11, 0x12, 0]
         # the host goes quiet: after 5 s the machine chirps its address every 200 ms

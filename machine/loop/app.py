@@ -91,7 +91,7 @@ class CabinetApp:
             self.screens.caption(self.cab.profile.title)  # the journal's game in force
         self.worker.start()
         with self.lock:  # every configured seat an EGM on the casino's SAS host (machine/sas/)
-            self.sas = SasBridge.from_config(cfg, self.cab, wall, clock)
+            self.sas = SasBridge.from_config(cfg, self.cab)
         if self.sas is not None:
             self.sas.start()
 

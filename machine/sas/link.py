@@ -48,12 +48,14 @@ class PortThread:
     """A port and the machines (addresses) on it, served until ``stop``."""
 
     def __init__(self, url: str, machines: dict[int, PostedMachine], *, clock: Callable[[], float] = time.monotonic,
-                 opener: Callable[[str], Transport] = open_sas_link) -> None:
+                 opener: Callable[[str], Transport] = open_sas_link,
+                 on_asked: Callable[[int, Any], None] | None = None) -> None:
         self.url = url
         self.machines = machines  # address -> its machine
         self.clock = clock
         self.opener = opener
         self.asked: queue.SimpleQueue[tuple[int, Any]] = queue.SimpleQueue()  # (address, event) for the loop
+        self.on_asked = on_asked or (lambda address, event: self.asked.put((address, event)))
         self.error: str | None = None  # the port's last failure, while it is down
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._serve, name=f"sas {url}", daemon=True)
@@ -107,5 +109,5 @@ class PortThread:
         port.pump(READ_TIMEOUT)
         for address, machine in self.machines.items():
             while (event := machine.next_event()) is not None:
-                self.asked.put((address, event))
+                self.on_asked(address, event)
         return port.errors == errors
