@@ -46,12 +46,13 @@ def first_auto(rnd):
 
 
 @contextlib.contextmanager
-def cabinet(tmp_path: Path, *settings: str) -> Iterator[tuple[SimulatedCabinet, dict[int, PtyHost]]]:
+def cabinet(tmp_path: Path, *settings: str, devices_ready: bool = True) -> Iterator[tuple[SimulatedCabinet, dict[int, PtyHost]]]:
     hosts = {1: PtyHost(), 2: PtyHost()}
     cfg = temporary(parse_config(sas_config({n: h.path for n, h in hosts.items()}, *settings), "sas.yaml"), tmp_path)
     app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=first_auto)
     try:
-        ready(app)
+        if devices_ready:
+            ready(app)
         for n, h in hosts.items():  # the ports are served (the child process is up): 1A answers
             end = time.monotonic() + 20
             while not h.long(ADDRESS[n], 0x1A) and time.monotonic() < end:
@@ -375,5 +376,116 @@ def test_run_headless_stay_answers_sas_after_the_rounds_until_sigterm_then_check
         seat1 = next(x for x in out.splitlines() if x.startswith("seat 1:"))
         assert f"lifetime: {played} games" in seat1 and played >= 2
         assert f"credit {credits}, club 0" in seat1
+    finally:
+        host.close()
+
+
+def drain_exceptions(h: PtyHost, address: int) -> list[int]:
+    got = []
+    while code := h.general(address):
+        got.append(code)
+    return got
+
+
+def test_tilts_options_and_a_restart_raise_their_exceptions_on_the_seat_they_concern(tmp_path):
+    with cabinet(tmp_path) as (app, hosts):
+        cab, sims = app.cab, app.sims
+        for n, h in hosts.items():
+            assert drain_exceptions(h, ADDRESS[n]) == [0x17]  # a first start: power applied, nothing lost
+        sims.bus.control.coin(2, "EU200A", 5)
+        run_until(app, lambda: cab.seats[1].money.credit == 100, what="coins")
+        sims.bus.control.fault(3, "empty", 4)  # the hopper runs dry after 4 coins
+        sims.panel.tap(1, "collect")
+        run_until(app, lambda: cab.seats[1].lock == "tilt", timeout=30, what="the hopper fault")
+        sims.bus.control.coin_error(11, 20)  # seat 2: a coin on a string
+        run_until(app, lambda: cab.seats[2].lock == "tilt", what="the fraud tilt")
+        with app.lock:
+            cab.change_setting("betting_time", 5.0, "operator")
+        synced(app)
+        assert drain_exceptions(hosts[1], 1) == [0x23, 0x3C]  # hopper empty; operator changed options
+        assert drain_exceptions(hosts[2], 7) == [0x2D, 0x3C]  # reverse coin-in (fraud); the options
+    with cabinet(tmp_path, devices_ready=False) as (app, hosts):  # the same journal again: down in between
+        for n, h in hosts.items():
+            assert drain_exceptions(h, ADDRESS[n]) == [0x18, 0x17]
+        assert hosts[1].meters(1, 0x18, (2, 2)) == [0, 0]  # no game since this power-up
+
+
+def test_a_pty_link_the_cabinet_makes_survives_a_host_that_closes_and_reopens_it(tmp_path):
+    import os
+    import tty
+
+    from hardware.sas.codec import with_crc
+
+    path = tmp_path / "sas1"
+    cfg = temporary(parse_config(two_seats() + f"sas:\n  links:\n    - {{port: 'pty://{path}', address: 3, seat: 2}}\n",
+                                 "sas.yaml"), tmp_path)
+    app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=first_auto)
+    try:
+        end = time.monotonic() + 20
+        while not path.exists():
+            assert time.monotonic() < end
+            run_until(app, lambda: True)
+        for _ in range(3):  # open, poll, close: as some hosts do between polls
+            fd = os.open(path, os.O_RDWR | os.O_NOCTTY)
+            tty.setraw(fd)
+            os.write(fd, bytes((3, 0x1A)))
+            reply = b""
+            end = time.monotonic() + 2
+            while len(reply) < 8 and time.monotonic() < end:
+                reply += os.read(fd, 64)
+            assert reply == with_crc(bytes((3, 0x1A)) + bcd(0, 4))
+            os.close(fd)
+    finally:
+        app.close()
+
+
+# the meters that only ever grow, as the host reads them in 0F
+GROWING = ("cancelled", "coin_in", "coin_out", "drop", "jackpot", "games_played")
+
+
+@pytest.mark.timeout(400)
+def test_meters_the_host_read_before_a_kill_are_never_higher_than_it_reads_after(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    host = PtyHost()
+    rng = random.Random(25)
+    try:
+        config = tmp_path / "machine.yaml"
+        config.write_text(sas_config({1: host.path}) + f"memory: {{key_file: {tmp_path}/key/machine.key, "
+                          f"head_stores: [{tmp_path}/heads]}}\n")
+        root = str(Path(__file__).resolve().parents[1])
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": root}
+        seen: dict[str, int] = dict.fromkeys(GROWING, 0)
+        for kill in range(3):
+            proc = subprocess.Popen([sys.executable, "-m", "machine", "run", "--config", str(config), "--headless",
+                                     "--rounds", "200", "--data", str(tmp_path / "data")],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=tmp_path)
+            try:
+                end = time.monotonic() + 120
+                first = None
+                while first is None:  # the restarted cabinet answers: never below what was read before
+                    assert time.monotonic() < end and proc.poll() is None
+                    host.drain()
+                    reply = host.long(1, 0x0F)
+                    if len(reply) == 28 and crc_ok(reply):
+                        first = dict(zip(GROWING, (from_bcd(reply[2 + 4 * i:6 + 4 * i]) for i in range(6)), strict=True))
+                for k in GROWING:
+                    assert first[k] >= seen[k], (kill, k, first[k], seen[k])
+                stop = time.monotonic() + rng.uniform(1.0, 4.0)
+                while time.monotonic() < stop:
+                    reply = host.long(1, 0x0F)
+                    if len(reply) == 28 and crc_ok(reply):
+                        seen = dict(zip(GROWING, (from_bcd(reply[2 + 4 * i:6 + 4 * i]) for i in range(6)), strict=True))
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=30)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+            time.sleep(0.5)  # the SAS child sees its input close and ends
+        assert seen["games_played"] > 0
     finally:
         host.close()
