@@ -60,7 +60,7 @@ def ask(m: SasMachine, frame: bytes, at: float = 1.0) -> bytes:
 
 
 def events(m: SasMachine) -> list[object]:
-    out = []
+    out: list[object] = []
     while (event := m.next_event()) is not None:
         out.append(event)
     return out
