@@ -4,6 +4,7 @@ blocking host over a socketpair and a pty, and ``cabinet sas poll`` over a pty l
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
@@ -53,6 +54,17 @@ def test_the_reader_knows_each_reply_shape() -> None:
     assert describe(reply) == "event 7F game ended 00000150"
 
 
+def test_a_chirp_just_before_the_reply_is_passed_over() -> None:
+    reader = ReplyReader(1, 0x1A)
+    reply = reader.feed(b"\x01\x01" + with_crc(b"\x01\x1a\x00\x00\x12\x34"))
+    assert reply is not None and reply.data == b"\x00\x00\x12\x34" and reader.chirps == 2
+    general = ReplyReader(1, None)
+    reply = general.feed(b"\x01\x11")
+    assert reply is not None and (reply.kind, reply.code, general.chirps) == ("exception", 0x11, 1)
+    signature = ReplyReader(1, None).feed(with_crc(b"\x01\x21\x34\x12"))
+    assert signature is not None and (signature.kind, signature.code, signature.data) == ("frame", 0x21, b"\x34\x12")
+
+
 class SocketLink:
     """One end of a socketpair as a transport."""
 
@@ -73,6 +85,7 @@ class SocketLink:
         self.sock.close()
 
 
+@contextlib.contextmanager
 def serve(port: SasPort) -> Iterator[None]:
     stop = threading.Event()
 
@@ -82,9 +95,11 @@ def serve(port: SasPort) -> Iterator[None]:
 
     thread = threading.Thread(target=loop, daemon=True)
     thread.start()
-    yield
-    stop.set()
-    thread.join(2)
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(2)
 
 
 @pytest.fixture
@@ -92,7 +107,7 @@ def socket_host() -> Iterator[tuple[SasHost, SasMachine]]:
     a, b = socket.socketpair()
     machine = SasMachine(1, Meters())
     port = SasPort(SocketLink(b), [machine])
-    for _ in serve(port):
+    with serve(port):
         yield SasHost(SocketLink(a), 1, timeout=2.0), machine
     a.close()
     b.close()
@@ -124,7 +139,7 @@ def pty_link(tmp_path) -> Iterator[tuple[str, SasMachine]]:
     path = str(tmp_path / "sas1")
     link = PtyLink(path)
     machine = SasMachine(1, Meters())
-    for _ in serve(SasPort(link, [machine])):
+    with serve(SasPort(link, [machine])):
         yield path, machine
     link.close()
 
@@ -165,5 +180,25 @@ def test_cabinet_sas_poll_says_in_one_line_when_nobody_answers(tmp_path, capsys)
         args = build_parser().parse_args(["sas", "poll", str(tmp_path / "mute"), "--timeout-ms", "50"])
         with pytest.raises(Unreachable, match="address 1 did not answer"):
             args.func(args)
+    finally:
+        link.close()
+
+
+def test_a_host_that_reconnects_over_tcp_finds_the_machine_serving() -> None:
+    from hardware.sas.link import ListenLink, open_sas_link
+
+    link = open_sas_link("listen://127.0.0.1:0")
+    assert isinstance(link, ListenLink)
+    host_name, port = link.address
+    machine = SasMachine(1, Meters())
+    try:
+        with serve(SasPort(link, [machine])):  # the machine chirps: it was never polled
+            for _round in range(2):
+                transport = SerialTransport(f"socket://{host_name}:{port}", baudrate=19200)
+                try:
+                    reply = SasHost(transport, 1, timeout=2.0).long(0x1A)
+                    assert (reply.kind, reply.data) == ("frame", b"\x00\x00\x12\x34")
+                finally:
+                    transport.close()
     finally:
         link.close()

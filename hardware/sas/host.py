@@ -112,13 +112,15 @@ class ReplyReader:
     """Gathers a machine's bytes after one poll and says when its reply is whole.
 
     ``expect`` is the long poll's command, or None after a general poll. ``feed`` returns the
-    Reply once complete (bytes past it are kept in ``rest``)."""
+    Reply once complete (bytes past it are kept in ``rest``). A lone address before the reply
+    (the machine chirped just as the poll went out) is passed over."""
 
     def __init__(self, address: int, expect: int | None) -> None:
         self.address = address
         self.expect = expect
         self.buffer = bytearray()
         self.rest = b""
+        self.chirps = 0  # lone address bytes passed over before the reply
 
     def feed(self, data: bytes) -> Reply | None:
         self.buffer += data
@@ -130,30 +132,24 @@ class ReplyReader:
 
     def _need(self) -> int | None:
         buf, address = self.buffer, self.address
-        if not buf:
-            return None
-        first = buf[0]
-        if self.expect is None and first != address:
-            return 1  # an exception code
-        if first == address | 0x80 and self.expect is not None:
-            return 1  # NACK
-        if first != address:
-            return 1  # not ours: taken as it comes, the caller reports it
-        if self.expect in ACK_POLLS:
-            return 1
-        if len(buf) < 2:
-            return None
-        command = buf[1]
-        if command == 0xFF:  # a real-time event
-            if len(buf) < 3:
+        while buf:
+            if buf[0] != address:
+                return 1  # an exception code, a NACK, or a byte not ours (the caller reports it)
+            if self.expect in ACK_POLLS:
+                return 1
+            if len(buf) < 2:
                 return None
-            return 3 + RTE_DATA.get(buf[2], 0) + 2
-        if command in VARIABLE_REPLIES:
-            return None if len(buf) < 3 else 3 + buf[2] + 2
-        length = REPLY_LENGTHS.get(command)
-        if length is None:  # an ACK of a poll whose answer comes later (21), or unknown
-            return 1
-        return length
+            command = buf[1]
+            if command == 0xFF and self.expect is None:  # a real-time event
+                return None if len(buf) < 3 else 3 + RTE_DATA.get(buf[2], 0) + 2
+            if command != (self.expect if self.expect is not None else 0x21):
+                del buf[0]  # the address alone before the reply: a chirp
+                self.chirps += 1
+                continue
+            if command in VARIABLE_REPLIES:
+                return None if len(buf) < 3 else 3 + buf[2] + 2
+            return REPLY_LENGTHS.get(command, 1)
+        return None
 
     def _reply(self, frame: bytes) -> Reply:
         if len(frame) == 1:
@@ -233,7 +229,9 @@ class SasHost:
                 if reply is not None:
                     return reply
             elif bytes(reader.buffer) == bytes((self.address,)):
-                return Reply("ack")  # the address alone, then silence: an ACK (21 answers later)
+                # the address alone, then silence: after a long poll an ACK (21 answers later),
+                # after a general poll the exception code that equals the address
+                return Reply("ack") if expect is not None else Reply("exception", self.address)
 
     def general(self) -> Reply:
         return self.exchange(general_poll(self.address), None)
