@@ -9,6 +9,7 @@ import os
 import socket
 import threading
 from collections.abc import Iterator
+from datetime import datetime
 
 import pytest
 
@@ -202,3 +203,23 @@ def test_a_host_that_reconnects_over_tcp_finds_the_machine_serving() -> None:
                     transport.close()
     finally:
         link.close()
+
+
+def test_the_host_moves_credit_by_aft_through_a_machine_and_reads_the_result(socket_host) -> None:
+    from hardware.sas.host import aft_interrogate_poll, aft_lock_poll, aft_transfer_poll, parse_aft_transfer
+
+    from tests.test_sas_aft import Cashless
+
+    host, machine = socket_host
+    machine.source = machine.aft.source = source = Cashless()
+    lock = host.exchange(aft_lock_poll(1, 0x00, 0x01, 500), 0x74)
+    assert lock.kind == "frame" and lock.data[4] == 0x00  # locked
+    reply = host.exchange(aft_transfer_poll(1, "HOST-1", 2500, asset=0x01020304), 0x72)
+    pending = parse_aft_transfer(reply.data)
+    assert (pending.status, pending.cents, pending.transaction_id, pending.completed) == (0x40, 2500, "HOST-1", "")
+    source.values["aft_in"] = 250
+    machine.aft.confirm("HOST-1", 250, datetime(2026, 12, 2, 1, 2, 3))
+    done = parse_aft_transfer(host.exchange(aft_interrogate_poll(1), 0x72).data)
+    assert (done.status, done.completed) == (0x00, "12022026010203")
+    again = parse_aft_transfer(host.exchange(aft_transfer_poll(1, "HOST-1", 2500, asset=0x01020304), 0x72).data)
+    assert again == done

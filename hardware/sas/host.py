@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from hardware.sas.codec import crc_ok, from_bcd, with_crc
+from hardware.sas.codec import bcd, crc_ok, from_bcd, with_crc
 
 # The whole frame a machine sends back, address to CRC, for the long polls whose replies have
 # a fixed length. The others answer ``address command length data CRC`` (VARIABLE_REPLIES),
@@ -263,3 +263,61 @@ def describe(reply: Reply) -> str:
     if reply.kind == "frame":
         return f"reply {reply.code:02X} {reply.data.hex()}"
     return reply.kind.replace("_", " ")
+
+
+# -- AFT (72, 73, 74): what a host sends, and the transfer status it reads back ---------------
+def aft_transfer_poll(address: int, transaction_id: str, cents: int, *, to_seat: bool = True,
+                      partial: bool = False, asset: int = 0, key: bytes = bytes(20), flags: int = 0) -> Poll:
+    """72, a cashable in-house transfer of ``cents`` to the machine or from it."""
+    tid = transaction_id.encode("ascii")
+    if not 1 <= len(tid) <= 20 or len(key) != 20:
+        raise ValueError("a transaction id of 1 to 20 ASCII characters and a 20-byte key")
+    body = bytes((0x01 if partial else 0x00, 0x00, 0x00 if to_seat else 0x80))
+    body += bcd(cents, 5) + bcd(0, 5) + bcd(0, 5) + bytes((flags,)) + asset.to_bytes(4, "little") + key
+    body += bytes((len(tid),)) + tid + bcd(0, 4) + bytes(2) + b"\x00" + bcd(0, 2)
+    return long_poll(address, 0x72, bytes((len(body),)) + body)
+
+
+def aft_interrogate_poll(address: int, index: int = 0) -> Poll:
+    """72 interrogation: 00 the current transaction, 01-7F a history position, 81-FF relative."""
+    return long_poll(address, 0x72, bytes((0x02, 0xFF, index)))
+
+
+def aft_lock_poll(address: int, code: int = 0xFF, conditions: int = 0, timeout_hundredths: int = 0) -> Poll:
+    """74: 00 request a lock (``conditions`` bit 0 to the machine, bit 1 from it), 80 cancel,
+    FF only the status."""
+    return long_poll(address, 0x74, bytes((code, conditions)) + bcd(timeout_hundredths, 2))
+
+
+def aft_register_poll(address: int, code: int = 0xFF, *, asset: int = 0, key: bytes = bytes(20),
+                      pos_id: int = 0) -> Poll:
+    """73: 00 initialise, 01 register, 80 unregister, FF read."""
+    if code in (0x80, 0xFF, 0x00):
+        return long_poll(address, 0x73, bytes((0x01, code)))
+    return long_poll(address, 0x73, bytes((0x1D, code)) + asset.to_bytes(4, "little") + key
+                     + pos_id.to_bytes(4, "little"))
+
+
+@dataclass(frozen=True)
+class AftStatus:
+    """A 72 reply read back: the transfer's status code (00 full, 01 partial, 40 pending, 8x
+    and C0 refused, FF none), its type, the cashable cents, the transaction id, the date."""
+
+    position: int
+    status: int
+    transfer_type: int
+    cents: int
+    transaction_id: str
+    completed: str  # MMDDYYYYHHMMSS, or "" while not complete
+
+
+def parse_aft_transfer(data: bytes) -> AftStatus:
+    """``Reply.data`` of a 72 reply (after its length byte)."""
+    position, status, _receipt, kind = data[0], data[1], data[2], data[3]
+    cents = from_bcd(data[4:9])
+    at = 4 + 15 + 1 + 4
+    size = data[at]
+    tid = data[at + 1:at + 1 + size].decode("ascii", "replace")
+    stamp = data[at + 1 + size:at + 8 + size]
+    completed = "" if not any(stamp) else stamp.hex()
+    return AftStatus(position, status, kind, cents, tid, completed)
