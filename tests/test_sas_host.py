@@ -8,7 +8,8 @@ import contextlib
 import os
 import socket
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from datetime import datetime
 
 import pytest
@@ -87,12 +88,15 @@ class SocketLink:
 
 
 @contextlib.contextmanager
-def serve(port: SasPort) -> Iterator[None]:
+def serve(port: SasPort, after: Callable[[], None] | None = None) -> Iterator[None]:
+    """Pump ``port`` in a thread (and ``after`` each step, in that thread: the cabinet's part)."""
     stop = threading.Event()
 
     def loop() -> None:
         while not stop.is_set():
             port.pump(0.01)
+            if after is not None:
+                after()
 
     thread = threading.Thread(target=loop, daemon=True)
     thread.start()
@@ -223,3 +227,40 @@ def test_the_host_moves_credit_by_aft_through_a_machine_and_reads_the_result(soc
     assert (done.status, done.completed) == (0x00, "12022026010203")
     again = parse_aft_transfer(host.exchange(aft_transfer_poll(1, "HOST-1", 2500, asset=0x01020304), 0x72).data)
     assert again == done
+
+
+def test_cabinet_sas_transfer_waits_for_the_cabinet_and_prints_one_line(tmp_path, capsys) -> None:
+    from machine.cli.commands import build_parser
+    from machine.cli.common import CommandError
+    from tests.test_sas_aft import Cashless
+
+    path = str(tmp_path / "sas1")
+    link = PtyLink(path)
+    source = Cashless()
+    machine = SasMachine(1, source, now=time.monotonic())
+    try:
+        with serve(SasPort(link, [machine]), lambda: _confirm_when_asked(machine, source)):
+            args = build_parser().parse_args(["sas", "transfer", path, "--to-seat", "2500", "--id", "CLI-1",
+                                              "--asset", str(0x01020304)])
+            assert args.func(args) == 0
+            assert capsys.readouterr().out == "aft CLI-1 00 full transfer cents 2500 completed 12022026010203\n"
+            args = build_parser().parse_args(["sas", "transfer", path, "--from-seat", "100", "--id", "CLI-2",
+                                              "--asset", "7", "--wait", "0"])
+            assert args.func(args) == 1  # another machine's asset number: refused
+            assert capsys.readouterr().out == "aft CLI-2 93 refused cents 100 completed -\n"
+            args = build_parser().parse_args(["sas", "transfer", path, "--to-seat", "1", "--id", "x" * 21,
+                                              "--asset", "7"])
+            with pytest.raises(CommandError, match="1 to 20 ASCII"):
+                args.func(args)
+    finally:
+        link.close()
+
+
+def _confirm_when_asked(machine: SasMachine, source: Meters) -> None:
+    """The cabinet's part, on the port's thread: journal (here: meter) a transfer, confirm it."""
+    from hardware.sas.aft import AftTransfer
+
+    while (event := machine.next_event()) is not None:
+        if isinstance(event, AftTransfer):
+            source.values["aft_in"] = event.points
+            machine.aft.confirm(event.transaction_id, event.points, datetime(2026, 12, 2, 1, 2, 3))
