@@ -157,3 +157,16 @@ def test_ticket_polls_answer_from_a_ticket_validation() -> None:
     poll = with_crc(bytes.fromhex("017b08" "0300" "0100" "0000" "0000"))
     assert ask(m, poll, 1.4) == with_crc(bytes.fromhex("017b0a" "04030201" "0100" "0030" "0000"))
     assert vouchers.calls == [("4C", 0x010203, 5), ("4D", 0xFF), ("7B", 3, 1, 0, 0)]
+
+
+def test_6f_aft_meters_in_cents_and_total_won_as_a_sum() -> None:
+    source = Floor()
+    source.values.update({"aft_in": 50, "aft_out": 7, "aft_in_count": 2, "jackpot": 11})
+    m = SasMachine(1, source)
+    poll = with_crc(bytes.fromhex("016f0a" "0000" "a000" "b800" "a100" "2200"))
+    assert ask(m, poll) == with_crc(bytes.fromhex(
+        "016f22" "0000" "a000" "05" "0000000500" "b800" "05" "0000000070" "a100" "05" "0000000002"
+        "2200" "05" "0000002511"))
+    # 2F gives the same codes in four BCD bytes
+    assert ask(m, with_crc(bytes.fromhex("012f04" "0000" "a0" "22")), 1.1) == with_crc(bytes.fromhex(
+        "012f0c" "0000" "a000000500" "2200002511"))

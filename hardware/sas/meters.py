@@ -28,10 +28,19 @@ METER_POLLS: dict[int, tuple[tuple[str, int], ...]] = {
     0x1E: tuple((f"bills_{d}", 4) for d in (1, 5, 10, 20, 50, 100)),
     **{0x31 + i: ((f"bills_{d}", 4),) for i, d in enumerate((1, 2, 5, 10, 20, 50, 100))},
 }
-# meter codes of 2F and 6F (the document's table of meter codes) this machine keeps
-METER_CODES: dict[int, str] = {
-    0x00: "coin_in", 0x01: "coin_out", 0x02: "jackpot", 0x04: "cancelled", 0x05: "games_played",
-    0x06: "games_won", 0x07: "games_lost", 0x0C: "credits", 0x24: "drop",
+# meter codes of 2F and 6F (the document's table of meter codes) this machine keeps: the source's
+# meter, or a sum of them (0x22 total won), and whether the code counts cents (AFT) or credits
+METER_CODES: dict[int, tuple[tuple[str, ...], bool]] = {
+    0x00: (("coin_in",), False), 0x01: (("coin_out",), False), 0x02: (("jackpot",), False),
+    0x04: (("cancelled",), False), 0x05: (("games_played",), False), 0x06: (("games_won",), False),
+    0x07: (("games_lost",), False), 0x08: (("true_coin_in",), False), 0x09: (("true_coin_out",), False),
+    0x0B: (("bills_credits",), False), 0x0C: (("credits",), False),
+    0x17: (("aft_in",), False), 0x18: (("aft_out",), False),
+    0x22: (("coin_out", "jackpot"), False), 0x24: (("drop",), False),
+    0x25: (("games_since_power_up",), False), 0x26: (("games_since_door",), False),
+    **{0x40 + i: ((f"bills_{d}",), False) for i, d in ((0, 1), (1, 2), (2, 5), (3, 10), (4, 20), (6, 50), (7, 100))},
+    0xA0: (("aft_in",), True), 0xA1: (("aft_in_count",), False),
+    0xB8: (("aft_out",), True), 0xB9: (("aft_out_count",), False),
 }
 EXTENDED_SIZE = 5  # 6F gives each meter as 10 BCD digits
 EXTENDED_MAX_CODES = 10  # 6F asks for at most ten meters
@@ -117,6 +126,17 @@ def features(source: MeterSource) -> bytes:
     return bytes((0x00, second, 0x00, 0x00))
 
 
+def meter_value(code: int, game: int, source: MeterSource) -> int | None:
+    """The value of a 2F/6F meter code for ``game`` (cents where the code counts cents), or None
+    for a code this machine does not keep."""
+    kept = METER_CODES.get(code)
+    if kept is None:
+        return None
+    names, cents = kept
+    value = sum(source.meter(name, game) for name in names)
+    return value * source.denomination_cents() if cents else value
+
+
 def _selected_meters(head: bytes, data: bytes, source: MeterSource) -> bytes:
     # data: length, game number (2 BCD), meter codes (one byte each)
     game = _game(data[1:3], source)
@@ -124,9 +144,9 @@ def _selected_meters(head: bytes, data: bytes, source: MeterSource) -> bytes:
         return _nack(head[0])
     body = bytearray(data[1:3])
     for code in data[3:]:
-        name = METER_CODES.get(code)
-        if name is not None:
-            body += bytes((code,)) + bcd(source.meter(name, game), 4)
+        value = meter_value(code, game, source)
+        if value is not None:
+            body += bytes((code,)) + bcd(value, 4)
     return with_crc(head + bytes((len(body),)) + bytes(body))
 
 
@@ -141,11 +161,10 @@ def _extended_meters(head: bytes, data: bytes, source: MeterSource) -> bytes:
         return _nack(head[0])
     body = bytearray(data[1:3])
     for i in range(0, len(codes), 2):
-        code = int.from_bytes(codes[i:i + 2], "little")
-        name = METER_CODES.get(code)
+        value = meter_value(int.from_bytes(codes[i:i + 2], "little"), game, source)
         body += codes[i:i + 2]
-        if name is None:
+        if value is None:
             body.append(0)
         else:
-            body += bytes((EXTENDED_SIZE,)) + bcd(source.meter(name, game), EXTENDED_SIZE)
+            body += bytes((EXTENDED_SIZE,)) + bcd(value, EXTENDED_SIZE)
     return with_crc(head + bytes((len(body),)) + bytes(body))

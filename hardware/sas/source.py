@@ -92,8 +92,9 @@ class MeterSource(Protocol):
     ``coin_out``, ``drop``, ``jackpot``, ``cancelled``, ``games_played``, ``games_won``,
     ``games_lost``, ``credits``, ``true_coin_in``, ``true_coin_out``, ``bills_value``,
     ``bills_credits``, ``games_since_power_up``, ``games_since_door``, ``bills_<dollars>``,
-    ``aft_in`` and ``aft_out`` (points moved by AFT to and from the seat). The others are
-    described with ``BaseMeterSource``'s defaults."""
+    ``aft_in`` and ``aft_out`` (points moved by AFT to and from the seat), ``aft_in_count`` and
+    ``aft_out_count`` (how many transfers). A name the cabinet does not keep is 0. The other
+    methods are described with ``BaseMeterSource``'s defaults."""
 
     def meter(self, name: str, game: int = 0) -> int: ...
 
