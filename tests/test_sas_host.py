@@ -215,7 +215,7 @@ def test_the_host_moves_credit_by_aft_through_a_machine_and_reads_the_result(soc
     from tests.test_sas_aft import Cashless
 
     host, machine = socket_host
-    machine.source = machine.aft.source = source = Cashless()
+    machine.source = source = Cashless()  # AFT reads the new source too
     lock = host.exchange(aft_lock_poll(1, 0x00, 0x01, 500), 0x74)
     assert lock.kind == "frame" and lock.data[4] == 0x00  # locked
     reply = host.exchange(aft_transfer_poll(1, "HOST-1", 2500, asset=0x01020304), 0x72)

@@ -107,7 +107,7 @@ class SasMachine:
         if not 1 <= address <= 127:
             raise ValueError(f"SAS address {address}: 1 to 127")
         self.address = address
-        self.source = source
+        self._source = source
         self.frame_gap = frame_gap
         self._frame = bytearray()
         self._need = 0  # bytes the frame in progress needs (0: idle)
@@ -123,6 +123,16 @@ class SasMachine:
         self.real_time = False  # 0E: general polls answered with the real-time event form
         self.aft = AftState(source)
         self.counters = {"bad_crc": 0, "noise": 0, "polls": 0}
+
+    @property
+    def source(self) -> MeterSource:
+        return self._source
+
+    @source.setter
+    def source(self, source: MeterSource) -> None:
+        """Another source (the cabinet's, once its journal is open): AFT reads it too."""
+        self._source = source
+        self.aft.source = source
 
     # -- the cabinet's side ----------------------------------------------------------------
     def post_exception(self, code: int, data: bytes = b"") -> None:
