@@ -69,6 +69,7 @@ for _backend in (
     Backend("sim", "hardware.sim.backend", "SimulatorLink", simulated=True),
     Backend("pty", "hardware.sas.link", "PtyLink"),  # a pty the cabinet makes, linked at the path
     Backend("ninebit", "hardware.sas.link", "NineBitSerial"),  # a UART reading SAS's ninth bit
+    Backend("listen", "hardware.sas.link", "ListenLink"),  # a TCP port the cabinet listens on
 ):
     register(_backend)
 
@@ -118,4 +119,4 @@ open_transport = open_link  # the name the drivers use
 
 def _accepted() -> str:
     return ("a device path (/dev/ttyUSB0), serial:///dev/ttyUSB0, socket://HOST:PORT, rfc2217://HOST:PORT, "
-            "loop://, pty:///PATH, ninebit:///dev/ttyS0, or sim (the simulators)")
+            "loop://, pty:///PATH, ninebit:///dev/ttyS0, listen://HOST:PORT, or sim (the simulators)")

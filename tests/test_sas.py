@@ -18,9 +18,10 @@ from hardware.sas.machine import (
     Shutdown,
     Startup,
 )
+from hardware.sas.source import BaseMeterSource
 
 
-class Meters:
+class Meters(BaseMeterSource):
     def __init__(self) -> None:
         self.pending = False
         self.computing = False

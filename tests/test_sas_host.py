@@ -4,10 +4,13 @@ blocking host over a socketpair and a pty, and ``cabinet sas poll`` over a pty l
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
+from datetime import datetime
 
 import pytest
 
@@ -53,6 +56,17 @@ def test_the_reader_knows_each_reply_shape() -> None:
     assert describe(reply) == "event 7F game ended 00000150"
 
 
+def test_a_chirp_just_before_the_reply_is_passed_over() -> None:
+    reader = ReplyReader(1, 0x1A)
+    reply = reader.feed(b"\x01\x01" + with_crc(b"\x01\x1a\x00\x00\x12\x34"))
+    assert reply is not None and reply.data == b"\x00\x00\x12\x34" and reader.chirps == 2
+    general = ReplyReader(1, None)
+    reply = general.feed(b"\x01\x11")
+    assert reply is not None and (reply.kind, reply.code, general.chirps) == ("exception", 0x11, 1)
+    signature = ReplyReader(1, None).feed(with_crc(b"\x01\x21\x34\x12"))
+    assert signature is not None and (signature.kind, signature.code, signature.data) == ("frame", 0x21, b"\x34\x12")
+
+
 class SocketLink:
     """One end of a socketpair as a transport."""
 
@@ -73,18 +87,24 @@ class SocketLink:
         self.sock.close()
 
 
-def serve(port: SasPort) -> Iterator[None]:
+@contextlib.contextmanager
+def serve(port: SasPort, after: Callable[[], None] | None = None) -> Iterator[None]:
+    """Pump ``port`` in a thread (and ``after`` each step, in that thread: the cabinet's part)."""
     stop = threading.Event()
 
     def loop() -> None:
         while not stop.is_set():
             port.pump(0.01)
+            if after is not None:
+                after()
 
     thread = threading.Thread(target=loop, daemon=True)
     thread.start()
-    yield
-    stop.set()
-    thread.join(2)
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(2)
 
 
 @pytest.fixture
@@ -92,7 +112,7 @@ def socket_host() -> Iterator[tuple[SasHost, SasMachine]]:
     a, b = socket.socketpair()
     machine = SasMachine(1, Meters())
     port = SasPort(SocketLink(b), [machine])
-    for _ in serve(port):
+    with serve(port):
         yield SasHost(SocketLink(a), 1, timeout=2.0), machine
     a.close()
     b.close()
@@ -124,7 +144,7 @@ def pty_link(tmp_path) -> Iterator[tuple[str, SasMachine]]:
     path = str(tmp_path / "sas1")
     link = PtyLink(path)
     machine = SasMachine(1, Meters())
-    for _ in serve(SasPort(link, [machine])):
+    with serve(SasPort(link, [machine])):
         yield path, machine
     link.close()
 
@@ -167,3 +187,80 @@ def test_cabinet_sas_poll_says_in_one_line_when_nobody_answers(tmp_path, capsys)
             args.func(args)
     finally:
         link.close()
+
+
+def test_a_host_that_reconnects_over_tcp_finds_the_machine_serving() -> None:
+    from hardware.sas.link import ListenLink, open_sas_link
+
+    link = open_sas_link("listen://127.0.0.1:0")
+    assert isinstance(link, ListenLink)
+    host_name, port = link.address
+    machine = SasMachine(1, Meters())
+    try:
+        with serve(SasPort(link, [machine])):  # the machine chirps: it was never polled
+            for _round in range(2):
+                transport = SerialTransport(f"socket://{host_name}:{port}", baudrate=19200)
+                try:
+                    reply = SasHost(transport, 1, timeout=2.0).long(0x1A)
+                    assert (reply.kind, reply.data) == ("frame", b"\x00\x00\x12\x34")
+                finally:
+                    transport.close()
+    finally:
+        link.close()
+
+
+def test_the_host_moves_credit_by_aft_through_a_machine_and_reads_the_result(socket_host) -> None:
+    from hardware.sas.host import aft_interrogate_poll, aft_lock_poll, aft_transfer_poll, parse_aft_transfer
+
+    from tests.test_sas_aft import Cashless
+
+    host, machine = socket_host
+    machine.source = source = Cashless()  # AFT reads the new source too
+    lock = host.exchange(aft_lock_poll(1, 0x00, 0x01, 500), 0x74)
+    assert lock.kind == "frame" and lock.data[4] == 0x00  # locked
+    reply = host.exchange(aft_transfer_poll(1, "HOST-1", 2500, asset=0x01020304), 0x72)
+    pending = parse_aft_transfer(reply.data)
+    assert (pending.status, pending.cents, pending.transaction_id, pending.completed) == (0x40, 2500, "HOST-1", "")
+    source.values["aft_in"] = 250
+    machine.aft.confirm("HOST-1", 250, datetime(2026, 12, 2, 1, 2, 3))
+    done = parse_aft_transfer(host.exchange(aft_interrogate_poll(1), 0x72).data)
+    assert (done.status, done.completed) == (0x00, "12022026010203")
+    again = parse_aft_transfer(host.exchange(aft_transfer_poll(1, "HOST-1", 2500, asset=0x01020304), 0x72).data)
+    assert again == done
+
+
+def test_cabinet_sas_transfer_waits_for_the_cabinet_and_prints_one_line(tmp_path, capsys) -> None:
+    from machine.cli.commands import build_parser
+    from machine.cli.common import CommandError
+    from tests.test_sas_aft import Cashless
+
+    path = str(tmp_path / "sas1")
+    link = PtyLink(path)
+    source = Cashless()
+    machine = SasMachine(1, source, now=time.monotonic())
+    try:
+        with serve(SasPort(link, [machine]), lambda: _confirm_when_asked(machine, source)):
+            args = build_parser().parse_args(["sas", "transfer", path, "--to-seat", "2500", "--id", "CLI-1",
+                                              "--asset", str(0x01020304)])
+            assert args.func(args) == 0
+            assert capsys.readouterr().out == "aft CLI-1 00 full transfer cents 2500 completed 12022026010203\n"
+            args = build_parser().parse_args(["sas", "transfer", path, "--from-seat", "100", "--id", "CLI-2",
+                                              "--asset", "7", "--wait", "0"])
+            assert args.func(args) == 1  # another machine's asset number: refused
+            assert capsys.readouterr().out == "aft CLI-2 93 refused cents 100 completed -\n"
+            args = build_parser().parse_args(["sas", "transfer", path, "--to-seat", "1", "--id", "x" * 21,
+                                              "--asset", "7"])
+            with pytest.raises(CommandError, match="1 to 20 ASCII"):
+                args.func(args)
+    finally:
+        link.close()
+
+
+def _confirm_when_asked(machine: SasMachine, source: Meters) -> None:
+    """The cabinet's part, on the port's thread: journal (here: meter) a transfer, confirm it."""
+    from hardware.sas.aft import AftTransfer
+
+    while (event := machine.next_event()) is not None:
+        if isinstance(event, AftTransfer):
+            source.values["aft_in"] = event.points
+            machine.aft.confirm(event.transaction_id, event.points, datetime(2026, 12, 2, 1, 2, 3))

@@ -127,3 +127,25 @@ def test_a_socket_url_that_cannot_connect_is_a_transport_error(url) -> None:
 
     with pytest.raises(TransportError):
         open_sas_link(url)
+
+
+def test_a_host_s_poll_goes_out_with_mark_parity_on_the_wakeup_byte_only(tmp_path, monkeypatch) -> None:
+    link = PtyLink(str(tmp_path / "p"))
+    try:
+        port = NineBitSerial(link.slave_name)
+        sets: list[bool] = []
+        real = termios.tcsetattr
+
+        def recording(fd: int, when: int, attrs: list) -> None:
+            sets.append(bool(attrs[2] & termios.PARODD))
+            real(fd, when, attrs)
+
+        monkeypatch.setattr(termios, "tcsetattr", recording)
+        try:
+            port.write_poll(b"\x01\x1a", [True, False])
+        finally:
+            port.close()
+        assert sets == [True, False, False]  # mark for 01, space for 1A, space after
+        assert link.read(16, 1.0) == b"\x01\x1a"
+    finally:
+        link.close()

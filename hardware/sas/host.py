@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from hardware.sas.codec import crc_ok, from_bcd, with_crc
+from hardware.sas.codec import bcd, crc_ok, from_bcd, with_crc
 
 # The whole frame a machine sends back, address to CRC, for the long polls whose replies have
 # a fixed length. The others answer ``address command length data CRC`` (VARIABLE_REPLIES),
@@ -24,7 +24,7 @@ from hardware.sas.codec import crc_ok, from_bcd, with_crc
 REPLY_LENGTHS: dict[int, int] = {
     0x0F: 28, **{c: 8 for c in (*range(0x10, 0x18), 0x1A, 0x20, 0x2A, 0x2B, *range(0x31, 0x38), 0x46)},
     0x18: 8, 0x19: 24, 0x1E: 28, 0x1F: 24, 0x21: 6, 0x3D: 13, 0x48: 10, 0x4C: 10, 0x4D: 35,
-    0x50: 14, 0x51: 6, 0x52: 22, 0x53: 26, 0x55: 6, 0x7E: 11, 0x94: 5, 0xA0: 10,
+    0x50: 14, 0x51: 6, 0x52: 22, 0x53: 26, 0x55: 6, 0x7E: 11, 0x94: 5, 0xA0: 12,
 }
 VARIABLE_REPLIES = frozenset({0x2F, 0x54, 0x56, 0x6F, 0x72, 0x73, 0x74, 0x7B, 0xAF, 0xB5})
 # long polls the machine answers with an ACK alone (or a NACK)
@@ -112,13 +112,15 @@ class ReplyReader:
     """Gathers a machine's bytes after one poll and says when its reply is whole.
 
     ``expect`` is the long poll's command, or None after a general poll. ``feed`` returns the
-    Reply once complete (bytes past it are kept in ``rest``)."""
+    Reply once complete (bytes past it are kept in ``rest``). A lone address before the reply
+    (the machine chirped just as the poll went out) is passed over."""
 
     def __init__(self, address: int, expect: int | None) -> None:
         self.address = address
         self.expect = expect
         self.buffer = bytearray()
         self.rest = b""
+        self.chirps = 0  # lone address bytes passed over before the reply
 
     def feed(self, data: bytes) -> Reply | None:
         self.buffer += data
@@ -130,30 +132,24 @@ class ReplyReader:
 
     def _need(self) -> int | None:
         buf, address = self.buffer, self.address
-        if not buf:
-            return None
-        first = buf[0]
-        if self.expect is None and first != address:
-            return 1  # an exception code
-        if first == address | 0x80 and self.expect is not None:
-            return 1  # NACK
-        if first != address:
-            return 1  # not ours: taken as it comes, the caller reports it
-        if self.expect in ACK_POLLS:
-            return 1
-        if len(buf) < 2:
-            return None
-        command = buf[1]
-        if command == 0xFF:  # a real-time event
-            if len(buf) < 3:
+        while buf:
+            if buf[0] != address:
+                return 1  # an exception code, a NACK, or a byte not ours (the caller reports it)
+            if self.expect in ACK_POLLS:
+                return 1
+            if len(buf) < 2:
                 return None
-            return 3 + RTE_DATA.get(buf[2], 0) + 2
-        if command in VARIABLE_REPLIES:
-            return None if len(buf) < 3 else 3 + buf[2] + 2
-        length = REPLY_LENGTHS.get(command)
-        if length is None:  # an ACK of a poll whose answer comes later (21), or unknown
-            return 1
-        return length
+            command = buf[1]
+            if command == 0xFF and self.expect is None:  # a real-time event
+                return None if len(buf) < 3 else 3 + RTE_DATA.get(buf[2], 0) + 2
+            if command != (self.expect if self.expect is not None else 0x21):
+                del buf[0]  # the address alone before the reply: a chirp
+                self.chirps += 1
+                continue
+            if command in VARIABLE_REPLIES:
+                return None if len(buf) < 3 else 3 + buf[2] + 2
+            return REPLY_LENGTHS.get(command, 1)
+        return None
 
     def _reply(self, frame: bytes) -> Reply:
         if len(frame) == 1:
@@ -233,7 +229,9 @@ class SasHost:
                 if reply is not None:
                     return reply
             elif bytes(reader.buffer) == bytes((self.address,)):
-                return Reply("ack")  # the address alone, then silence: an ACK (21 answers later)
+                # the address alone, then silence: after a long poll an ACK (21 answers later),
+                # after a general poll the exception code that equals the address
+                return Reply("ack") if expect is not None else Reply("exception", self.address)
 
     def general(self) -> Reply:
         return self.exchange(general_poll(self.address), None)
@@ -265,3 +263,61 @@ def describe(reply: Reply) -> str:
     if reply.kind == "frame":
         return f"reply {reply.code:02X} {reply.data.hex()}"
     return reply.kind.replace("_", " ")
+
+
+# -- AFT (72, 73, 74): what a host sends, and the transfer status it reads back ---------------
+def aft_transfer_poll(address: int, transaction_id: str, cents: int, *, to_seat: bool = True,
+                      partial: bool = False, asset: int = 0, key: bytes = bytes(20), flags: int = 0) -> Poll:
+    """72, a cashable in-house transfer of ``cents`` to the machine or from it."""
+    tid = transaction_id.encode("ascii")
+    if not 1 <= len(tid) <= 20 or len(key) != 20:
+        raise ValueError("a transaction id of 1 to 20 ASCII characters and a 20-byte key")
+    body = bytes((0x01 if partial else 0x00, 0x00, 0x00 if to_seat else 0x80))
+    body += bcd(cents, 5) + bcd(0, 5) + bcd(0, 5) + bytes((flags,)) + asset.to_bytes(4, "little") + key
+    body += bytes((len(tid),)) + tid + bcd(0, 4) + bytes(2) + b"\x00" + bcd(0, 2)
+    return long_poll(address, 0x72, bytes((len(body),)) + body)
+
+
+def aft_interrogate_poll(address: int, index: int = 0) -> Poll:
+    """72 interrogation: 00 the current transaction, 01-7F a history position, 81-FF relative."""
+    return long_poll(address, 0x72, bytes((0x02, 0xFF, index)))
+
+
+def aft_lock_poll(address: int, code: int = 0xFF, conditions: int = 0, timeout_hundredths: int = 0) -> Poll:
+    """74: 00 request a lock (``conditions`` bit 0 to the machine, bit 1 from it), 80 cancel,
+    FF only the status."""
+    return long_poll(address, 0x74, bytes((code, conditions)) + bcd(timeout_hundredths, 2))
+
+
+def aft_register_poll(address: int, code: int = 0xFF, *, asset: int = 0, key: bytes = bytes(20),
+                      pos_id: int = 0) -> Poll:
+    """73: 00 initialise, 01 register, 80 unregister, FF read."""
+    if code in (0x80, 0xFF, 0x00):
+        return long_poll(address, 0x73, bytes((0x01, code)))
+    return long_poll(address, 0x73, bytes((0x1D, code)) + asset.to_bytes(4, "little") + key
+                     + pos_id.to_bytes(4, "little"))
+
+
+@dataclass(frozen=True)
+class AftStatus:
+    """A 72 reply read back: the transfer's status code (00 full, 01 partial, 40 pending, 8x
+    and C0 refused, FF none), its type, the cashable cents, the transaction id, the date."""
+
+    position: int
+    status: int
+    transfer_type: int
+    cents: int
+    transaction_id: str
+    completed: str  # MMDDYYYYHHMMSS, or "" while not complete
+
+
+def parse_aft_transfer(data: bytes) -> AftStatus:
+    """``Reply.data`` of a 72 reply (after its length byte)."""
+    position, status, _receipt, kind = data[0], data[1], data[2], data[3]
+    cents = from_bcd(data[4:9])
+    at = 4 + 15 + 1 + 4
+    size = data[at]
+    tid = data[at + 1:at + 1 + size].decode("ascii", "replace")
+    stamp = data[at + 1 + size:at + 8 + size]
+    completed = "" if not any(stamp) else stamp.hex()
+    return AftStatus(position, status, kind, cents, tid, completed)

@@ -8,8 +8,9 @@ byte with mark parity. ``ParmrkDecoder`` is that decoding on bytes, kept apart t
 ``PtyLink`` (``pty:///path``): a pseudo-terminal the cabinet opens, its slave end linked at
 ``path`` for a host to open; a pty carries no ninth bit, so the machine frames by content. It
 keeps its own slave end open, so a host that closes and reopens the path between polls finds
-the machine still serving. ``open_sas_link`` / ``open_sas_host_link`` choose the class for a
-configured port. Moves bytes only: never interprets a poll, never knows a cabinet.
+the machine still serving. ``ListenLink`` (``listen://HOST:PORT``): the machine listens on
+TCP, one host at a time, a host that reconnects served again. ``open_sas_link`` /
+``open_sas_host_link`` choose the class for a configured port. Moves bytes only: never interprets a poll, never knows a cabinet.
 """
 
 from __future__ import annotations
@@ -208,6 +209,69 @@ class PtyLink:
                 os.close(fd)
 
 
+class ListenLink:
+    """``listen://HOST:PORT``: the machine listens on TCP and serves one host at a time; a host
+    that disconnects and connects again (or a second host, which replaces the first) is served
+    at once. No ninth bit: the machine frames by content."""
+
+    def __init__(self, target: str, *, baudrate: int = BAUD) -> None:
+        import socket
+
+        self.url = f"listen://{target}"
+        host, sep, port = target.rpartition(":")
+        if not sep or not port.isdigit():
+            raise TransportError(f"{self.url}: names no HOST:PORT")
+        try:
+            self._server = socket.create_server((host or "127.0.0.1", int(port)), reuse_port=False)
+        except OSError as exc:
+            raise TransportError(f"{self.url}: cannot listen: {exc}") from exc
+        self._server.setblocking(False)
+        self._client: socket.socket | None = None
+
+    @property
+    def address(self) -> tuple[str, int]:
+        name = self._server.getsockname()
+        return (name[0], name[1])
+
+    def _accept(self) -> None:
+        try:
+            client, _ = self._server.accept()
+        except (BlockingIOError, OSError):
+            return
+        if self._client is not None:
+            self._client.close()
+        client.setblocking(False)
+        self._client = client
+
+    def read(self, size: int, timeout: float) -> bytes:
+        watch = [self._server] + ([self._client] if self._client is not None else [])
+        ready, _, _ = select.select(watch, [], [], max(0.0, timeout))
+        if self._server in ready:
+            self._accept()
+        client = self._client
+        if client is None or client not in ready:
+            return b""
+        try:
+            data = client.recv(size)
+        except (BlockingIOError, OSError):
+            return b""
+        if not data:  # the host closed: wait for the next one
+            client.close()
+            self._client = None
+        return data
+
+    def write(self, data: bytes) -> None:
+        if self._client is None:
+            return
+        with contextlib.suppress(OSError):
+            self._client.sendall(data)
+
+    def close(self) -> None:
+        if self._client is not None:
+            self._client.close()
+        self._server.close()
+
+
 def is_real_uart(path: str) -> bool:
     """Whether ``path`` is a serial device that can carry parity (not a pty, not a file)."""
     real = os.path.realpath(path)
@@ -216,7 +280,8 @@ def is_real_uart(path: str) -> bool:
 
 def open_sas_link(url: str) -> Transport:
     """The machine side's link for a configured SAS port: a real UART reads the ninth bit
-    (``NineBitSerial``); ``pty:///path`` makes a pty; a pty path, ``socket://`` and the other
+    (``NineBitSerial``); ``pty:///path`` makes a pty; ``listen://HOST:PORT`` waits for a host on TCP; a
+    pty path, ``socket://`` and the other
     URLs are opened by the registry at 19 200 baud and framed by content."""
     from hardware.links import open_link
 

@@ -147,6 +147,18 @@ SAS = Command("sas", "SAS: the project's own host, to poll a cabinet's SAS link"
         arg("--events", type=float, metavar="SECONDS", help="general polls for SECONDS, a line per exception"),
         arg("--timeout-ms", type=count(1, 10000), default=500, help="the wait for each reply (default 500)"),
     ), sas.poll_command),
+    Command("transfer", "one AFT transfer to or from a seat; prints its status once no longer pending", (
+        arg("port", help="the host's end of the link: a serial port, a pty path or socket://HOST:PORT"),
+        arg("--address", type=count(1, 127), default=1, help="the machine's SAS address (default 1)"),
+        OneOf((arg("--to-seat", type=count(1), metavar="CENTS", help="move CENTS to the seat's credit"),
+               arg("--from-seat", type=count(1), metavar="CENTS", help="move up to CENTS from the seat to the host"))),
+        arg("--id", required=True, help="the transaction id (1 to 20 ASCII characters; a repeat is answered, not redone)"),
+        arg("--asset", type=count(1, 0xFFFFFFFF), required=True, help="the machine's asset number"),
+        arg("--key", help="the registration key, 40 hex digits (default: none, registration not required)"),
+        arg("--partial", action="store_true", help="a partial transfer is allowed"),
+        arg("--wait", type=float, default=5.0, help="seconds to wait while the transfer is pending (default 5)"),
+        arg("--timeout-ms", type=count(1, 10000), default=500, help="the wait for each reply (default 500)"),
+    ), sas.transfer_command),
 ))
 
 BENCH = Command("bench", "print benchmark figures (all, or those named)", (
