@@ -166,7 +166,11 @@ def meter_check(host: PtyHost, address: int, seat: dict, lifetime: dict, games_e
     assert host.meters(address, 0x2B, (4,)) == [m("hopper_out", 0)]  # true coin out: the hopper's
     assert host.meters(address, 0x20, (4,)) == [0]  # no notes yet
     assert host.meters(address, 0x51, (2,)) == [len(games_enabled)]
+    reply = host.long(address, 0x1F)  # the game in force, the denomination: EUR 0.10 is code 03
+    assert crc_ok(reply) and reply[2:4] == b"BJ" and reply[7] == 0x03
     for number, game in enumerate(games_enabled, start=1):
+        reply = host.long(address, 0x53, bcd(number, 2))
+        assert crc_ok(reply) and reply[4:6] == b"BJ" and reply[6:9] == f"{number:03d}".encode(), reply.hex()
         reply = host.long(address, 0x52, bcd(number, 2))
         assert crc_ok(reply) and reply[2:4] == bcd(number, 2)
         assert [from_bcd(reply[4 + 4 * i:8 + 4 * i]) for i in range(4)] == [

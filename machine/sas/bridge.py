@@ -60,6 +60,8 @@ class SasBridge:
             "links": [{"port": x.port, "address": x.address, "seat": x.seat,
                        "serial": f"{self.serial}-{x.seat}" if self.serial else str(x.seat)} for x in self.links],
             "games": list(self.names), "cents": self.cents, "exceptions": codes,
+            "max_bets": {str(k): self.cab.core.profiles[g].rules.max_bet for k, g in self.names.items()
+                         if g in self.cab.core.profiles},
             "snapshots": {str(n): snapshot_data(s) for n, s in self._snapshots().items()},
         })
 

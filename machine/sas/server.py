@@ -136,7 +136,8 @@ def serve(lines: IO[str], out: IO[str]) -> None:
     seat_of: dict[tuple[str, int], int] = {}
     for link in spec["links"]:
         seat = link["seat"]
-        sources[seat] = SeatSource(seat, tuple(spec["games"]), link["serial"], rom, clock, spec["cents"])
+        sources[seat] = SeatSource(seat, tuple(spec["games"]), link["serial"], rom, clock, spec["cents"],
+                                   {int(k): v for k, v in spec["max_bets"].items()})
         sources[seat].snapshot = snapshot_of(spec["snapshots"][str(seat)])
         machines[seat] = PostedMachine(link["address"], sources[seat], now=time.monotonic())
         for code in spec["exceptions"]:

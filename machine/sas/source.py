@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from hardware.sas.source import BaseMeterSource, GameInfo
+
 from machine.sas.rom import RomSignature
 
 # SAS meter name -> the seat's meter in the journal (machine/money/meters.py)
@@ -73,13 +75,15 @@ class HostClock:
         self.offset = when.timestamp() - self.wall()
 
 
-class SeatSource:
-    """The ``MeterSource`` (hardware/sas/machine.py) of one seat: reads the snapshot in force."""
+class SeatSource(BaseMeterSource):
+    """The ``MeterSource`` (hardware/sas/source.py) of one seat: reads the snapshot in force;
+    what it does not override is ``BaseMeterSource``'s default (no notes, no tickets, AFT off)."""
 
     def __init__(self, seat: int, games: tuple[int, ...], serial: str, rom: RomSignature, clock: HostClock,
-                 denomination_cents: int) -> None:
+                 denomination_cents: int, max_bets: Mapping[int, int] | None = None) -> None:
         self.seat = seat
         self._games = games
+        self._max_bets = dict(max_bets or {})
         self._serial = serial
         self._rom = rom
         self._clock = clock
@@ -113,3 +117,9 @@ class SeatSource:
     def denomination_cents(self) -> int:
         """A credit's worth in cents (one SAS credit is one point): 1F's denomination."""
         return self._cents
+
+    def game_info(self, game: int) -> GameInfo:
+        """1F (game 0: the game in force) and 53: a card game (``BJ``), its number as the
+        additional id, its table's maximum bet in credits."""
+        number = game or self.snapshot.selected
+        return GameInfo(game_id="BJ", additional_id=f"{number:03d}", max_bet=self._max_bets.get(number, 0))
