@@ -493,3 +493,33 @@ def test_meters_the_host_read_before_a_kill_are_never_higher_than_it_reads_after
         assert seen["games_played"] > 0
     finally:
         host.close()
+
+
+def test_real_time_reporting_carries_each_games_stake_coin_in_and_return_from_the_journal(tmp_path):
+    with cabinet(tmp_path) as (app, hosts):
+        h = hosts[2]
+        drain_exceptions(h, 7)
+        assert h.long(7, 0x0E, b"\x01", crc=True) == b"\x07"  # real-time event reporting on
+        robot = Robot(app, random.Random(9))
+        frames: list[bytes] = []
+        end = time.monotonic() + 60
+        while sum(1 for f in frames if f[2] == 0x7F) < 2:
+            assert time.monotonic() < end
+            app.frame()
+            robot.act(time.monotonic(), False)
+            robot.attend(False)
+            h.send(b"\x87")
+            reply = h.recv(quiet=0.01)
+            if reply and reply[0] == 7 and len(reply) > 1:
+                assert reply[1] == 0xFF and crc_ok(reply), reply.hex()
+                frames.append(reply)
+            time.sleep(0.003)
+        games_of_seat = [r.data for r in app.cab.journal.records("game", seat=2)]
+        starts = [r.data for r in app.cab.journal.records("round_start") if "2" in r.data["bets"]]
+        started = [f for f in frames if f[2] == 0x7E]
+        ended = [f for f in frames if f[2] == 0x7F]
+        assert len(started) >= 2 and len(ended) >= 2
+        for frame, start in zip(started, starts, strict=False):
+            assert from_bcd(frame[3:5]) == start["bets"]["2"] and from_bcd(frame[5:9]) > 0
+        for frame, game in zip(ended, games_of_seat, strict=False):
+            assert from_bcd(frame[3:7]) == game["seat"]["returned"]

@@ -115,10 +115,11 @@ class SasBridge:
         if kind == "event" and data.get("event") == "ram_clear":  # the meters start again from zero
             self.power_up_games = dict.fromkeys(self.seats, 0)
             self.door_games = dict.fromkeys(self.seats, 0)
-        for n, code in ex.exceptions_of(kind, seat, data):
+        coin_in = lambda n: self.cab.seats[n].meters.get("total_bet")  # noqa: E731 - the seat's, as 11 reads it
+        for n, code, extra in ex.exceptions_of(kind, seat, data, coin_in):
             for target in (self.seats if n is None else [n] if n in self.seats else []):
                 assert self.server is not None
-                self.server.send({"exc": target, "code": code})
+                self.server.send({"exc": target, "code": code, "data": extra.hex()})
 
     def _snapshots(self) -> dict[int, Any]:
         cab = self.cab

@@ -10,8 +10,10 @@ are the bridge's, at start. Pure: reads nothing, sends nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
+
+from hardware.sas.machine import game_ended_data, game_started_data
 
 POWER_LOST = 0x18
 POWER_APPLIED = 0x17
@@ -43,12 +45,20 @@ EVENT_EXCEPTIONS: Mapping[str, int] = {
 }
 
 
-def exceptions_of(kind: str, seat: int | None, data: Mapping[str, Any]) -> list[tuple[int | None, int]]:
-    """The exceptions one journal record raises (none for most records)."""
+def exceptions_of(kind: str, seat: int | None, data: Mapping[str, Any],
+                  coin_in: Callable[[int], int] = lambda n: 0) -> list[tuple[int | None, int, bytes]]:
+    """The exceptions one journal record raises (none for most records), each with what its
+    real-time form carries (7E: the seat's stake and its coin in meter, ``coin_in(seat)``; 7F:
+    what the game returned to it)."""
     if kind == "round_start":
-        return [(int(n), GAME_STARTED) for n in sorted(data.get("bets", {}), key=int)]
+        bets = data.get("bets", {})
+        return [(int(n), GAME_STARTED, game_started_data(bets[n], coin_in(int(n)))) for n in sorted(bets, key=int)]
     if kind == "game" and seat is not None:
-        return [(seat, GAME_ENDED)]
+        return [(seat, GAME_ENDED, game_ended_data(int((data.get("seat") or {}).get("returned", 0))))]
+    return [(n, code, b"") for n, code in _event(kind, seat, data)]
+
+
+def _event(kind: str, seat: int | None, data: Mapping[str, Any]) -> list[tuple[int | None, int]]:
     if kind != "event":
         return []
     event = data.get("event", "")

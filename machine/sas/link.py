@@ -36,11 +36,11 @@ class PostedMachine(SasMachine):
 
     def __init__(self, address: int, source: Any, *, now: float = 0.0) -> None:
         super().__init__(address, source, now=now)
-        self.posted: queue.SimpleQueue[int] = queue.SimpleQueue()
+        self.posted: queue.SimpleQueue[tuple[int, bytes]] = queue.SimpleQueue()  # (code, real-time data)
 
     def receive_data(self, data: bytes, now: float, wakeup: list[bool] | None = None) -> None:
         while not self.posted.empty():
-            self.post_exception(self.posted.get())
+            self.post_exception(*self.posted.get())
         super().receive_data(data, now, wakeup)
 
 
@@ -63,9 +63,9 @@ class PortThread:
     def start(self) -> None:
         self._thread.start()
 
-    def post(self, address: int, code: int) -> None:
-        """An exception for the machine at ``address`` (from the loop thread)."""
-        self.machines[address].posted.put(code)
+    def post(self, address: int, code: int, data: bytes = b"") -> None:
+        """An exception for the machine at ``address`` (from another thread)."""
+        self.machines[address].posted.put((code, data))
 
     def stop(self) -> None:
         self._stop.set()

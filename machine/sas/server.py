@@ -140,7 +140,7 @@ def serve(lines: IO[str], out: IO[str]) -> None:
                                    {int(k): v for k, v in spec["max_bets"].items()})
         sources[seat].snapshot = snapshot_of(spec["snapshots"][str(seat)])
         machines[seat] = PostedMachine(link["address"], sources[seat], now=time.monotonic())
-        for code in spec["exceptions"]:
+        for code in spec["exceptions"]:  # the start's: power lost, RAM cleared, power applied
             machines[seat].post_exception(code)
         by_port.setdefault(link["port"], {})[link["address"]] = machines[seat]
         seat_of[(link["port"], link["address"])] = seat
@@ -166,7 +166,7 @@ def serve(lines: IO[str], out: IO[str]) -> None:
             if "snap" in message:
                 sources[message["snap"]].snapshot = snapshot_of(message["s"])
             elif "exc" in message:
-                machines[message["exc"]].posted.put(message["code"])
+                machines[message["exc"]].posted.put((message["code"], bytes.fromhex(message.get("data", ""))))
             elif "ping" in message:
                 say({"pong": message["ping"]})
     finally:
