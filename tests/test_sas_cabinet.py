@@ -523,3 +523,18 @@ def test_real_time_reporting_carries_each_games_stake_coin_in_and_return_from_th
             assert from_bcd(frame[3:5]) == start["bets"]["2"] and from_bcd(frame[5:9]) > 0
         for frame, game in zip(ended, games_of_seat, strict=False):
             assert from_bcd(frame[3:7]) == game["seat"]["returned"]
+
+
+def test_a_ram_clear_raises_7a_and_the_meters_the_host_reads_start_again_from_zero(tmp_path):
+    with cabinet(tmp_path) as (app, hosts):
+        robot = Robot(app, random.Random(11))
+        play(app, robot, lambda: games(app, 1) >= 1)
+        settle(app)
+        drain_exceptions(hosts[1], 1)
+        assert hosts[1].meters(1, 0x15, (4,))[0] >= 1
+        with app.lock:
+            app.cab.ram_clear("operator")
+        synced(app)
+        assert drain_exceptions(hosts[1], 1) == [0x7A]
+        assert hosts[1].meters(1, 0x0F, (4,) * 6) == [0] * 6
+        assert hosts[1].meters(1, 0x18, (2, 2)) == [0, 0]
