@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import IO, Any
 
 from hardware.sas.machine import HandpayReset, SetClock, Shutdown, Startup
@@ -46,8 +47,10 @@ class ServerProcess:
     """The cabinet's end of the child serving the ports."""
 
     def __init__(self, spec: dict[str, Any]) -> None:
+        root = str(Path(__file__).resolve().parents[2])  # the child runs this very program, wherever it is
+        path = os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH", "")) if p)
         self.proc = subprocess.Popen([sys.executable, "-m", "machine.sas.server"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+                                     stdout=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": path})
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in: IO[bytes] = self.proc.stdin
         self._out = self.proc.stdout.fileno()
