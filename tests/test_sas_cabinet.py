@@ -182,6 +182,30 @@ def meter_check(host: PtyHost, address: int, seat: dict, lifetime: dict, games_e
         got = {body[i]: from_bcd(body[i + 1:i + 5]) for i in range(0, len(body), 5)}
         assert got == {0x00: m(f"total_bet:{game}", 0), 0x01: m(f"total_won:{game}", 0),
                        0x05: m(f"games_played:{game}", 0), 0x0C: 0}
+    reply = host.long(address, 0x56)  # the game numbers
+    assert crc_ok(reply) and reply[3] == len(games_enabled)
+    assert [from_bcd(reply[4 + 2 * i:6 + 2 * i]) for i in range(len(games_enabled))] == list(range(1, len(games_enabled) + 1))
+    for command, size in ((0x1E, 6 * 4), (0x46, 4), *((c, 4) for c in range(0x31, 0x38))):  # no notes yet: zeros
+        assert host.meters(address, command, (size,)) == [0], hex(command)
+    reply = host.long(address, 0x48)
+    assert crc_ok(reply) and reply[2:-2] == bytes(6)  # no note accepted yet: country, denomination, count
+    # 6F: ten digits each, the seat's meters by two-byte code; a code not kept has size 0
+    codes = (0x00, 0x01, 0x02, 0x04, 0x05, 0x0C, 0x22, 0x24, 0x1234)
+    body = b"".join(c.to_bytes(2, "little") for c in codes)
+    reply = host.long(address, 0x6F, bytes((2 + len(body),)) + bcd(0, 2) + body)
+    assert crc_ok(reply), reply.hex()
+    got, at = {}, 5
+    while at < len(reply) - 2:
+        code, size = int.from_bytes(reply[at:at + 2], "little"), reply[at + 2]
+        got[code] = from_bcd(reply[at + 3:at + 3 + size]) if size else None
+        at += 3 + size
+    assert got == {0x00: want["coin_in"], 0x01: want["coin_out"], 0x02: want["jackpot"], 0x04: want["cancelled"],
+                   0x05: want["games_played"], 0x0C: seat["credit"] + seat["club"],
+                   0x22: want["coin_out"] + want["jackpot"], 0x24: want["drop"], 0x1234: None}
+    reply = host.long(address, 0xA0, bcd(0, 2))  # features: meters when won, extended meters; no AFT
+    assert crc_ok(reply) and reply[4:8] == bytes((0x00, 0x09, 0x00, 0x00)), reply.hex()
+    reply = host.long(address, 0x3D)  # tickets: validation not configured
+    assert crc_ok(reply) and reply[2:-2] == bytes(len(reply) - 4)
     codes = bytes((0x00, 0x01, 0x02, 0x04, 0x05, 0x06, 0x07, 0x0C, 0x24))
     reply = host.long(address, 0x2F, bytes((2 + len(codes),)) + bcd(0, 2) + codes)
     body = reply[5:-2]
