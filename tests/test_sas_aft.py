@@ -210,3 +210,13 @@ def test_after_a_restart_the_journal_s_transactions_answer_their_repeats() -> No
     assert events(m) == []
     assert ask(m, with_crc(bytes.fromhex("017202ff81")), 1.1)[3:7] == b"\x01\x00\xff\x00"  # 81: the most recent
     assert ask(m, with_crc(bytes.fromhex("017202ff05")), 1.2)[4] == 0xFF  # no position 5
+
+
+def test_a_replay_older_than_the_history_is_answered_from_the_journal() -> None:
+    class Journaled(Cashless):
+        def aft_transaction(self, transaction_id: str) -> AftRecord | None:
+            return AftRecord("OLD", 0x00, 50, 0x00, 0, WHEN, False, 50) if transaction_id == "OLD" else None
+
+    m = SasMachine(1, Journaled())
+    assert ask(m, transfer(b"OLD", 500)) == reply(0, 0x00, 0x00, 500, b"OLD", when=WHEN, meter=500)
+    assert events(m) == []  # never done a second time

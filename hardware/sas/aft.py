@@ -6,8 +6,9 @@ becomes a record *pending* (status 40) and an ``AftTransfer`` event for the cabi
 "completed" until the cabinet, having journaled the money, calls ``confirm`` (or ``refuse``).
 Each accepted transaction is kept by its id: the same id again (a repeat, a replay, a host that
 lost the answer) is answered with that transaction's record and changes nothing. After a
-restart the cabinet gives back what its journal holds with ``restore``; a transfer the journal
-never recorded never happened, and the host's repeat of it is a new request. Amounts on the
+restart the cabinet gives back what its journal holds with ``restore``, and an id older than the
+127 kept is looked up in the journal (``source.aft_transaction``); a transfer the journal never
+recorded never happened, and the host's repeat of it is a new request. Amounts on the
 wire are cents; the cabinet sees points (one SAS credit, ``source.denomination_cents()``).
 Only cashable in-house transfers (types 00, to the seat, and 80, from it) are this cabinet's;
 restricted and non-restricted amounts are refused (83). A seat whose source has AFT off answers
@@ -170,7 +171,8 @@ class AftState:
             return self._reply(head, None, NOT_VALID_FUNCTION)
         points = request.cents // self.source.denomination_cents()
         request = replace(request, record=replace(request.record, points=points, requested=points))
-        known = self._records.get(request.record.transaction_id)
+        tid = request.record.transaction_id
+        known = self._records.get(tid) or self.source.aft_transaction(tid)
         if known is not None:
             return self._reply(head, known, None)  # a repeat: the first result, nothing changes
         status = self._check(request, code == 0x01)
