@@ -53,14 +53,15 @@ def test_real_time_event_reporting_0e() -> None:
     m.post_exception(0x7F, game_ended_data(150))
     m.post_exception(0x11)
     m.post_exception(0x7F)  # no data given: zeros
-    assert ask(m, b"\x81", 1.2) == with_crc(bytes.fromhex("01ff7e" "0005" "12345678" "00" "00"))
-    assert ask(m, b"\x81", 1.3) == with_crc(bytes.fromhex("01ff7f" "00000150"))
-    assert ask(m, b"\x81", 1.4) == with_crc(bytes.fromhex("01ff11"))
-    assert ask(m, b"\x81", 1.5) == with_crc(bytes.fromhex("01ff7f" "00000000"))
-    assert ask(m, b"\x81", 1.6) == b"\x00"  # nothing queued: 00 as ever
+    assert ask(m, b"\x80\x81", 1.2) == with_crc(bytes.fromhex("01ff7e" "0005" "12345678" "00" "00"))
+    assert ask(m, b"\x81", 1.25) == with_crc(bytes.fromhex("01ff7e" "0005" "12345678" "00" "00"))  # NACK
+    assert ask(m, b"\x80\x81", 1.3) == with_crc(bytes.fromhex("01ff7f" "00000150"))
+    assert ask(m, b"\x80\x81", 1.4) == with_crc(bytes.fromhex("01ff11"))
+    assert ask(m, b"\x80\x81", 1.5) == with_crc(bytes.fromhex("01ff7f" "00000000"))
+    assert ask(m, b"\x80\x81", 1.6) == b"\x00"  # nothing queued: 00 as ever
     assert ask(m, with_crc(bytes.fromhex("010e00")), 1.7) == b"\x01"
     m.post_exception(0x7E, game_started_data(5, 1))
-    assert ask(m, b"\x81", 1.8) == b"\x7e"
+    assert ask(m, b"\x80\x81", 1.8) == b"\x7e"
 
 
 def test_1f_gaming_machine_id_and_information() -> None:
