@@ -68,7 +68,7 @@ def events(m: SasMachine) -> list[object]:
 
 def test_a_transfer_to_the_seat_is_pending_until_the_cabinet_confirms_it() -> None:
     m = SasMachine(1, Cashless())
-    pending = reply(1, 0x40, 0x00, 500, b"T1")
+    pending = reply(0, 0x40, 0x00, 500, b"T1")  # not in the history yet
     assert ask(m, transfer(b"T1", 500)) == pending
     assert events(m) == [AftTransfer("T1", True, 50, False)]
     assert ask(m, transfer(b"T1", 500), 1.1) == pending  # a repeat: the same answer, no new event
@@ -90,7 +90,7 @@ def test_a_transfer_from_the_seat_full_or_partial() -> None:
     m = SasMachine(1, source)
     assert ask(m, transfer(b"OUT1", 20000, kind=0x80)) == reply(0, 0x83, 0x80, 20000, b"OUT1")  # more than 1234
     assert events(m) == []
-    assert ask(m, transfer(b"OUT2", 20000, kind=0x80, code=0x01), 1.1) == reply(1, 0x40, 0x80, 12340, b"OUT2")
+    assert ask(m, transfer(b"OUT2", 20000, kind=0x80, code=0x01), 1.1) == reply(0, 0x40, 0x80, 12340, b"OUT2")
     assert events(m) == [AftTransfer("OUT2", False, 1234, True)]
     source.values["aft_out"] = 1234
     m.aft.confirm("OUT2", 1234, WHEN)

@@ -214,11 +214,15 @@ class AftState:
         oldest kept); 81-FF relative (81 = the most recent)."""
         if index == 0:
             return self._last
-        kept = list(self._records.values())
+        kept = self._history()
         if index < 0x80:
             return kept[index - 1] if index <= len(kept) else None
         back = index - 0x80
         return kept[-back] if back <= len(kept) else None
+
+    def _history(self) -> list[AftRecord]:
+        """The completed transactions kept, the oldest first."""
+        return [r for r in self._records.values() if r.status in (FULL, PARTIAL)]
 
     def _keep(self, record: AftRecord) -> None:
         self._records[record.transaction_id] = record
@@ -234,8 +238,10 @@ class AftState:
             record = AftRecord("", 0, 0, NO_INFO)
         if status is not None:
             record = replace(record, status=status, when=None)
-        position = list(self._records).index(record.transaction_id) + 1 if (
-            status is None and record.transaction_id in self._records) else 0
+        # a completed transaction's place in the history; 0 for one pending or refused
+        history = [r.transaction_id for r in self._history()]
+        done = status is None and record.transaction_id in history
+        position = history.index(record.transaction_id) + 1 if done else 0
         tid = record.transaction_id.encode("ascii", "replace")[:20]
         when = record.when
         body = bytes((position, record.status, NO_RECEIPT, record.transfer_type))
