@@ -279,3 +279,12 @@ def test_a_repeated_control_poll_is_answered_again_but_done_once() -> None:
     assert m.data_to_send() == b"\x00\x01" and m.next_event() == Shutdown()
     m.receive_data(b"\x01\x1a\x01\x1a", 1.2)  # read polls are answered afresh each time
     assert m.data_to_send() == with_crc(bytes.fromhex("011a00001234")) * 2
+
+
+def test_without_implied_nack_every_poll_is_answered_afresh() -> None:
+    m = SasMachine(1, Meters(), implied_nack=False)
+    for code in (0x11, 0x12):
+        m.post_exception(code)
+    m.receive_data(b"\x81\x81\x81" + with_crc(b"\x01\x01") * 2, 1.0)
+    assert m.data_to_send() == b"\x11\x12\x00\x01\x01"
+    assert [m.next_event(), m.next_event(), m.next_event()] == [Shutdown(), Shutdown(), None]

@@ -111,12 +111,14 @@ class SasMachine:
     """The machine side of one SAS address."""
 
     def __init__(self, address: int, source: MeterSource, *, now: float = 0.0,
-                 frame_gap: float = FRAME_GAP) -> None:
+                 frame_gap: float = FRAME_GAP, implied_nack: bool = True) -> None:
         if not 1 <= address <= 127:
             raise ValueError(f"SAS address {address}: 1 to 127")
         self.address = address
         self._source = source
         self.frame_gap = frame_gap
+        # False: every poll answered afresh (for a host that never acknowledges, see docs/sas.md)
+        self.implied_nack = implied_nack
         self._frame = bytearray()
         self._need = 0  # bytes the frame in progress needs (0: idle)
         self._skipping = False
@@ -247,7 +249,7 @@ class SasMachine:
 
     def _general_poll(self) -> None:
         self._last_long = None  # a general poll acknowledges the last long poll's answer
-        if self._unacked is not None and self._resends < MAX_RESENDS:
+        if self._unacked is not None and self._resends < MAX_RESENDS and self.implied_nack:
             # the same general poll again, nothing between: an implied NACK, the same answer
             self._resends += 1
             self.counters["resent"] += 1
@@ -287,7 +289,7 @@ class SasMachine:
             return
         self._polled(self._last_byte)
         last, self._unacked, self._resends = self._last_long, None, 0
-        if last is not None and last[0] == frame and self._long_resends < MAX_RESENDS:
+        if last is not None and last[0] == frame and self._long_resends < MAX_RESENDS and self.implied_nack:
             # the same control poll again: an implied NACK, answered again but not done again
             self._long_resends += 1
             self.counters["resent"] += 1
