@@ -249,7 +249,7 @@ def test_each_single_meter_poll(command: int, data: str) -> None:
 
 
 def test_an_implied_nack_gets_the_same_exception_and_an_implied_ack_the_next() -> None:
-    m = machine(address=2)
+    m = SasMachine(2, Meters(), implied_nack=True)
     for code in (0x11, 0x12, 0x13, 0x14):
         m.post_exception(code)
     m.receive_data(b"\x82", 1.0)
@@ -270,7 +270,7 @@ def test_an_implied_nack_gets_the_same_exception_and_an_implied_ack_the_next() -
 
 
 def test_a_repeated_control_poll_is_answered_again_but_done_once() -> None:
-    m = machine()
+    m = SasMachine(1, Meters(), implied_nack=True)
     shutdown = with_crc(b"\x01\x01")
     m.receive_data(shutdown + shutdown + shutdown, 1.0)  # sent, then repeated twice (NACKs)
     assert m.data_to_send() == b"\x01\x01\x01"
@@ -282,7 +282,7 @@ def test_a_repeated_control_poll_is_answered_again_but_done_once() -> None:
 
 
 def test_without_implied_nack_every_poll_is_answered_afresh() -> None:
-    m = SasMachine(1, Meters(), implied_nack=False)
+    m = SasMachine(1, Meters())  # the default: a host that never acknowledges is served
     for code in (0x11, 0x12):
         m.post_exception(code)
     m.receive_data(b"\x81\x81\x81" + with_crc(b"\x01\x01") * 2, 1.0)

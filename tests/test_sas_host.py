@@ -279,7 +279,7 @@ def test_the_host_acknowledges_each_good_answer_and_repeats_after_a_bad_one() ->
             super().write(data)
 
     a, b = socket.socketpair()
-    machine = SasMachine(1, Meters(), now=time.monotonic())
+    machine = SasMachine(1, Meters(), now=time.monotonic(), implied_nack=True)
     machine.real_time = True
     for code in (0x11, 0x12):
         machine.post_exception(code)

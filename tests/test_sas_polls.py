@@ -45,7 +45,7 @@ def ask(m: SasMachine, frame: bytes, at: float = 1.0) -> bytes:
 
 
 def test_real_time_event_reporting_0e() -> None:
-    m = SasMachine(1, Floor())
+    m = SasMachine(1, Floor(), implied_nack=True)
     assert ask(m, with_crc(bytes.fromhex("010e02"))) == b"\x81"  # only 00 and 01
     assert ask(m, with_crc(bytes.fromhex("010e01")), 1.1) == b"\x01"
     assert m.next_event() == RealTimeReporting(True)

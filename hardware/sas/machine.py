@@ -13,7 +13,8 @@ read-only polls are ``meters.py``'s, the ticket polls ``tickets.py``'s, AFT (72-
 Real-time event reporting (0E): while the host has it on, a general poll with an exception
 queued is answered ``address FF code data CRC`` (``RTE_DATA`` the data each code carries).
 
-Implied ACK and NACK (the document's section on acknowledgement): an answer to a general poll
+Implied ACK and NACK (the document's section on acknowledgement), with ``implied_nack=True``
+(off by default: tolerant of hosts that never acknowledge): an answer to a general poll
 stays "unacknowledged" until the host moves on — any long poll, the global poll ``80``, a poll
 to another address. The same general poll again with nothing between is an implied NACK and
 gets the same answer (the exception is not lost); after ``MAX_RESENDS`` repeats the answer is
@@ -111,13 +112,13 @@ class SasMachine:
     """The machine side of one SAS address."""
 
     def __init__(self, address: int, source: MeterSource, *, now: float = 0.0,
-                 frame_gap: float = FRAME_GAP, implied_nack: bool = True) -> None:
+                 frame_gap: float = FRAME_GAP, implied_nack: bool = False) -> None:
         if not 1 <= address <= 127:
             raise ValueError(f"SAS address {address}: 1 to 127")
         self.address = address
         self._source = source
         self.frame_gap = frame_gap
-        # False: every poll answered afresh (for a host that never acknowledges, see docs/sas.md)
+        # True: a poll repeated without an implied ACK between gets the same answer (docs/sas.md)
         self.implied_nack = implied_nack
         self._frame = bytearray()
         self._need = 0  # bytes the frame in progress needs (0: idle)
