@@ -171,3 +171,15 @@ def test_6f_aft_meters_in_cents_and_total_won_as_a_sum() -> None:
     # 2F gives the same codes in four BCD bytes
     assert ask(m, with_crc(bytes.fromhex("012f04" "0000" "a0" "22")), 1.1) == with_crc(bytes.fromhex(
         "012f0c" "0000" "a000000500" "2200002511"))
+
+
+def test_6f_voucher_meters_zero_until_vouchers_then_in_cents_and_credits() -> None:
+    source = Floor()
+    m = SasMachine(1, source)
+    poll = with_crc(bytes.fromhex("016f08" "0000" "8600" "8700" "1600"))
+    zero = with_crc(bytes.fromhex("016f1a" "0000" "8600" "05" "0000000000" "8700" "05" "0000000000"
+                                  "1600" "05" "0000000000"))
+    assert ask(m, poll) == zero
+    source.values.update({"vouchers_out": 1250, "vouchers_out_count": 3})
+    assert ask(m, poll, 1.1) == with_crc(bytes.fromhex(
+        "016f1a" "0000" "8600" "05" "0000012500" "8700" "05" "0000000003" "1600" "05" "0000001250"))

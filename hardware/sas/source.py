@@ -96,7 +96,8 @@ class MeterSource(Protocol):
     ``games_lost``, ``credits``, ``true_coin_in``, ``true_coin_out``, ``bills_value``,
     ``bills_credits``, ``games_since_power_up``, ``games_since_door``, ``bills_<dollars>``,
     ``aft_in`` and ``aft_out`` (points moved by AFT to and from the seat), ``aft_in_count`` and
-    ``aft_out_count`` (how many transfers). A name the cabinet does not keep is 0. The other
+    ``aft_out_count`` (how many transfers), ``vouchers_out`` and ``vouchers_out_count`` (cash-out
+    vouchers printed: points, how many). A name the cabinet does not keep is 0. The other
     methods are described with ``BaseMeterSource``'s defaults."""
 
     def meter(self, name: str, game: int = 0) -> int: ...
