@@ -183,3 +183,29 @@ def test_6f_voucher_meters_zero_until_vouchers_then_in_cents_and_credits() -> No
     source.values.update({"vouchers_out": 1250, "vouchers_out_count": 3})
     assert ask(m, poll, 1.1) == with_crc(bytes.fromhex(
         "016f1a" "0000" "8600" "05" "0000012500" "8700" "05" "0000000003" "1600" "05" "0000001250"))
+
+
+def test_every_poll_with_random_data_gets_silence_an_ack_a_nack_or_a_whole_frame() -> None:
+    import random
+
+    from hardware.sas.codec import POLL_LENGTHS, VARIABLE, crc_ok
+    from tests.test_sas_aft import Cashless
+
+    rng = random.Random(25)
+    source = Cashless()
+    m = SasMachine(1, source)
+    at = 1.0
+    for _ in range(40):
+        for command, length in sorted(POLL_LENGTHS.items()):
+            if length == 2:
+                frame = bytes((1, command))
+            else:
+                size = rng.randrange(0, 40) if length == VARIABLE else length - 4
+                data = bytes(rng.randrange(256) for _ in range(size))
+                frame = with_crc(bytes((1, command)) + (bytes((size,)) if length == VARIABLE else b"") + data)
+            at += 0.2  # a gap: each frame starts afresh
+            answer = ask(m, frame, at)
+            assert answer in (b"", b"\x01", b"\x81") or (answer[:2] == bytes((1, command)) and crc_ok(answer)), (
+                frame.hex(), answer.hex())
+    while m.next_event() is not None:
+        pass
