@@ -189,6 +189,7 @@ def test_every_poll_with_random_data_gets_silence_an_ack_a_nack_or_a_whole_frame
     import random
 
     from hardware.sas.codec import POLL_LENGTHS, VARIABLE, crc_ok
+
     from tests.test_sas_aft import Cashless
 
     rng = random.Random(25)
