@@ -68,7 +68,7 @@ def events(m: SasMachine) -> list[object]:
 
 def test_a_transfer_to_the_seat_is_pending_until_the_cabinet_confirms_it() -> None:
     m = SasMachine(1, Cashless())
-    pending = reply(1, 0x40, 0x00, 500, b"T1")
+    pending = reply(0, 0x40, 0x00, 500, b"T1")  # not in the history yet
     assert ask(m, transfer(b"T1", 500)) == pending
     assert events(m) == [AftTransfer("T1", True, 50, False)]
     assert ask(m, transfer(b"T1", 500), 1.1) == pending  # a repeat: the same answer, no new event
@@ -90,7 +90,7 @@ def test_a_transfer_from_the_seat_full_or_partial() -> None:
     m = SasMachine(1, source)
     assert ask(m, transfer(b"OUT1", 20000, kind=0x80)) == reply(0, 0x83, 0x80, 20000, b"OUT1")  # more than 1234
     assert events(m) == []
-    assert ask(m, transfer(b"OUT2", 20000, kind=0x80, code=0x01), 1.1) == reply(1, 0x40, 0x80, 12340, b"OUT2")
+    assert ask(m, transfer(b"OUT2", 20000, kind=0x80, code=0x01), 1.1) == reply(0, 0x40, 0x80, 12340, b"OUT2")
     assert events(m) == [AftTransfer("OUT2", False, 1234, True)]
     source.values["aft_out"] = 1234
     m.aft.confirm("OUT2", 1234, WHEN)
@@ -210,3 +210,13 @@ def test_after_a_restart_the_journal_s_transactions_answer_their_repeats() -> No
     assert events(m) == []
     assert ask(m, with_crc(bytes.fromhex("017202ff81")), 1.1)[3:7] == b"\x01\x00\xff\x00"  # 81: the most recent
     assert ask(m, with_crc(bytes.fromhex("017202ff05")), 1.2)[4] == 0xFF  # no position 5
+
+
+def test_a_replay_older_than_the_history_is_answered_from_the_journal() -> None:
+    class Journaled(Cashless):
+        def aft_transaction(self, transaction_id: str) -> AftRecord | None:
+            return AftRecord("OLD", 0x00, 50, 0x00, 0, WHEN, False, 50) if transaction_id == "OLD" else None
+
+    m = SasMachine(1, Journaled())
+    assert ask(m, transfer(b"OLD", 500)) == reply(0, 0x00, 0x00, 500, b"OLD", when=WHEN, meter=500)
+    assert events(m) == []  # never done a second time

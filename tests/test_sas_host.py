@@ -264,3 +264,31 @@ def _confirm_when_asked(machine: SasMachine, source: Meters) -> None:
         if isinstance(event, AftTransfer):
             source.values["aft_in"] = event.points
             machine.aft.confirm(event.transaction_id, event.points, datetime(2026, 12, 2, 1, 2, 3))
+
+
+def test_the_host_acknowledges_each_good_answer_and_repeats_after_a_bad_one() -> None:
+    class Garbling(SocketLink):
+        """Flips a bit of the first real-time answer the machine sends."""
+
+        garbled = False
+
+        def write(self, data: bytes) -> None:
+            if not self.garbled and data[:2] == b"\x01\xff":
+                self.garbled = True
+                data = data[:-1] + bytes((data[-1] ^ 1,))
+            super().write(data)
+
+    a, b = socket.socketpair()
+    machine = SasMachine(1, Meters(), now=time.monotonic(), implied_nack=True)
+    machine.real_time = True
+    for code in (0x11, 0x12):
+        machine.post_exception(code)
+    with serve(SasPort(Garbling(b), [machine])):
+        host = SasHost(SocketLink(a), 1, timeout=2.0)
+        assert host.general().kind == "bad_crc"
+        assert describe(host.general()) == "event 11 slot door opened"  # sent again on the NACK
+        assert describe(host.general()) == "event 12 slot door closed"
+        assert describe(host.general()) == "exception 00 no activity"
+    assert machine.counters["resent"] == 1
+    a.close()
+    b.close()

@@ -45,7 +45,7 @@ def ask(m: SasMachine, frame: bytes, at: float = 1.0) -> bytes:
 
 
 def test_real_time_event_reporting_0e() -> None:
-    m = SasMachine(1, Floor())
+    m = SasMachine(1, Floor(), implied_nack=True)
     assert ask(m, with_crc(bytes.fromhex("010e02"))) == b"\x81"  # only 00 and 01
     assert ask(m, with_crc(bytes.fromhex("010e01")), 1.1) == b"\x01"
     assert m.next_event() == RealTimeReporting(True)
@@ -53,14 +53,15 @@ def test_real_time_event_reporting_0e() -> None:
     m.post_exception(0x7F, game_ended_data(150))
     m.post_exception(0x11)
     m.post_exception(0x7F)  # no data given: zeros
-    assert ask(m, b"\x81", 1.2) == with_crc(bytes.fromhex("01ff7e" "0005" "12345678" "00" "00"))
-    assert ask(m, b"\x81", 1.3) == with_crc(bytes.fromhex("01ff7f" "00000150"))
-    assert ask(m, b"\x81", 1.4) == with_crc(bytes.fromhex("01ff11"))
-    assert ask(m, b"\x81", 1.5) == with_crc(bytes.fromhex("01ff7f" "00000000"))
-    assert ask(m, b"\x81", 1.6) == b"\x00"  # nothing queued: 00 as ever
+    assert ask(m, b"\x80\x81", 1.2) == with_crc(bytes.fromhex("01ff7e" "0005" "12345678" "00" "00"))
+    assert ask(m, b"\x81", 1.25) == with_crc(bytes.fromhex("01ff7e" "0005" "12345678" "00" "00"))  # NACK
+    assert ask(m, b"\x80\x81", 1.3) == with_crc(bytes.fromhex("01ff7f" "00000150"))
+    assert ask(m, b"\x80\x81", 1.4) == with_crc(bytes.fromhex("01ff11"))
+    assert ask(m, b"\x80\x81", 1.5) == with_crc(bytes.fromhex("01ff7f" "00000000"))
+    assert ask(m, b"\x80\x81", 1.6) == b"\x00"  # nothing queued: 00 as ever
     assert ask(m, with_crc(bytes.fromhex("010e00")), 1.7) == b"\x01"
     m.post_exception(0x7E, game_started_data(5, 1))
-    assert ask(m, b"\x81", 1.8) == b"\x7e"
+    assert ask(m, b"\x80\x81", 1.8) == b"\x7e"
 
 
 def test_1f_gaming_machine_id_and_information() -> None:
@@ -170,3 +171,42 @@ def test_6f_aft_meters_in_cents_and_total_won_as_a_sum() -> None:
     # 2F gives the same codes in four BCD bytes
     assert ask(m, with_crc(bytes.fromhex("012f04" "0000" "a0" "22")), 1.1) == with_crc(bytes.fromhex(
         "012f0c" "0000" "a000000500" "2200002511"))
+
+
+def test_6f_voucher_meters_zero_until_vouchers_then_in_cents_and_credits() -> None:
+    source = Floor()
+    m = SasMachine(1, source)
+    poll = with_crc(bytes.fromhex("016f08" "0000" "8600" "8700" "1600"))
+    zero = with_crc(bytes.fromhex("016f1a" "0000" "8600" "05" "0000000000" "8700" "05" "0000000000"
+                                  "1600" "05" "0000000000"))
+    assert ask(m, poll) == zero
+    source.values.update({"vouchers_out": 1250, "vouchers_out_count": 3})
+    assert ask(m, poll, 1.1) == with_crc(bytes.fromhex(
+        "016f1a" "0000" "8600" "05" "0000012500" "8700" "05" "0000000003" "1600" "05" "0000001250"))
+
+
+def test_every_poll_with_random_data_gets_silence_an_ack_a_nack_or_a_whole_frame() -> None:
+    import random
+
+    from hardware.sas.codec import POLL_LENGTHS, VARIABLE, crc_ok
+
+    from tests.test_sas_aft import Cashless
+
+    rng = random.Random(25)
+    source = Cashless()
+    m = SasMachine(1, source)
+    at = 1.0
+    for _ in range(40):
+        for command, length in sorted(POLL_LENGTHS.items()):
+            if length == 2:
+                frame = bytes((1, command))
+            else:
+                size = rng.randrange(0, 40) if length == VARIABLE else length - 4
+                data = bytes(rng.randrange(256) for _ in range(size))
+                frame = with_crc(bytes((1, command)) + (bytes((size,)) if length == VARIABLE else b"") + data)
+            at += 0.2  # a gap: each frame starts afresh
+            answer = ask(m, frame, at)
+            assert answer in (b"", b"\x01", b"\x81") or (answer[:2] == bytes((1, command)) and crc_ok(answer)), (
+                frame.hex(), answer.hex())
+    while m.next_event() is not None:
+        pass

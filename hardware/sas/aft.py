@@ -6,8 +6,9 @@ becomes a record *pending* (status 40) and an ``AftTransfer`` event for the cabi
 "completed" until the cabinet, having journaled the money, calls ``confirm`` (or ``refuse``).
 Each accepted transaction is kept by its id: the same id again (a repeat, a replay, a host that
 lost the answer) is answered with that transaction's record and changes nothing. After a
-restart the cabinet gives back what its journal holds with ``restore``; a transfer the journal
-never recorded never happened, and the host's repeat of it is a new request. Amounts on the
+restart the cabinet gives back what its journal holds with ``restore``, and an id older than the
+127 kept is looked up in the journal (``source.aft_transaction``); a transfer the journal never
+recorded never happened, and the host's repeat of it is a new request. Amounts on the
 wire are cents; the cabinet sees points (one SAS credit, ``source.denomination_cents()``).
 Only cashable in-house transfers (types 00, to the seat, and 80, from it) are this cabinet's;
 restricted and non-restricted amounts are refused (83). A seat whose source has AFT off answers
@@ -170,7 +171,8 @@ class AftState:
             return self._reply(head, None, NOT_VALID_FUNCTION)
         points = request.cents // self.source.denomination_cents()
         request = replace(request, record=replace(request.record, points=points, requested=points))
-        known = self._records.get(request.record.transaction_id)
+        tid = request.record.transaction_id
+        known = self._records.get(tid) or self.source.aft_transaction(tid)
         if known is not None:
             return self._reply(head, known, None)  # a repeat: the first result, nothing changes
         status = self._check(request, code == 0x01)
@@ -212,11 +214,15 @@ class AftState:
         oldest kept); 81-FF relative (81 = the most recent)."""
         if index == 0:
             return self._last
-        kept = list(self._records.values())
+        kept = self._history()
         if index < 0x80:
             return kept[index - 1] if index <= len(kept) else None
         back = index - 0x80
         return kept[-back] if back <= len(kept) else None
+
+    def _history(self) -> list[AftRecord]:
+        """The completed transactions kept, the oldest first."""
+        return [r for r in self._records.values() if r.status in (FULL, PARTIAL)]
 
     def _keep(self, record: AftRecord) -> None:
         self._records[record.transaction_id] = record
@@ -232,8 +238,10 @@ class AftState:
             record = AftRecord("", 0, 0, NO_INFO)
         if status is not None:
             record = replace(record, status=status, when=None)
-        position = list(self._records).index(record.transaction_id) + 1 if (
-            status is None and record.transaction_id in self._records) else 0
+        # a completed transaction's place in the history; 0 for one pending or refused
+        history = [r.transaction_id for r in self._history()]
+        done = status is None and record.transaction_id in history
+        position = history.index(record.transaction_id) + 1 if done else 0
         tid = record.transaction_id.encode("ascii", "replace")[:20]
         when = record.when
         body = bytes((position, record.status, NO_RECEIPT, record.transfer_type))

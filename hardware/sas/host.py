@@ -202,6 +202,7 @@ class SasHost:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.link = link
         self.gap = gap  # silence after the lone address byte that makes it an ACK
+        self._ack_due = False  # the last general poll was answered well: acknowledge it
         self.address = address
         self.timeout = timeout
         self.clock = clock
@@ -234,7 +235,19 @@ class SasHost:
                 return Reply("ack") if expect is not None else Reply("exception", self.address)
 
     def general(self) -> Reply:
-        return self.exchange(general_poll(self.address), None)
+        """One general poll. After a good answer the next one goes out behind the global poll
+        ``80`` (an implied ACK: the machine moves on to its next exception); after no answer or
+        a bad one it goes out alone (an implied NACK: the machine sends the same again)."""
+        poll = general_poll(self.address)
+        if self._ack_due:
+            poll = Poll(b"\x80" + poll.data, (True,) + poll.wakeup)
+        try:
+            reply = self.exchange(poll, None)
+        except NoReply:
+            self._ack_due = False
+            raise
+        self._ack_due = reply.kind != "bad_crc"
+        return reply
 
     def long(self, command: int, data: bytes = b"") -> Reply:
         return self.exchange(long_poll(self.address, command, data), command)

@@ -112,6 +112,9 @@ class NineBitSerial:
         self.marks = bool(cflag & termios.PARENB) and bool(cflag & CMSPAR)
         self._decoder = ParmrkDecoder()
 
+    def fileno(self) -> int:
+        return self._fd
+
     def read_marked(self, size: int, timeout: float) -> tuple[bytes, list[bool] | None]:
         """The bytes read and their wakeup flags (None where the port cannot report them)."""
         if not _wait_readable(self._fd, timeout):

@@ -11,9 +11,16 @@ read-only polls are ``meters.py``'s, the ticket polls ``tickets.py``'s, AFT (72-
 ``aft.py``'s ``AftState`` (``machine.aft``); the source's protocol and defaults ``source.py``.
 
 Real-time event reporting (0E): while the host has it on, a general poll with an exception
-queued is answered ``address FF code data CRC`` (``RTE_DATA`` the data each code carries);
-an exception leaves the queue once sent, in both forms (the host's repeat of a general poll
-is taken as a new poll).
+queued is answered ``address FF code data CRC`` (``RTE_DATA`` the data each code carries).
+
+Implied ACK and NACK (the document's section on acknowledgement), with ``implied_nack=True``
+(off by default: tolerant of hosts that never acknowledge): an answer to a general poll
+stays "unacknowledged" until the host moves on — any long poll, the global poll ``80``, a poll
+to another address. The same general poll again with nothing between is an implied NACK and
+gets the same answer (the exception is not lost); after ``MAX_RESENDS`` repeats the answer is
+taken as delivered (a host that never acknowledges still sees each exception at most three
+times and the queue moves on). A control poll (``ONCE_ONLY``: 01, 02, 0E, 7F, 94) repeated at
+once is answered again without being done again; read polls are simply answered afresh.
 
 Framing by content: in the idle state ``0x80|address`` is a general poll, any other byte with
 the top bit set (``0x80`` the global poll, another machine's poll) is passed over, an address
@@ -47,6 +54,8 @@ PRIORITY = frozenset({0x51, 0x52, 0x31, 0x32, 0x33, 0x34, 0x35, 0x3D, 0x3E, 0x57
 # real-time events (0E): the data bytes each carries between its code and the CRC; an event
 # posted with less is padded with zeros, every other code carries none
 RTE_DATA = {0x7E: 8, 0x7F: 4, 0x4F: 6}
+MAX_RESENDS = 2  # a host repeats a poll it got no good answer to at most twice (an implied NACK)
+ONCE_ONLY = frozenset({0x01, 0x02, 0x0E, 0x7F, 0x94})  # polls a NACK must not make happen twice
 
 
 @dataclass(frozen=True)
@@ -103,12 +112,14 @@ class SasMachine:
     """The machine side of one SAS address."""
 
     def __init__(self, address: int, source: MeterSource, *, now: float = 0.0,
-                 frame_gap: float = FRAME_GAP) -> None:
+                 frame_gap: float = FRAME_GAP, implied_nack: bool = False) -> None:
         if not 1 <= address <= 127:
             raise ValueError(f"SAS address {address}: 1 to 127")
         self.address = address
         self._source = source
         self.frame_gap = frame_gap
+        # True: a poll repeated without an implied ACK between gets the same answer (docs/sas.md)
+        self.implied_nack = implied_nack
         self._frame = bytearray()
         self._need = 0  # bytes the frame in progress needs (0: idle)
         self._skipping = False
@@ -121,8 +132,12 @@ class SasMachine:
         self._fifo: deque[tuple[int, bytes]] = deque()
         self._signature_seed: int | None = None
         self.real_time = False  # 0E: general polls answered with the real-time event form
+        self._unacked: bytes | None = None  # the last general poll's answer, until an implied ACK
+        self._resends = 0
+        self._last_long: tuple[bytes, bytes] | None = None  # a control poll and its answer
+        self._long_resends = 0
         self.aft = AftState(source)
-        self.counters = {"bad_crc": 0, "noise": 0, "polls": 0}
+        self.counters = {"bad_crc": 0, "noise": 0, "polls": 0, "resent": 0}
 
     @property
     def source(self) -> MeterSource:
@@ -201,7 +216,7 @@ class SasMachine:
             self._polled(now)
             self._general_poll()
         elif byte & 0x80:
-            return  # the global poll, another machine's general poll
+            self._acknowledged()  # the global poll, another machine's general poll: an implied ACK
         else:
             self._frame = bytearray([byte])
             self._need = 2
@@ -226,28 +241,47 @@ class SasMachine:
         self._last_chirp = min(self._last_chirp, now)
         self.counters["polls"] += 1
 
+    def _acknowledged(self) -> None:
+        """An implied ACK: the host moved on (a long poll, the global poll, a poll to another
+        address), so the last answers arrived; a repeat of the same poll is a new one."""
+        self._unacked = None
+        self._resends = 0
+        self._last_long = None
+
     def _general_poll(self) -> None:
+        self._last_long = None  # a general poll acknowledges the last long poll's answer
+        if self._unacked is not None and self._resends < MAX_RESENDS and self.implied_nack:
+            # the same general poll again, nothing between: an implied NACK, the same answer
+            self._resends += 1
+            self.counters["resent"] += 1
+            self._out += self._unacked
+            return
+        self._unacked, self._resends = None, 0  # resent enough: taken as delivered
         self._drain_aft()  # a transfer the cabinet confirmed since: its exception is due
+        reply = self._general_reply()
+        if reply != b"\x00":
+            self._unacked = reply
+        self._out += reply
+
+    def _general_reply(self) -> bytes:
         if self._signature_seed is not None:
             signature = self.source.rom_signature(self._signature_seed)
             if signature is not None:  # the signature acknowledged earlier, delivered now
                 self._signature_seed = None
-                self._out += with_crc(bytes((self.address, 0x21)) + signature.to_bytes(2, "little"))
-                return
+                return with_crc(bytes((self.address, 0x21)) + signature.to_bytes(2, "little"))
         queue = self._priority or self._fifo
         if not queue:
-            self._out.append(0x00)
-            return
+            return b"\x00"
         code, data = queue.popleft()
         if not self.real_time:
-            self._out.append(code)
-            return
+            return bytes((code,))
         size = RTE_DATA.get(code, 0)
         data = (data + bytes(size))[:size]
-        self._out += with_crc(bytes((self.address, 0xFF, code)) + data)
+        return with_crc(bytes((self.address, 0xFF, code)) + data)
 
     def _long_poll(self, frame: bytes) -> None:
         if frame[0] not in (self.address, 0):
+            self._acknowledged()  # a poll to another machine: an implied ACK
             return
         command = frame[1]
         if POLL_LENGTHS[command] != 2 and not crc_ok(frame):
@@ -255,9 +289,19 @@ class SasMachine:
             self._events.append(BadCrc(frame))
             return
         self._polled(self._last_byte)
+        last, self._unacked, self._resends = self._last_long, None, 0
+        if last is not None and last[0] == frame and self._long_resends < MAX_RESENDS and self.implied_nack:
+            # the same control poll again: an implied NACK, answered again but not done again
+            self._long_resends += 1
+            self.counters["resent"] += 1
+            self._out += last[1]
+            return
+        self._last_long, self._long_resends = None, 0
         reply = self._answer(command, frame[2:-2] if POLL_LENGTHS[command] != 2 else b"")
         if reply is not None and frame[0] != 0:
             self._out += reply
+            if command in ONCE_ONLY:
+                self._last_long = (frame, reply)
 
     def _answer(self, command: int, data: bytes) -> bytes | None:
         address, src = self.address, self.source

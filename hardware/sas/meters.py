@@ -39,6 +39,8 @@ METER_CODES: dict[int, tuple[tuple[str, ...], bool]] = {
     0x22: (("coin_out", "jackpot"), False), 0x24: (("drop",), False),
     0x25: (("games_since_power_up",), False), 0x26: (("games_since_door",), False),
     **{0x40 + i: ((f"bills_{d}",), False) for i, d in ((0, 1), (1, 2), (2, 5), (3, 10), (4, 20), (6, 50), (7, 100))},
+    0x0E: (("vouchers_out",), True), 0x12: (("vouchers_out_count",), False), 0x16: (("vouchers_out",), False),
+    0x86: (("vouchers_out",), True), 0x87: (("vouchers_out_count",), False),
     0xA0: (("aft_in",), True), 0xA1: (("aft_in_count",), False),
     0xB8: (("aft_out",), True), 0xB9: (("aft_out_count",), False),
 }

@@ -12,7 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from hardware.sas.aft import AftRecord
 
 # the document's denomination codes (Appendix C), keyed by the credit's value in cents
 DENOMINATION_CODES: dict[int, int] = {
@@ -93,7 +96,8 @@ class MeterSource(Protocol):
     ``games_lost``, ``credits``, ``true_coin_in``, ``true_coin_out``, ``bills_value``,
     ``bills_credits``, ``games_since_power_up``, ``games_since_door``, ``bills_<dollars>``,
     ``aft_in`` and ``aft_out`` (points moved by AFT to and from the seat), ``aft_in_count`` and
-    ``aft_out_count`` (how many transfers). A name the cabinet does not keep is 0. The other
+    ``aft_out_count`` (how many transfers), ``vouchers_out`` and ``vouchers_out_count`` (cash-out
+    vouchers printed: points, how many). A name the cabinet does not keep is 0. The other
     methods are described with ``BaseMeterSource``'s defaults."""
 
     def meter(self, name: str, game: int = 0) -> int: ...
@@ -130,6 +134,8 @@ class MeterSource(Protocol):
 
     def lockable(self) -> bool: ...
 
+    def aft_transaction(self, transaction_id: str) -> AftRecord | None: ...
+
 
 class BaseMeterSource:
     """The defaults a cabinet's source starts from; it overrides ``meter`` and what it has.
@@ -138,7 +144,8 @@ class BaseMeterSource:
     no handpay pending; the ROM signature 0 (override with the program's); game info ``BJ`` with
     nothing else known; €0.10 credits (10 cents, the shipped configuration); no bill accepted
     yet (country 00, denomination 00, count 0); asset number 0; no ticket validation; AFT off, a
-    limit of 0, neither direction available; the seat lockable (no game in progress)."""
+    limit of 0, neither direction available; the seat lockable (no game in progress); no AFT
+    transaction known beyond those the machine keeps."""
 
     def meter(self, name: str, game: int = 0) -> int:
         return 0
@@ -192,3 +199,8 @@ class BaseMeterSource:
     def lockable(self) -> bool:
         """Whether the seat can be locked for AFT now (no round in progress)."""
         return True
+
+    def aft_transaction(self, transaction_id: str) -> AftRecord | None:
+        """The journal's record of an AFT transaction the machine no longer keeps in memory
+        (older than the last 127): a replay of it is answered, never done again. None: unknown."""
+        return None
