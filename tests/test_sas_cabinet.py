@@ -190,16 +190,17 @@ def meter_check(host: PtyHost, address: int, seat: dict, lifetime: dict, games_e
     reply = host.long(address, 0x48)
     assert crc_ok(reply) and reply[2:-2] == bytes(6)  # no note accepted yet: country, denomination, count
     # 6F: ten digits each, the seat's meters by two-byte code; a code not kept has size 0
-    codes = (0x00, 0x01, 0x02, 0x04, 0x05, 0x0C, 0x22, 0x24, 0x1234)
-    body = b"".join(c.to_bytes(2, "little") for c in codes)
+    wide = (0x00, 0x01, 0x02, 0x04, 0x05, 0x0C, 0x22, 0x24, 0x1234)
+    body = b"".join(c.to_bytes(2, "little") for c in wide)
     reply = host.long(address, 0x6F, bytes((2 + len(body),)) + bcd(0, 2) + body)
     assert crc_ok(reply), reply.hex()
-    got, at = {}, 5
+    extended: dict[int, int | None] = {}
+    at = 5
     while at < len(reply) - 2:
         code, size = int.from_bytes(reply[at:at + 2], "little"), reply[at + 2]
-        got[code] = from_bcd(reply[at + 3:at + 3 + size]) if size else None
+        extended[code] = from_bcd(reply[at + 3:at + 3 + size]) if size else None
         at += 3 + size
-    assert got == {0x00: want["coin_in"], 0x01: want["coin_out"], 0x02: want["jackpot"], 0x04: want["cancelled"],
+    assert extended == {0x00: want["coin_in"], 0x01: want["coin_out"], 0x02: want["jackpot"], 0x04: want["cancelled"],
                    0x05: want["games_played"], 0x0C: seat["credit"] + seat["club"],
                    0x22: want["coin_out"] + want["jackpot"], 0x24: want["drop"], 0x1234: None}
     reply = host.long(address, 0xA0, bcd(0, 2))  # features: meters when won, extended meters; no AFT
