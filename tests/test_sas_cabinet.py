@@ -269,7 +269,7 @@ def test_01_shuts_a_seat_down_while_the_robots_play_and_02_starts_it_up_again(tm
         play(app, robot, lambda: games(app, 2) >= others + 3)
         settle(app)
         assert games(app, 1) == stopped_at  # no new round on the shut-down seat, the other played on
-        assert not app.cab.may_take_coins(1) and not {"start", "plus_2", "plus_10", "max"} & set(app.cab.live(1))
+        assert not app.cab.may_take_coins(1) and not {"start", "+2", "+10", "x2", "repeat", "max"} & set(app.cab.live(1))
         synced(app)
         with app.lock:
             money = app.cab.seats[1].money
@@ -563,3 +563,26 @@ def test_a_ram_clear_raises_7a_and_the_meters_the_host_reads_start_again_from_ze
         assert drain_exceptions(hosts[1], 1) == [0x7A]
         assert hosts[1].meters(1, 0x0F, (4,) * 6) == [0] * 6
         assert hosts[1].meters(1, 0x18, (2, 2)) == [0, 0]
+
+
+def test_a_seat_the_host_shut_down_takes_no_bet_coin_or_round_keeps_its_round_and_stays_down_over_a_restart(tmp_path):
+    from tests.cabinet_helpers import boot, stacked_shoes
+
+    cab = boot(tmp_path, stacked_shoes("9S TS 6H 7S 8D 4C TC 9C"))
+    for n in (1, 2):
+        assert cab.coin(n, "EU200A", now=0)
+    assert cab.press(1, "+2", 1.0) and cab.press(2, "+2", 1.0)
+    assert cab.press(2, "start", 1.5)
+    assert cab.host_control(1, False, 2.0) and not cab.host_control(1, False, 2.1)  # once: journaled once
+    assert not cab.may_take_coins(1) and cab.may_take_coins(2)
+    assert not cab.press(1, "start", 2.2) and not cab.press(1, "+2", 2.2)  # no bet, no Start
+    cab.tick(40.0)  # the betting time runs out: the round starts without the shut-down seat's bet
+    assert cab.round is not None and not cab.in_round(1) and cab.in_round(2)
+    assert cab.seats[1].money.bet == 2  # its bet stays on its meter (Collect gives it back)
+    cab.journal.close()
+    again = boot(tmp_path, stacked_shoes("2S 2D 2H 2C"))
+    assert again.seats[1].host_disabled and not again.seats[2].host_disabled
+    assert again.host_control(1, True, 0.0) and again.may_take_coins(1)
+    events = [r.data["event"] for r in again.journal.records("event", seat=1)]
+    assert events.count("host_disabled") == 1 and events.count("host_enabled") == 1
+    again.journal.close()
