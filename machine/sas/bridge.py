@@ -87,6 +87,7 @@ class SasBridge:
             print("sas: the process serving the SAS ports stopped; the cabinet plays on without its host",
                   file=sys.stderr)
             self._down_said = True
+        server.flush()
         asked, self._pending = [*self._pending, *server.received()], []
         for message in asked:
             self._asked(message["asked"], message["event"], message, now)

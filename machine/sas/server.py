@@ -53,6 +53,8 @@ class ServerProcess:
                                      stdout=subprocess.PIPE, env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": path})
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self._in: IO[bytes] = self.proc.stdin
+        os.set_blocking(self._in.fileno(), False)  # a frame never waits on the child: what does not fit waits here
+        self._unsent = bytearray()
         self._out = self.proc.stdout.fileno()
         os.set_blocking(self._out, False)
         self._held = b""
@@ -61,11 +63,20 @@ class ServerProcess:
         self.send(spec)
 
     def send(self, message: dict[str, Any]) -> None:
-        try:
-            self._in.write(json.dumps(message, separators=(",", ":")).encode() + b"\n")
-            self._in.flush()
-        except (BrokenPipeError, ValueError):
-            pass  # the child is gone: the cabinet plays on; ``alive`` tells
+        """One line to the child, or as much of what waits as the pipe takes now (never blocks)."""
+        self._unsent += json.dumps(message, separators=(",", ":")).encode() + b"\n"
+        self.flush()
+
+    def flush(self) -> None:
+        while self._unsent:
+            try:
+                done = os.write(self._in.fileno(), self._unsent)
+            except BlockingIOError:
+                return  # the pipe is full: the rest goes at the next send or step
+            except (BrokenPipeError, ValueError, OSError):
+                self._unsent.clear()  # the child is gone: the cabinet plays on; ``alive`` tells
+                return
+            del self._unsent[:done]
 
     @property
     def alive(self) -> bool:
@@ -101,11 +112,13 @@ class ServerProcess:
         got: list[dict[str, Any]] = []
         end = time.monotonic() + timeout
         while ping not in self._pongs and time.monotonic() < end and self.alive:
+            self.flush()
             got += self.received()
             time.sleep(0.001)
         return got
 
     def close(self) -> None:
+        """The child's input closed (it ends, and with it the ports); what was still unsent with it."""
         with contextlib.suppress(OSError, ValueError):
             self._in.close()
         try:
