@@ -67,6 +67,9 @@ for _backend in (
     Backend("rfc2217", "hardware.transport", "SerialTransport", whole_url=True),
     Backend("loop", "hardware.transport", "SerialTransport", whole_url=True),
     Backend("sim", "hardware.sim.backend", "SimulatorLink", simulated=True),
+    Backend("pty", "hardware.sas.link", "PtyLink"),  # a pty the cabinet makes, linked at the path
+    Backend("ninebit", "hardware.sas.link", "NineBitSerial"),  # a UART reading SAS's ninth bit
+    Backend("listen", "hardware.sas.link", "ListenLink"),  # a TCP port the cabinet listens on
 ):
     register(_backend)
 
@@ -116,4 +119,4 @@ open_transport = open_link  # the name the drivers use
 
 def _accepted() -> str:
     return ("a device path (/dev/ttyUSB0), serial:///dev/ttyUSB0, socket://HOST:PORT, rfc2217://HOST:PORT, "
-            "loop://, or sim (the simulators)")
+            "loop://, pty:///PATH, ninebit:///dev/ttyS0, listen://HOST:PORT, or sim (the simulators)")

@@ -98,7 +98,7 @@ def test_a_real_bus_is_never_paired_with_a_simulated_panel_by_default(tmp_path, 
 def test_a_link_no_backend_serves_is_refused_at_its_line(tmp_path, capsys):
     text = BASE.replace("  bus: sim ", "  bus: sock://10.0.0.2:7 ").replace("  panel: sim ", "  panel: ttyUSB0 ")
     accepted = ("a device path (/dev/ttyUSB0), serial:///dev/ttyUSB0, socket://HOST:PORT, rfc2217://HOST:PORT, loop://, "
-                "or sim (the simulators)")
+                "pty:///PATH, ninebit:///dev/ttyS0, listen://HOST:PORT, or sim (the simulators)")
     assert refused(tmp_path, capsys, text) == [
         f"F:{line_of(text, '  panel:')}: devices.panel: ttyUSB0: neither a device path nor a URL, the links are {accepted}",
         f"F:{line_of(text, '  bus:')}: devices.bus: sock://10.0.0.2:7: no backend for sock://, the links are {accepted}",

@@ -51,7 +51,8 @@ class Rule:
 #   core -> games, gamemath, money
 #   display -> core, games, operator (the menu's view), i18n
 #   operator -> core, games, money, i18n
-#   loop -> core, display, operator, games, gamemath, money, i18n, hardware
+#   loop -> core, display, operator, games, gamemath, money, i18n, hardware, sas
+#   sas -> core, operator, money, hardware (the SAS bridge the loop steps)
 #   cli -> every layer;  devtools -> every layer but cli
 #
 # so games < gamemath < money < core < loop/operator/display < cli, with the scripts beside the
@@ -87,6 +88,8 @@ RULES = (
     Rule("the operator layer knows no loop, script or command line and draws nothing", "machine.operator",
          forbidden=("machine.loop", "machine.display", "machine.scripts", "machine.cli", "pygame", "serial")),
     Rule("the loop knows no script or command line", "machine.loop", forbidden=("machine.scripts", "machine.cli")),
+    Rule("the SAS bridge knows no loop, screen, script or command line", "machine.sas",
+         forbidden=("machine.loop", "machine.display", "machine.scripts", "machine.cli", "pygame")),
     Rule("the scripts know no cabinet, loop, screen, operator or device", "machine.scripts",
          forbidden=("machine.core", "machine.loop", "machine.display", "machine.operator", "machine.cli",
                     "hardware", "serial", "pygame", "sqlite3"),

@@ -18,9 +18,10 @@ from hardware.sas.machine import (
     Shutdown,
     Startup,
 )
+from hardware.sas.source import BaseMeterSource
 
 
-class Meters:
+class Meters(BaseMeterSource):
     def __init__(self) -> None:
         self.pending = False
         self.computing = False
@@ -89,7 +90,7 @@ def test_general_poll_answers_priority_first_then_fifo_then_zero() -> None:
         m.post_exception(code)
     answers = []
     for _ in range(4):
-        m.receive_data(b"\x81", 1.0)
+        m.receive_data(b"\x80\x81", 1.0)  # the global poll first: the last answer arrived
         answers.append(m.data_to_send())
     assert answers == [b"\x51", b"\x11", b"\x12", b"\x00"]
 
@@ -210,8 +211,8 @@ def test_date_time_version_and_handpay_reset() -> None:
     m.receive_data(with_crc(b"\x01\x94"), 1.4)  # no handpay pending
     assert m.data_to_send() == with_crc(b"\x01\x94\x02") and m.next_event() is None
     source.pending = True
-    m.receive_data(with_crc(b"\x01\x94"), 1.5)
-    assert m.data_to_send() == with_crc(b"\x01\x94\x00") and m.next_event() == HandpayReset()
+    m.receive_data(b"\x81" + with_crc(b"\x01\x94"), 1.5)  # a general poll between: a new 94
+    assert m.data_to_send() == b"\x00" + with_crc(b"\x01\x94\x00") and m.next_event() == HandpayReset()
 
 
 def test_rom_signature_answered_at_once_or_acknowledged_and_delivered_later() -> None:
@@ -227,7 +228,7 @@ def test_rom_signature_answered_at_once_or_acknowledged_and_delivered_later() ->
     m.receive_data(b"\x81", 1.2)
     assert m.data_to_send() == b"\x11"  # still computing: the queue as usual
     source.computing = False
-    m.receive_data(b"\x81\x81", 1.3)
+    m.receive_data(b"\x80\x81\x80\x81", 1.3)
     assert m.data_to_send() == with_crc(b"\x01\x21" + expected) + b"\x00"
     m.receive_data(b"\x01\x20", 1.4)  # bills' value: zero until notes exist
     assert m.data_to_send() == with_crc(bytes.fromhex("012000000000"))
@@ -245,3 +246,45 @@ def test_each_single_meter_poll(command: int, data: str) -> None:
     m = machine()
     m.receive_data(bytes((1, command)), 1.0)
     assert m.data_to_send() == with_crc(bytes((1, command)) + bytes.fromhex(data))
+
+
+def test_an_implied_nack_gets_the_same_exception_and_an_implied_ack_the_next() -> None:
+    m = SasMachine(2, Meters(), implied_nack=True)
+    for code in (0x11, 0x12, 0x13, 0x14):
+        m.post_exception(code)
+    m.receive_data(b"\x82", 1.0)
+    assert m.data_to_send() == b"\x11"
+    m.receive_data(b"\x82", 1.1)  # the host polls again, nothing between: it did not get 11
+    assert m.data_to_send() == b"\x11"
+    m.receive_data(b"\x80\x82", 1.2)  # the global poll acknowledges
+    assert m.data_to_send() == b"\x12"
+    m.receive_data(b"\x02\x1a\x82", 1.3)  # so does a long poll
+    assert m.data_to_send()[-1:] == b"\x13"
+    m.receive_data(b"\x83\x82", 1.4)  # and a poll to another machine
+    assert m.data_to_send() == b"\x14"
+    for _ in range(3):  # a host that never acknowledges: the same answer three times at most
+        m.receive_data(b"\x82", 1.5)
+    m.post_exception(0x15)
+    m.receive_data(b"\x82", 1.6)
+    assert m.data_to_send() == b"\x14\x14\x00\x15"
+
+
+def test_a_repeated_control_poll_is_answered_again_but_done_once() -> None:
+    m = SasMachine(1, Meters(), implied_nack=True)
+    shutdown = with_crc(b"\x01\x01")
+    m.receive_data(shutdown + shutdown + shutdown, 1.0)  # sent, then repeated twice (NACKs)
+    assert m.data_to_send() == b"\x01\x01\x01"
+    assert m.next_event() == Shutdown() and m.next_event() is None
+    m.receive_data(b"\x81" + shutdown, 1.1)  # after a general poll: a new 01
+    assert m.data_to_send() == b"\x00\x01" and m.next_event() == Shutdown()
+    m.receive_data(b"\x01\x1a\x01\x1a", 1.2)  # read polls are answered afresh each time
+    assert m.data_to_send() == with_crc(bytes.fromhex("011a00001234")) * 2
+
+
+def test_without_implied_nack_every_poll_is_answered_afresh() -> None:
+    m = SasMachine(1, Meters())  # the default: a host that never acknowledges is served
+    for code in (0x11, 0x12):
+        m.post_exception(code)
+    m.receive_data(b"\x81\x81\x81" + with_crc(b"\x01\x01") * 2, 1.0)
+    assert m.data_to_send() == b"\x11\x12\x00\x01\x01"
+    assert [m.next_event(), m.next_event(), m.next_event()] == [Shutdown(), Shutdown(), None]

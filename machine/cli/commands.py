@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from machine.cli import audit, config, devices, games, harness, run, tournament
+from machine.cli import audit, config, devices, games, harness, run, sas, tournament
 from machine.cli.common import Command, OneOf, Parser, arg, count
 from machine.i18n import LANGUAGES
 from machine.money.memory import DEFAULT_KEY_FILE
@@ -84,6 +84,8 @@ CABINET = (
             "temporary one, or this one, initialised when new, to go on from one soak to the next)"),
         arg("--init", action="store_true",
             help="a first start where there is no journal and no head store knows one (tools/run passes it)"),
+        arg("--stay", action="store_true", help="with --headless: after the rounds stay up idle (answering SAS) "
+            "until SIGTERM, then check the accounts"),
     ), run.run_command),
     Command("init", "the first start: the machine key (if none) and a new journal", (CONFIG,), run.init_command),
     Command("archive", "move records older than the retention into a checked archive file "
@@ -141,6 +143,28 @@ PANEL = Command("panel", "the button panel: pair it with this cabinet (at instal
     ), devices.pair_command),
 ))
 
+SAS = Command("sas", "SAS: the project's own host, to poll a cabinet's SAS link", dest="sas_command", sub=(
+    Command("poll", "poll one SAS address and print its meters and events in plain lines", (
+        arg("port", help="the host's end of the link: a serial port, a pty path or socket://HOST:PORT"),
+        arg("--address", type=count(1, 127), default=1, help="the machine's SAS address (default 1)"),
+        arg("--meters", action="store_true", help="read the meters (one 'meter NAME VALUE' line each)"),
+        arg("--events", type=float, metavar="SECONDS", help="general polls for SECONDS, a line per exception"),
+        arg("--timeout-ms", type=count(1, 10000), default=500, help="the wait for each reply (default 500)"),
+    ), sas.poll_command),
+    Command("transfer", "one AFT transfer to or from a seat; prints its status once no longer pending", (
+        arg("port", help="the host's end of the link: a serial port, a pty path or socket://HOST:PORT"),
+        arg("--address", type=count(1, 127), default=1, help="the machine's SAS address (default 1)"),
+        OneOf((arg("--to-seat", type=count(1), metavar="CENTS", help="move CENTS to the seat's credit"),
+               arg("--from-seat", type=count(1), metavar="CENTS", help="move up to CENTS from the seat to the host"))),
+        arg("--id", required=True, help="the transaction id (1 to 20 ASCII characters; a repeat is answered, not redone)"),
+        arg("--asset", type=count(1, 0xFFFFFFFF), required=True, help="the machine's asset number"),
+        arg("--key", help="the registration key, 40 hex digits (default: none, registration not required)"),
+        arg("--partial", action="store_true", help="a partial transfer is allowed"),
+        arg("--wait", type=float, default=5.0, help="seconds to wait while the transfer is pending (default 5)"),
+        arg("--timeout-ms", type=count(1, 10000), default=500, help="the wait for each reply (default 500)"),
+    ), sas.transfer_command),
+))
+
 BENCH = Command("bench", "print benchmark figures (all, or those named)", (
     arg("names", nargs="*", help="journal, frames, press, payout, ... (default: all)"),
     arg("--coins", type=count(), help="payout: coins to pay (default 50)"),
@@ -149,7 +173,7 @@ BENCH = Command("bench", "print benchmark figures (all, or those named)", (
 ), harness.bench_command)
 
 # every command, in the order ``cabinet --help`` lists them
-COMMANDS: tuple[Command, ...] = (*GAMES, CRASHTEST, AUDIT, *CABINET, SCREENSHOTS, DEVICES, PANEL, BENCH)
+COMMANDS: tuple[Command, ...] = (*GAMES, CRASHTEST, AUDIT, *CABINET, SCREENSHOTS, DEVICES, PANEL, SAS, BENCH)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -58,11 +58,12 @@ def screenshots_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def soak(cfg: Any, rounds: int, seed: int, data: Path | None) -> int:
-    """``cabinet run --headless``: robot players on the simulated devices, then the audit."""
+def soak(cfg: Any, rounds: int, seed: int, data: Path | None, stay: bool = False) -> int:
+    """``cabinet run --headless``: robot players on the simulated devices, then the audit
+    (``stay``: idle after the rounds until SIGTERM, then the audit)."""
     from machine.devtools.soak import soak as soak_run
 
-    return soak_run(cfg, Path.cwd(), rounds=rounds, seed=seed, data=data)
+    return soak_run(cfg, Path.cwd(), rounds=rounds, seed=seed, data=data, stay=stay)
 
 
 def simulated_cabinet(cfg: Any, first_start: bool = False) -> Any:

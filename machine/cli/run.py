@@ -32,6 +32,8 @@ def run_command(args: argparse.Namespace) -> int:
         if args.game not in cfg.games_enabled:
             raise CommandError(f"--game {args.game}: not an enabled game (games_enabled: {', '.join(cfg.games_enabled)})")
         cfg = cfg.model_copy(update={"game": args.game})
+    if args.stay and not args.headless:
+        raise CommandError("--stay: with --headless (the window stays up until it is closed anyway)")
     if not args.headless:
         _a_visible_display()
     with _signals_end_the_run():
@@ -60,7 +62,7 @@ def _run(args: argparse.Namespace, cfg: Any) -> int:
         cfg = cfg.model_copy(update={"data_dir": str(data)})
     with _start_failures(cfg, args.config):
         if args.headless:
-            return harness.soak(cfg, rounds=args.rounds, seed=args.seed, data=data)
+            return harness.soak(cfg, rounds=args.rounds, seed=args.seed, data=data, stay=args.stay)
         from hardware.links import is_simulated
 
         from machine.loop.app import CabinetApp

@@ -44,6 +44,8 @@ def game_step(state: CabinetState, n: int, button: Button, games: int) -> int:
     games now (an idle cabinet: no round, no seat with a bet); 0 when it does not."""
     if games < 2 or state.round is not None or state.row.pauses or button not in GAME_CHOICE:
         return 0
+    if state.seats[n].host_disabled:
+        return 0
     if "game" not in STATES[seat_state(state, n)].lamps or any(s.money.bet for s in state.seats.values()):
         return 0
     return GAME_CHOICE[button]
@@ -120,6 +122,9 @@ def is_live(state: CabinetState, game: Game, n: int, button: Button, games: int 
         return False
     if state.hold is not None and state.round is not None and (_group(button) == "play" or bet_decision(state, n)):
         return False  # a reveal's hold (machine/core/reveal.py): the next decision waits for the screens
+
+    if state.seats[n].host_disabled and not state.in_round(n) and _group(button) == "bet":
+        return False  # shut down by the casino's host (SAS 01): no new bet or entry until it starts the seat up
     if tournament.in_force(state):
         return tournament_live(state, game, n, button)
     seat = state.seats[n]
@@ -207,7 +212,8 @@ def live(state: CabinetState, game: Game, n: int, games: int = 1) -> list[Button
 def may_take_coins(state: CabinetState, n: int, credit_limit: int) -> bool:
     """Whether seat ``n``'s coin acceptor should accept coins now."""
     seat = state.seats[n]
-    return not state.row.pauses and STATES[seat_state(state, n)].coins and seat.money.credit < credit_limit
+    return (not state.row.pauses and STATES[seat_state(state, n)].coins and seat.money.credit < credit_limit
+            and not seat.host_disabled)
 
 
 __all__ = [

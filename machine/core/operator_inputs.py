@@ -72,6 +72,19 @@ class OperatorInputs(CabinetQueries):
         with self.core.tx("operator", {"what": what, "now": now, **detail}):
             self.core.store.event("operator", what=what, **detail)
 
+    def host_control(self, n: int, enabled: bool, now: float) -> bool:
+        """The casino's host (SAS 01 / 02) shuts seat ``n`` down or starts it up: journaled as the
+        seat's event; False when the seat already was so (nothing journaled)."""
+        seat = self.core.state.seats[n]
+        if seat.host_disabled != (not enabled):
+            with self.core.tx("host_control", {"enabled": enabled, "now": now}, n):
+                seat.host_disabled = not enabled
+                self.core.store.seat_dirty(seat)
+                self.core.store.event("host_enabled" if enabled else "host_disabled", n,
+                                      what="enabled by the host" if enabled else "disabled by the host")
+            return True
+        return False
+
     def open_tournament(self, variant: str, entry: int, prizes: list[int], start: float | None, end: float | None,
                         seed: str, now: float, who: str) -> dict[str, Any]:
         """Open an eenendertigen tournament (the operator menu's Tournament page).

@@ -36,6 +36,7 @@ class SeatState:
     handpay_owed: int = 0
     proposal: int = 0  # at a bet decision (games that bet after the deal): the bet the buttons set
     picks: dict[str, int] = field(default_factory=dict)  # the cards it chose for its next action (eenendertigen)
+    host_disabled: bool = False  # the casino's host shut the seat down (SAS 01): no new bet or coin until 02
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -47,6 +48,7 @@ class SeatState:
             "handpay_owed": self.handpay_owed,
             "proposal": self.proposal,
             **({"picks": dict(self.picks)} if self.picks else {}),
+            **({"host_disabled": True} if self.host_disabled else {}),
         }
 
     @classmethod
@@ -61,6 +63,7 @@ class SeatState:
             handpay_owed=d["handpay_owed"],
             proposal=d.get("proposal", 0),
             picks=dict(d.get("picks", {})),
+            host_disabled=bool(d.get("host_disabled", False)),
         )
 
 

@@ -110,11 +110,12 @@ class Robot:
 
 
 def soak(cfg: MachineConfig, base: Path, rounds: int, seed: int = 1, timeout: float | None = None,
-         data: Path | None = None) -> int:
+         data: Path | None = None, stay: bool = False) -> int:
     """Play ``rounds`` rounds on every seat through the simulators; 0 when all is accounted for.
 
     ``data``: play on the journal there (a new folder is initialised), so a soak can stop and go
-    on later; otherwise on a temporary one. A journal it must not trust is a memory error
+    on later; otherwise on a temporary one. ``stay``: after the rounds the cabinet stays up, idle
+    (the SAS links answered, the frames run), until SIGTERM or SIGHUP, then checks. A journal it must not trust is a memory error
     (``CabinetLocked``), before anything is played.
     """
     if not (is_simulated(cfg.devices.bus) and is_simulated(cfg.devices.panel)):
@@ -122,17 +123,30 @@ def soak(cfg: MachineConfig, base: Path, rounds: int, seed: int = 1, timeout: fl
         return 2
     if data is not None:
         cfg = cfg.model_copy(update={"data_dir": str(data)})
-        return _soak(cfg, base, rounds, seed, timeout, first_start=True)  # (new: when no witness knows a journal)
+        return _soak(cfg, base, rounds, seed, timeout, first_start=True, stay=stay)  # (new: when no witness knows a journal)
     with tempfile.TemporaryDirectory(prefix="cabinet-soak-") as tmp:
-        return _soak(temporary(cfg, Path(tmp)), base, rounds, seed, timeout)
+        return _soak(temporary(cfg, Path(tmp)), base, rounds, seed, timeout, stay=stay)
 
 
-def _soak(cfg: MachineConfig, base: Path, rounds: int, seed: int, timeout: float | None, first_start: bool = False) -> int:
+def _soak(cfg: MachineConfig, base: Path, rounds: int, seed: int, timeout: float | None, first_start: bool = False,
+          stay: bool = False) -> int:
     app = SimulatedCabinet(cfg, base, headless=True, first_start=first_start)
     try:
-        return _play(app, rounds, random.Random(seed), timeout or 60 + rounds * 6.0)
+        return _play(app, rounds, random.Random(seed), timeout or 60 + rounds * 6.0, stay)
     finally:
         app.close()
+
+
+def _stay(app: SimulatedCabinet) -> None:
+    """Idle frames until SIGTERM or SIGHUP (``cabinet run`` turns them into ``SystemExit``)."""
+    print("soak: the rounds are played; staying up idle (SAS answered) until SIGTERM", file=sys.stderr, flush=True)
+    try:
+        while True:
+            app.frame()
+            time.sleep(0.01)
+    except SystemExit as exc:
+        if exc.code not in (128 + 15, 128 + 1):  # anything but SIGTERM / SIGHUP ends the run as it was
+            raise
 
 
 COUNTED = ("games_played", "total_in", "hopper_out", "hopper_extra_out", "handpay_out")
@@ -153,7 +167,7 @@ def progress_line(games: dict[int, int], rounds: int, elapsed: float, collecting
     return f"soak: games per seat {per_seat} (of {rounds}), {rate:.1f} rounds/s{tail}"
 
 
-def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float) -> int:
+def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float, stay: bool = False) -> int:
     robot = Robot(app, rng)
     start = time.monotonic()
     wind_down = False
@@ -181,6 +195,8 @@ def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float
         progress.show(progress_line(games, rounds, played_for or now - start, wind_down))
         time.sleep(0.005)
     progress.done(progress_line(games, rounds, played_for or time.monotonic() - start, True))
+    if stay:
+        _stay(app)
     return _check(app, robot)
 
 

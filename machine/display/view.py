@@ -294,6 +294,8 @@ def _seat_message(
         return N_("Memory error: call the operator")
     if state == "paying":
         return N_("Paying out")
+    if st.host_disabled and state in ("idle", "ready", "betting"):  # the casino's host shut the seat down
+        return N_("Out of service")
     if hands:
         results = {h.result for h in hands}
         if "blackjack" in results:

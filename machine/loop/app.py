@@ -32,6 +32,7 @@ from machine.operator.config import MachineConfig
 from machine.operator.menu import OperatorMenu
 from machine.operator.panelpair import RefusedFrames
 from machine.profiles import load_profile
+from machine.sas.bridge import SasBridge
 
 
 def memory_error_seen() -> bool:
@@ -92,6 +93,10 @@ class CabinetApp:
             self.screens.caption(self.cab.profile.title)  # the journal's game in force
             self.sound = TableSound()  # no audio device: silent, one log line
         self.worker.start()
+        with self.lock:  # every configured seat an EGM on the casino's SAS host (machine/sas/)
+            self.sas = SasBridge.from_config(cfg, self.cab)
+        if self.sas is not None:
+            self.sas.start()
 
     @property
     def menu(self) -> OperatorMenu | None:
@@ -103,6 +108,8 @@ class CabinetApp:
                             language=self.cfg.operator_language or self.cfg.language, say=say)
 
     def close(self) -> None:
+        if self.sas is not None:
+            self.sas.close()
         self.wiring.close()
 
     # -- one frame ----------------------------------------------------------------------------
@@ -122,6 +129,8 @@ class CabinetApp:
             self.refused.check(self.panel, self.cab, now)
             wall = self.wall()
             self.cab.tick(now, wall)  # the wall clock: tournament times survive a power cut
+            if self.sas is not None:  # what the host asked, the new records' exceptions, the meters it reads
+                self.sas.step(now)
             if self.wiring.keeper is not None:  # the journal archives itself at idle moments, a chunk a frame
                 self.wiring.keeper.step(now, wall)
                 if (why := self.wiring.keeper.unreported_failure()) is not None:  # once, in the event log

@@ -72,6 +72,8 @@ EVENT_CODES = {
     "play_resumed": 173,
     "pin_wrong": 174,  # a wrong operator PIN (machine/core/pinlock.py)
     "pin_locked": 175,  # the PIN entry locked after wrong PINs
+    "host_disabled": 176,  # the casino's host shut a seat down (SAS long poll 01)
+    "host_enabled": 177,  # and started it up again (02)
     "software_identity": 180,
     "round_void": 190,
     "tournament_opened": 200,

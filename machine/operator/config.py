@@ -33,6 +33,7 @@ from machine.games.rules import Profile, RulesError
 from machine.money.memory import DEFAULT_HEAD_STORE, DEFAULT_KEY_FILE, FileHeadStore, HeadStore, Memory, load_key
 from machine.money.seatmoney import MoneySettings
 from machine.operator import pin
+from machine.operator.sasconfig import SasConfig, sas_problems
 from machine.profiles import config_dir, load_profile
 
 MIN_SECONDS = 1.0  # the shortest betting time or decision time a player can act in
@@ -195,6 +196,7 @@ class MachineConfig(_Model):
     memory: MemoryConfig = Field(default_factory=MemoryConfig)
     display: DisplayConfig = Field(default_factory=DisplayConfig)
     devices: DevicesConfig
+    sas: SasConfig = Field(default_factory=SasConfig)  # the casino's host, per seat (machine/operator/sasconfig.py)
 
     @field_validator("betting_time", "decision_timeout", "min_return", mode="before")
     @classmethod
@@ -263,6 +265,7 @@ class MachineConfig(_Model):
                 out.append((("devices", "acceptors"), f"seat {seat} has no coin acceptor (every seat takes its coins "
                             "through its own: seat -> address)"))
         out += self._denomination()
+        out += sas_problems(self.sas, self.seats)
         served = [s for h in self.devices.hoppers for s in h.seats]
         for seat in range(1, self.seats + 1):
             if self.payout == "hopper" and served.count(seat) != 1:

@@ -1,0 +1,128 @@
+"""The SAS bridge: every configured seat an EGM on its host, stepped by the app loop.
+
+Owns: ``SasBridge`` — built from the configuration's ``sas.links`` and the cabinet: the ports
+served by a child process (``server.py``: a ``SasMachine`` per link whose source is that seat's
+snapshot, a port thread per port), and ``step(now)``, which the loop calls each frame holding
+the cabinet's lock, between inputs: it applies what the host asked as inputs of the core (01 / 02
+``host_control``, 94 the attendant's handpay reset, 7F a journaled clock setting), and when the
+journal moved it sends the seats' new snapshots (``source.seat_meters``: the journal's meters,
+never a count of ours) and the exceptions of the new records (``exceptions.py``). At start it
+queues 18 (power lost: the cabinet was down) before 17 (power applied), and 7A when a RAM clear
+came since the last start. Never blocks a frame on a port, never counts money of its own.
+"""
+
+from __future__ import annotations
+
+import sys
+from datetime import datetime
+from typing import Any
+
+from machine.sas import exceptions as ex
+from machine.sas.server import ServerProcess, snapshot_data
+from machine.sas.source import seat_meters
+
+
+class SasBridge:
+    """The cabinet's SAS links (see the module's docstring)."""
+
+    def __init__(self, cab: Any, links: list[Any], games: list[str], *, serial: str = "",
+                 denomination_cents: int = 10) -> None:
+        self.cab = cab
+        self.links = links
+        self.names = {i + 1: g for i, g in enumerate(games)}  # game number -> game
+        self.serial = serial
+        self.cents = denomination_cents
+        self.seats = [link.seat for link in links]
+        played = {n: cab.seats[n].meters.get("games_played") for n in self.seats}
+        self.power_up_games = dict(played)
+        self.door_games = dict(played)
+        self.seen = cab.journal.last_seq
+        self.server: ServerProcess | None = None
+        self._down_said = False
+
+    @classmethod
+    def from_config(cls, cfg: Any, cab: Any) -> SasBridge | None:
+        """The bridge of ``cfg.sas`` (None when no link is configured); not yet started."""
+        if not cfg.sas.links:
+            return None
+        return cls(cab, list(cfg.sas.links), list(cfg.games_enabled), serial=cab.journal.journal_id[:8],
+                   denomination_cents=cfg.denomination_cents)
+
+    def start(self) -> None:
+        """The child started with the links, the snapshots and the start-up exceptions."""
+        j = self.cab.journal
+        ups = j.records("power_up", last=2)
+        codes = [ex.POWER_LOST] if len(ups) > 1 else []  # it was down since the last start: the loss, told now
+        if j.last_of("ram_clear") > (ups[0].seq if len(ups) > 1 else 0):
+            codes.append(ex.RAM_CLEARED)
+        codes.append(ex.POWER_APPLIED)
+        self.server = ServerProcess({
+            "links": [{"port": x.port, "address": x.address, "seat": x.seat,
+                       "serial": f"{self.serial}-{x.seat}" if self.serial else str(x.seat)} for x in self.links],
+            "games": list(self.names), "cents": self.cents, "exceptions": codes,
+            "max_bets": {str(k): self.cab.core.profiles[g].rules.max_bet for k, g in self.names.items()
+                         if g in self.cab.core.profiles},
+            "snapshots": {str(n): snapshot_data(s) for n, s in self._snapshots().items()},
+        })
+
+    def close(self) -> None:
+        if self.server is not None:
+            self.server.close()
+
+    def sync(self) -> None:
+        """Wait until the ports serve everything sent so far (tests); what the host asked meanwhile
+        is applied at the next ``step``."""
+        if self.server is not None:
+            self._pending = self.server.sync()
+
+    # -- each frame, holding the cabinet's lock ----------------------------------------------------
+
+    _pending: list[dict[str, Any]] = []
+
+    def step(self, now: float) -> None:
+        server = self.server
+        if server is None:
+            return
+        if not server.alive and not self._down_said:
+            print("sas: the process serving the SAS ports stopped; the cabinet plays on without its host",
+                  file=sys.stderr)
+            self._down_said = True
+        server.flush()
+        asked, self._pending = [*self._pending, *server.received()], []
+        for message in asked:
+            self._asked(message["asked"], message["event"], message, now)
+        last = self.cab.journal.last_seq
+        if last != self.seen:
+            for record in self.cab.journal.records(since=self.seen):
+                self._record(record.kind, record.seat, record.data)
+            self.seen = last
+            for n, snap in self._snapshots().items():
+                server.send({"snap": n, "s": snapshot_data(snap)})
+
+    def _asked(self, seat: int, event: str, message: dict[str, Any], now: float) -> None:
+        cab = self.cab
+        if event in ("shutdown", "startup"):
+            cab.host_control(seat, event == "startup", now)
+        elif event == "handpay_reset":
+            if cab.seats[seat].lock == "handpay" and not cab.is_paying(seat):
+                cab.attendant_clear(seat)
+        elif event == "set_clock":
+            when = datetime.fromisoformat(message["when"])
+            cab.operator_event("clock set by the host", now, seat=seat, clock=when.isoformat())
+
+    def _record(self, kind: str, seat: int | None, data: Any) -> None:
+        if kind == "event" and data.get("event") == "door_closed":
+            self.door_games = {n: self.cab.seats[n].meters.get("games_played") for n in self.seats}
+        if kind == "event" and data.get("event") == "ram_clear":  # the meters start again from zero
+            self.power_up_games = dict.fromkeys(self.seats, 0)
+            self.door_games = dict.fromkeys(self.seats, 0)
+        coin_in = lambda n: self.cab.seats[n].meters.get("total_bet")  # noqa: E731 - the seat's, as 11 reads it
+        for n, code, extra in ex.exceptions_of(kind, seat, data, coin_in):
+            for target in (self.seats if n is None else [n] if n in self.seats else []):
+                assert self.server is not None
+                self.server.send({"exc": target, "code": code, "data": extra.hex()})
+
+    def _snapshots(self) -> dict[int, Any]:
+        cab = self.cab
+        return {n: seat_meters(cab.seats[n], self.names, cab.profile.game, self.power_up_games[n], self.door_games[n])
+                for n in self.seats}

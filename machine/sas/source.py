@@ -1,0 +1,125 @@
+"""What a seat shows its SAS host: the journal's meters of that seat, read from a snapshot.
+
+Owns: the meaning of each SAS meter for a seat (``seat_meters``: current credits = credit plus
+club; coin in = total bet; coin out = total won; cancelled credits = everything paid out, hopper
+and handpay; jackpot = the handpays; drop = the points taken in as coins; games played, won,
+lost; per game number the game's own played, bet and won meters), the game numbers (each
+enabled game, in ``games_enabled``'s order, from 1), and ``SeatSource``, the ``MeterSource`` a
+``SasMachine`` reads. The loop thread builds a ``SeatSnapshot`` from the core's state between
+inputs (every figure the journal's own, never a count of ours) and swaps it in whole; the port
+thread only reads the snapshot in force. Never changes the cabinet, never reads a port.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from hardware.sas.source import BaseMeterSource, GameInfo
+
+from machine.sas.rom import RomSignature
+
+# SAS meter name -> the seat's meter in the journal (machine/money/meters.py)
+SEAT_METERS: dict[str, str] = {
+    "coin_in": "total_bet", "coin_out": "total_won", "cancelled": "total_out", "jackpot": "handpay_out",
+    "drop": "total_in", "true_coin_in": "total_in", "true_coin_out": "hopper_out",
+    "games_played": "games_played", "games_won": "games_won", "games_lost": "games_lost",
+}
+# SAS meter name -> the per-game meter (``<name>:<game>``) of a game number
+GAME_METERS: dict[str, str] = {"coin_in": "total_bet", "coin_out": "total_won", "games_played": "games_played"}
+
+
+@dataclass(frozen=True)
+class SeatSnapshot:
+    """A seat's figures between two inputs: machine meters, per game number, the game in force."""
+
+    meters: Mapping[str, int] = field(default_factory=dict)
+    per_game: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
+    selected: int = 0
+    handpay: bool = False
+
+
+def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_games: int, door_games: int) -> SeatSnapshot:
+    """The snapshot of ``seat`` (a core ``SeatState``); ``names``: game number -> game;
+    ``power_up_games`` / ``door_games``: its games played when the cabinet started / when the door
+    last closed (18's games since power-up and since the door)."""
+    m = seat.meters.get
+    played = m("games_played")
+    meters = {sas: m(ours) for sas, ours in SEAT_METERS.items()}
+    meters |= {
+        "credits": seat.money.credit + seat.money.club,
+        "bills_value": 0,
+        "games_since_power_up": max(0, played - power_up_games),
+        "games_since_door": max(0, played - door_games),
+    }
+    per_game = {number: {sas: m(f"{ours}:{game}") for sas, ours in GAME_METERS.items()} for number, game in names.items()}
+    selected = next((number for number, game in names.items() if game == in_force), 0)
+    return SeatSnapshot(meters, per_game, selected, seat.lock == "handpay")
+
+
+class HostClock:
+    """The date and time the host reads (7E) and sets (7F): the wall clock plus the host's
+    offset. Setting it moves only this offset, never a round's timer (those run on the loop's
+    monotonic clock)."""
+
+    def __init__(self, wall: Callable[[], float]) -> None:
+        self.wall = wall
+        self.offset = 0.0
+
+    def now(self) -> datetime:
+        return datetime.fromtimestamp(self.wall() + self.offset)
+
+    def set(self, when: datetime) -> None:
+        self.offset = when.timestamp() - self.wall()
+
+
+class SeatSource(BaseMeterSource):
+    """The ``MeterSource`` (hardware/sas/source.py) of one seat: reads the snapshot in force;
+    what it does not override is ``BaseMeterSource``'s default (no notes, no tickets, AFT off)."""
+
+    def __init__(self, seat: int, games: tuple[int, ...], serial: str, rom: RomSignature, clock: HostClock,
+                 denomination_cents: int, max_bets: Mapping[int, int] | None = None) -> None:
+        self.seat = seat
+        self._games = games
+        self._max_bets = dict(max_bets or {})
+        self._serial = serial
+        self._rom = rom
+        self._clock = clock
+        self._cents = denomination_cents
+        self.snapshot = SeatSnapshot()  # swapped whole by the loop thread
+
+    def meter(self, name: str, game: int = 0) -> int:
+        snap = self.snapshot
+        if game:
+            return snap.per_game.get(game, {}).get(name, 0)
+        return snap.meters.get(name, 0)
+
+    def games(self) -> tuple[int, ...]:
+        return self._games
+
+    def selected_game(self) -> int:
+        return self.snapshot.selected
+
+    def serial_number(self) -> str:
+        return self._serial
+
+    def clock(self) -> datetime:
+        return self._clock.now()
+
+    def handpay_pending(self) -> bool:
+        return self.snapshot.handpay
+
+    def rom_signature(self, seed: int) -> int | None:
+        return self._rom.get(seed)
+
+    def denomination_cents(self) -> int:
+        """A credit's worth in cents (one SAS credit is one point): 1F's denomination."""
+        return self._cents
+
+    def game_info(self, game: int) -> GameInfo:
+        """1F (game 0: the game in force) and 53: a card game (``BJ``), its number as the
+        additional id, its table's maximum bet in credits."""
+        number = game or self.snapshot.selected
+        return GameInfo(game_id="BJ", additional_id=f"{number:03d}", max_bet=self._max_bets.get(number, 0))
