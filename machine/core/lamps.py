@@ -122,7 +122,6 @@ def is_live(state: CabinetState, game: Game, n: int, button: Button, games: int 
         return False
     if state.hold is not None and state.round is not None and (_group(button) == "play" or bet_decision(state, n)):
         return False  # a reveal's hold (machine/core/reveal.py): the next decision waits for the screens
-
     if state.seats[n].host_disabled and not state.in_round(n) and _group(button) == "bet":
         return False  # shut down by the casino's host (SAS 01): no new bet or entry until it starts the seat up
     if tournament.in_force(state):
