@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
+from machine.display.aftnotice import notice as aft_notice
 from machine.games import catalog
 from machine.games.interface import Button, Decision, GameRound, HandShown, PlaceShown, TableShown
 from machine.i18n import N_
@@ -149,6 +150,7 @@ def build_view(
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
             message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title, bool(table.places))
+        message, fields = aft_notice(cab, n, now, settings.denomination_cents) or (message, fields)  # display/aftnotice.py
         max_bet = m.max_bet() if st.lock is None else 0
         ms = settings.money
         coin = ms.hopper_coin if ms.payout == "hopper" else 0

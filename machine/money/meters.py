@@ -81,6 +81,7 @@ EVENT_CODES = {
     "tournament_entry": 202,
     "tournament_closed": 203,
     "tournament_prize": 204,
+    "aft_in": 210, "aft_out": 211,  # cashless transfers (SAS AFT) to and from a seat (machine/core/aft.py)
 }
 
 

@@ -33,6 +33,7 @@ from machine.games.rules import Profile, RulesError
 from machine.money.memory import DEFAULT_HEAD_STORE, DEFAULT_KEY_FILE, FileHeadStore, HeadStore, Memory, load_key
 from machine.money.seatmoney import MoneySettings
 from machine.operator import pin
+from machine.operator.aftconfig import AftConfig, aft_problems
 from machine.operator.sasconfig import SasConfig, sas_problems
 from machine.profiles import config_dir, load_profile
 
@@ -197,6 +198,7 @@ class MachineConfig(_Model):
     display: DisplayConfig = Field(default_factory=DisplayConfig)
     devices: DevicesConfig
     sas: SasConfig = Field(default_factory=SasConfig)  # the casino's host, per seat (machine/operator/sasconfig.py)
+    aft: AftConfig = Field(default_factory=AftConfig)  # its cashless transfers (machine/operator/aftconfig.py)
 
     @field_validator("betting_time", "decision_timeout", "min_return", mode="before")
     @classmethod
@@ -266,6 +268,7 @@ class MachineConfig(_Model):
                             "through its own: seat -> address)"))
         out += self._denomination()
         out += sas_problems(self.sas, self.seats)
+        out += aft_problems(self.aft, [x.seat for x in self.sas.links], self.seats)
         served = [s for h in self.devices.hoppers for s in h.seats]
         for seat in range(1, self.seats + 1):
             if self.payout == "hopper" and served.count(seat) != 1:

@@ -26,7 +26,11 @@ SEAT_METERS: dict[str, str] = {
     "coin_in": "total_bet", "coin_out": "total_won", "cancelled": "total_out", "jackpot": "handpay_out",
     "drop": "total_in", "true_coin_in": "total_in", "true_coin_out": "hopper_out",
     "games_played": "games_played", "games_won": "games_won", "games_lost": "games_lost",
+    "aft_in": "aft_in", "aft_in_count": "aft_in_count", "aft_out": "aft_out", "aft_out_count": "aft_out_count",
 }
+# what the journal's total in and out hold besides coins and hopper or hand payouts: AFT, which SAS
+# meters on its own (17/18, A0/A1, B8/B9), never as drop, true coin in or cancelled credits
+NOT_CASH = {"drop": "aft_in", "true_coin_in": "aft_in", "cancelled": "aft_out"}
 # SAS meter name -> the per-game meter (``<name>:<game>``) of a game number
 GAME_METERS: dict[str, str] = {"coin_in": "total_bet", "coin_out": "total_won", "games_played": "games_played"}
 
@@ -39,6 +43,7 @@ class SeatSnapshot:
     per_game: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     selected: int = 0
     handpay: bool = False
+    aft: Mapping[str, Any] = field(default_factory=dict)  # machine/sas/aft.py's availability: to, from, limit, lockable
 
 
 def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_games: int, door_games: int) -> SeatSnapshot:
@@ -48,6 +53,7 @@ def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_gam
     m = seat.meters.get
     played = m("games_played")
     meters = {sas: m(ours) for sas, ours in SEAT_METERS.items()}
+    meters |= {sas: meters[sas] - m(aft) for sas, aft in NOT_CASH.items()}
     meters |= {
         "credits": seat.money.credit + seat.money.club,
         "bills_value": 0,
@@ -89,6 +95,9 @@ class SeatSource(BaseMeterSource):
         self._clock = clock
         self._cents = denomination_cents
         self.snapshot = SeatSnapshot()  # swapped whole by the loop thread
+        self.aft_on = False
+        self.asset = 0
+        self.aft_done: dict[str, Any] = {}  # transaction id -> its AftRecord (the journal's, given at start)
 
     def meter(self, name: str, game: int = 0) -> int:
         snap = self.snapshot
@@ -123,3 +132,24 @@ class SeatSource(BaseMeterSource):
         additional id, its table's maximum bet in credits."""
         number = game or self.snapshot.selected
         return GameInfo(game_id="BJ", additional_id=f"{number:03d}", max_bet=self._max_bets.get(number, 0))
+
+    # -- AFT: what the snapshot says; the cabinet checks each transfer again when it journals it --
+
+    def asset_number(self) -> int:
+        return self.asset
+
+    def aft_enabled(self) -> bool:
+        return self.aft_on
+
+    def aft_limit_points(self) -> int:
+        return int(self.snapshot.aft.get("limit", 0))
+
+    def aft_available(self) -> tuple[bool, bool]:
+        a = self.snapshot.aft
+        return bool(a.get("to")), bool(a.get("from"))
+
+    def lockable(self) -> bool:
+        return bool(self.snapshot.aft.get("lockable", True))
+
+    def aft_transaction(self, transaction_id: str) -> Any:
+        return self.aft_done.get(transaction_id)
