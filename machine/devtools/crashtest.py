@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
+from machine.devtools.aftcrash import apply_aft, resume, with_aft
 from machine.games.blackjack.game import BlackjackGame
 from machine.games.blackjack.round import Round
 from machine.games.cards import shuffle
@@ -78,7 +79,7 @@ def make_script(seed: int, seats: int = SEATS, length: int = SCRIPT_LENGTH) -> l
             out.append(("tick", seat, None, t))
         else:  # the operator menu's hopper test (its seat is not used)
             out.append(("hopper_test", seat, None, t))
-    return out
+    return with_aft(out, seed, seats)  # the host's cashless transfers among them (machine/devtools/aftcrash.py)
 
 
 @dataclass(frozen=True)
@@ -197,6 +198,8 @@ def apply(cab: Cabinet, hopper: FileHopper, step: tuple[Any, ...]) -> None:
         hopper.set_level(arg)
     elif kind == "hopper_test":
         hopper_test(cab, hopper)
+    elif kind == "aft":
+        apply_aft(cab, seat, arg, t)
     cab.tick(t)
 
 
@@ -228,6 +231,8 @@ def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round]
     hopper = FileHopper(data / "hopper.json", hook)
     label.write_text("device counters")  # before anything else: the hopper's count against the journal's
     check_counter(cab, hopper, ALL_SEATS, when="at start-up")
+    label.write_text("aft")
+    resume(cab)  # a transfer journaled as pending when the kill came: finished now
     script = make_script(seed)
     if cab.cursor:  # the clock ticks on after a restart: a timeout the cut interrupted happens now
         label.write_text("timeout")
@@ -253,7 +258,8 @@ def _label(step: tuple[Any, ...]) -> str:
         if arg in PLAY_PRESSES:
             return "decision/settlement"
         return "bet"
-    return {"coin": "coin", "attendant": "attendant", "refill": "refill", "tick": "timeout", "hopper_test": "hopper test"}[kind]
+    return {"coin": "coin", "attendant": "attendant", "refill": "refill", "tick": "timeout", "hopper_test": "hopper test",
+            "aft": "aft"}[kind]
 
 
 def final_state(data: Path) -> dict[str, Any]:
