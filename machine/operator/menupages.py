@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from hardware.buttons import Button
 
+from machine.core.aft import METERS as AFT_METERS
 from machine.i18n import N_
 from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, per_game, total
 from machine.operator.menuwords import (
@@ -137,8 +138,8 @@ def meters_page(menu: OperatorMenu) -> MenuView:
     _ = menu.words
     seats = menu.cab.seats
     cents = menu.cents_per_point
-    names = [n for n in SEAT_METERS if n != "handpays"] + list(CABINET_METERS)
     life = {**total(s.meters for s in seats.values()), **menu.cab.cabinet_meters.lifetime}
+    names = [n for n in SEAT_METERS if n != "handpays"] + list(CABINET_METERS) + [m for m in AFT_METERS if m in life]
     per = {**total((s.meters for s in seats.values()), period=True), **menu.cab.cabinet_meters.period}
 
     def row(label: str, meter: str, lifetime: int, period: int, by_seat: list[str]) -> str:

@@ -81,10 +81,12 @@ METER_NAMES = {
     "hopper_refills": N_("Hopper refills"), "tournaments": N_("Tournaments"),
     "tournament_entries": N_("Tournament entries"), "tournament_prizes": N_("Tournament prizes"),
     "hopper_out_unexplained": N_("Hopper out, unexplained"),
+    "aft_in": N_("Transferred in (AFT)"), "aft_in_count": N_("Transfers in (AFT)"),
+    "aft_out": N_("Transferred out (AFT)"), "aft_out_count": N_("Transfers out (AFT)"),
 }
 MONEY_METERS = frozenset({"total_in", "hopper_out", "handpay_out", "total_out", "total_bet", "total_won",
                           "insurance_taken", "insurance_paid", "tournament_entries", "tournament_prizes",
-                          "hopper_out_unexplained"})
+                          "hopper_out_unexplained", "aft_in", "aft_out"})
 
 # The event log: each event by its human name (the code stays beside it)
 EVENT_NAMES = {
@@ -107,6 +109,7 @@ EVENT_NAMES = {
     "coin_events_while_down": N_("Coin events while the cabinet was down"),
     "coin_counter_fault": N_("Coin acceptor counter fault"),
     "hopper_count_unexplained": N_("Hopper count does not explain a payout"),
+    "aft_in": N_("Transfer in by the host (AFT)"), "aft_out": N_("Transfer out to the host (AFT)"),
 }
 # An event's detail: the words it is written with (any other key or value reads as recorded)
 DETAIL_WORDS = {
