@@ -12,6 +12,8 @@ import contextlib
 import os
 import select
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -211,3 +213,108 @@ def test_a_kill_at_every_step_of_a_transfer_applies_it_once_or_not_at_all_then_t
         cab.journal.close()
         kill_at += 1
     assert kills >= 10
+
+
+def test_after_a_restart_a_replay_gets_its_first_result_and_the_registration_is_kept(tmp_path):
+    from hardware.sas.host import aft_register_poll
+
+    key = bytes(range(1, 21))
+    with cabinet(tmp_path, AFT + "  registration_required: true\n") as (app, hosts):
+        host = SasHost(MasterLink(hosts[1].master), 1, timeout=1.0)
+        assert transfer(app, host, "IN-0", 200).status == 0x88  # not registered yet: refused by the cabinet
+        host.exchange(aft_register_poll(1, 0x00), 0x73)
+        reg = host.exchange(aft_register_poll(1, 0x01, asset=1001, key=key, pos_id=9), 0x73).data
+        assert reg[0] == 0x01
+        for _ in range(5):
+            app.frame()
+        first = transfer(app, host, "IN-1", 400)
+        assert first.status == 0x00 and app.cab.seats[1].money.credit == 40
+    with cabinet(tmp_path, AFT + "  registration_required: true\n") as (app, hosts):
+        host = SasHost(MasterLink(hosts[1].master), 1, timeout=1.0)
+        reg = host.exchange(aft_register_poll(1, 0xFF), 0x73).data
+        assert (reg[0], int.from_bytes(reg[1:5], "little"), reg[5:25]) == (0x01, 1001, key)
+        again = transfer(app, host, "IN-1", 400)
+        assert (again.status, again.cents, again.completed) == (0x00, 400, first.completed)
+        assert app.cab.seats[1].money.credit == 40
+        assert [r.data["id"] for r in app.cab.journal.records("aft", seat=1)] == ["IN-1"]
+        assert transfer(app, host, "IN-2", 100).status == 0x00  # registered still: the cabinet lets it through
+        assert app.cab.seats[1].money.credit == 50
+
+
+def test_sigkills_around_transfers_of_a_running_cabinet_never_apply_one_twice_nor_lose_one(tmp_path):
+    """The real cabinet (``run --headless --stay``) killed at random instants after the host sent
+    a transfer; restarted, the host repeats each id until it reads it completed. Each is applied
+    exactly once, and the soak's accounts close (coins and AFT apart)."""
+    import random
+
+    from tests.sas_helpers import PtyHost
+    from tests.test_sas_cabinet import sas_config
+
+    rng = random.Random(26)
+    pty = PtyHost()
+    host = SasHost(MasterLink(pty.master), 1, timeout=1.0)
+    config = tmp_path / "machine.yaml"
+    config.write_text(sas_config({1: pty.path}) + AFT.replace("transfer_in_limit: 100", "transfer_in_limit: 1000")
+                      .replace("daily_in_limit: 140", "daily_in_limit: 100000")
+                      + f"memory: {{key_file: {tmp_path}/key/machine.key, head_stores: [{tmp_path}/heads]}}\n")
+    root = str(Path(__file__).resolve().parents[1])
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": root}
+
+    def start() -> subprocess.Popen:
+        proc = subprocess.Popen([sys.executable, "-m", "machine", "run", "--config", str(config), "--headless",
+                                 "--rounds", "1", "--stay", "--data", str(tmp_path / "data")],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+        end, line = time.monotonic() + 120, ""
+        assert proc.stderr is not None
+        while "staying up idle" not in line:
+            assert time.monotonic() < end and proc.poll() is None
+            line = proc.stderr.readline()
+        return proc
+
+    def until_done(tid: str) -> None:
+        end = time.monotonic() + 20
+        while True:
+            assert time.monotonic() < end, tid
+            with contextlib.suppress(OSError):
+                reply = parse_aft_transfer(host.exchange(aft_transfer_poll(1, tid, 500, asset=1001), 0x72).data)
+                while reply.status == 0x40 and time.monotonic() < end:
+                    time.sleep(0.05)
+                    reply = parse_aft_transfer(host.exchange(aft_interrogate_poll(1), 0x72).data)
+                if reply.transaction_id == tid and reply.status == 0x00:
+                    return
+            time.sleep(0.1)
+
+    ids = [f"K{i}" for i in range(4)]
+    try:
+        for tid in ids[:3]:
+            proc = start()
+            try:
+                pty.drain()
+                host.exchange(aft_transfer_poll(1, tid, 500, asset=1001), 0x72)  # pending at once
+                time.sleep(rng.uniform(0.0, 0.15))  # the kill: before, during or after its journaling
+                proc.send_signal(signal.SIGKILL)
+                proc.wait(timeout=30)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                for pipe in (proc.stdout, proc.stderr):
+                    if pipe is not None:
+                        pipe.close()
+            time.sleep(0.5)  # the SAS child sees its input close and ends
+        proc = start()
+        try:
+            for tid in ids:  # the host repeats each killed one (and one more), until each reads completed
+                until_done(tid)
+            assert aft_meters(host) == [500 * len(ids), len(ids), 0, 0]
+            proc.send_signal(signal.SIGTERM)
+            out, _ = proc.communicate(timeout=60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            if proc.stderr is not None:
+                proc.stderr.close()
+        assert out.splitlines()[-1] == "every meter and coin accounted for", out
+    finally:
+        pty.close()

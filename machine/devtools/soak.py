@@ -149,7 +149,7 @@ def _stay(app: SimulatedCabinet) -> None:
             raise
 
 
-COUNTED = ("games_played", "total_in", "hopper_out", "hopper_extra_out", "handpay_out")
+COUNTED = ("games_played", "total_in", "hopper_out", "hopper_extra_out", "handpay_out", "aft_in")
 
 
 def _games(app: SimulatedCabinet, robot: Robot) -> dict[int, int]:
@@ -213,7 +213,7 @@ def _check(app: SimulatedCabinet, robot: Robot) -> int:
                 problems.append(f"seat {n}: {s.money.audit_problem()}")
             if s.lock == "memory_error":
                 problems.append(f"seat {n}: memory error: {s.lock_detail}")
-            if ran["total_in"] != robot.inserted[n]:
+            if ran["total_in"] - ran["aft_in"] != robot.inserted[n]:  # a host's AFT transfers in are not the robot's
                 problems.append(f"seat {n}: total_in {ran['total_in']} but the robot put in {robot.inserted[n]}")
             total_in += ran["total_in"]
             total_hopper += ran["hopper_out"] + ran["hopper_extra_out"]
