@@ -318,3 +318,69 @@ def test_sigkills_around_transfers_of_a_running_cabinet_never_apply_one_twice_no
         assert out.splitlines()[-1] == "every meter and coin accounted for", out
     finally:
         pty.close()
+
+
+def test_the_menus_meters_show_the_transfers_once_there_are_some(tmp_path):
+    from tests.cabinet_helpers import boot
+    from tests.test_operator_menu import goto, menu_for
+
+    cab = boot(tmp_path)
+    cab.coin(1, "EU200A", 0)
+    menu = menu_for(cab)
+    goto(menu, "Meters")
+    assert not [line for line in menu.view().lines if "(AFT)" in line]  # none yet: the page as it was
+    assert cab.aft_transfer(2, "T1", True, 70, False, LIMITS, 1.0, "2026-12-02T01:00:00")["status"] == 0
+    assert cab.aft_transfer(1, "T2", False, 15, False, LIMITS, 2.0, "2026-12-02T01:00:01")["status"] == 0
+    rows = []
+    for _ in range(3):
+        rows += menu.view().lines
+        menu.press(1, "draw", 0)
+    got = {line.split("\t")[0]: line.split("\t")[1:] for line in rows if "(AFT)" in line}
+    assert got == {"Transferred in (AFT)": ["70", "€7.00", "70", "€7.00", "0", "70"],
+                   "Transfers in (AFT)": ["1", "", "1", "", "0", "1"],
+                   "Transferred out (AFT)": ["15", "€1.50", "15", "€1.50", "15", "0"],
+                   "Transfers out (AFT)": ["1", "", "1", "", "1", "0"]}
+    assert cab.seats[1].money.credit == 5 and cab.seats[2].money.credit == 70
+    assert cab.seats[1].meters.get("total_out") == 15 and not cab.seats[1].money.audit_problem()
+
+
+def test_the_projects_host_command_transfers_over_a_pty_the_cabinet_makes(tmp_path):
+    from machine.devtools.harness import SimulatedCabinet
+    from machine.operator.firststart import temporary
+    from tests.e2e_helpers import ready
+    from tests.test_sas_cabinet import first_auto, sas_config
+
+    path = tmp_path / "sas1"
+    cfg = temporary(parse_config(sas_config({1: f"pty://{path}"}) + AFT, "sas.yaml"), tmp_path)
+    app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=first_auto)
+    try:
+        ready(app)
+        root = str(Path(__file__).resolve().parents[1])
+        env = {**os.environ, "PYTHONPATH": root}
+
+        def command(*args: str) -> tuple[int, str]:
+            proc = subprocess.Popen([sys.executable, "-m", "machine", "sas", "transfer", str(path), *args,
+                                     "--asset", "1001"], stdout=subprocess.PIPE, text=True, env=env)
+            end = time.monotonic() + 60
+            while proc.poll() is None:  # the cabinet's frames journal the transfer while the host waits
+                assert time.monotonic() < end
+                app.frame()
+                time.sleep(0.005)
+            out, _ = proc.communicate()
+            return proc.returncode, out.strip()
+
+        end = time.monotonic() + 20
+        while not path.exists():
+            assert time.monotonic() < end
+            app.frame()
+        rc, out = command("--to-seat", "500", "--id", "CLI-1")
+        assert rc == 0 and out.startswith("aft CLI-1 00 ") and " cents 500 completed " in out, out
+        assert app.cab.seats[1].money.credit == 50
+        rc, again = command("--to-seat", "500", "--id", "CLI-1")
+        assert (rc, again) == (0, out) and app.cab.seats[1].money.credit == 50
+        rc, out = command("--from-seat", "200", "--id", "CLI-2")
+        assert rc == 0 and out.startswith("aft CLI-2 00 ") and app.cab.seats[1].money.credit == 30
+        rc, out = command("--from-seat", "900", "--id", "CLI-3")
+        assert rc == 1 and out.startswith("aft CLI-3 83 "), out
+    finally:
+        app.close()
