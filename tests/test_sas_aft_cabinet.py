@@ -24,6 +24,7 @@ from hardware.sas.host import SasHost, aft_interrogate_poll, aft_transfer_poll, 
 
 from machine.core.aft import AftLimits
 from machine.display.view import build_view
+from machine.i18n import Money, Words
 from machine.operator.config import ConfigError, parse_config
 from tests.helpers import two_seats
 from tests.test_sas_cabinet import audit_meters, cabinet, events, synced
@@ -87,7 +88,9 @@ def test_in_out_replay_limits_credit_screen_meters_and_events(tmp_path):
         seat = app.cab.seats[1]
         assert seat.money.credit == 50
         view = build_view(app.cab, time.monotonic()).seats[0]
-        assert (view.message, view.fields) == ("{amount} transferred in", {"amount": "€5.00"})
+        assert (view.message, view.fields) == ("{amount} transferred in", {"amount": Money(50, 10)})
+        assert [Words(lang)(view.message, **view.fields) for lang in ("en", "nl", "nb", "ru")] == [
+            "€5.00 transferred in", "€\xa05,00 bijgeschreven", "5,00\xa0€ overført inn", "5,00\xa0€ зачислено"]
         again = transfer(app, host, "IN-1", 900)  # the same id, another amount: the first result, nothing moved
         assert (again.status, again.cents, again.completed) == (0x00, 500, first.completed)
         assert seat.money.credit == 50
@@ -100,7 +103,7 @@ def test_in_out_replay_limits_credit_screen_meters_and_events(tmp_path):
         assert (out.status, out.cents) == (0x00, 300)
         assert seat.money.credit == 20
         view = build_view(app.cab, time.monotonic()).seats[0]
-        assert (view.message, view.fields) == ("{amount} transferred out", {"amount": "€3.00"})
+        assert (view.message, view.fields) == ("{amount} transferred out", {"amount": Money(30, 10)})
         synced(app)
         assert aft_meters(host) == [500, 1, 300, 1]
         life = audit_meters(app)["seats"]["1"]["meters"]["lifetime"]

@@ -1,15 +1,14 @@
 """The seat's notice of a cashless transfer (SAS AFT): "€5.00 transferred in" for a few seconds.
 
-Owns: the message ids of the notice and its field (the amount as money, from the points and a
-point's worth). Reads the core's ``aft_notice`` only; never journals, never draws.
+Owns: the message ids of the notice and its field (the amount as ``Money``: each screen
+writes it as its language writes money). Reads the core's ``aft_notice`` only; never journals, never draws.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
-from machine.i18n import N_
+from machine.i18n import N_, Money
 
 IN, OUT = N_("{amount} transferred in"), N_("{amount} transferred out")
 
@@ -20,4 +19,4 @@ def notice(cab: Any, n: int, now: float, cents_per_point: int) -> tuple[str, dic
     if shown is None:
         return None
     to_seat, points = shown
-    return (IN if to_seat else OUT), {"amount": f"€{Decimal(points * cents_per_point) / 100:.2f}"}
+    return (IN if to_seat else OUT), {"amount": Money(points, cents_per_point)}
