@@ -227,3 +227,10 @@ class CabinetQueries:
     def decision_time_left(self, now: float) -> float | None:
         """Seconds left for the pending decision, or None when there is no limit."""
         return play.decision_time_left(self.core, now)
+
+    def decision_time(self) -> float:
+        """The whole time the pending decision has (the countdown's full circle): a bet
+        decision's is the betting time, any other's the decision timeout."""
+        rnd = self.core.state.round
+        d = rnd.pending if rnd is not None else None
+        return self.core.settings.decision_timeout if d is None else play.decision_limit(self.core, d)

@@ -192,7 +192,7 @@ def build_view(
         stack=table.stack,
         max_swaps=table.max_swaps,
         tournament=tournament_view(cab),
-        decision_time=settings.decision_timeout,
+        decision_time=cab.decision_time(),
         betting_left=betting_left,
         betting_time=settings.betting_time,
     )
