@@ -3,7 +3,8 @@
 Owns: ``CabinetQueries``, every question asked of the cabinet between inputs (the state in
 force, the seats, the round, the payouts, the timers, the lamps and labels of each seat's
 buttons, the tournament as the screens show it). Pure reads of the ``Core``: never changes the
-state, never journals (the inputs, ``machine/core/*_inputs.py``, do).
+state, never journals (the inputs, ``machine/core/*_inputs.py``, do); the one thing a question
+writes is the screens' own note of when they began to announce an operator's change of game.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from machine.games.rules import Profile
 from machine.money.journal import Journal
 from machine.money.meters import Meters
 
+GAME_CHANGE_SECONDS = 6.0  # how long every screen announces a change of the game in force
 
 class CabinetQueries:
     """The read side of a ``Cabinet`` (see the module's docstring)."""
@@ -148,6 +150,32 @@ class CabinetQueries:
     def game_choice(self, n: int) -> bool:
         """Whether seat ``n``'s Draw and Stand choose the game now (shown on its screen)."""
         return lamps.game_step(self.core.state, n, Button.DRAW, len(self.core.profiles)) != 0
+
+    def game_choice_refused(self, n: int) -> int | None:
+        """The other seat whose credit, club points or bet keep seat ``n``'s Draw and Stand from
+        choosing the game now (its screen says so), else None."""
+        return lamps.game_choice_refused(self.core.state, n, len(self.core.profiles))
+
+    def bet_limits(self, n: int) -> tuple[int, int, str]:
+        """MIN and MAX of seat ``n``'s bet decision at hand, and what sets the MAX (``lamps.bet_limits``)."""
+        return lamps.bet_limits(self.core.state, self.core.game, self.core.rules, n)
+
+    def pay_rule(self) -> str:
+        """The main pay rule of the game in force (the game's own words, English)."""
+        return self.core.game.pay_rule()
+
+    def game_change(self, now: float) -> dict[str, Any] | None:
+        """The change of the game in force the screens announce at ``now`` (for
+        ``GAME_CHANGE_SECONDS`` from when they began): ``seat`` (None: the operator), ``title``
+        and ``pay_rule`` of the game chosen; None when there is none to announce."""
+        shown = self.core.game_shown
+        if shown is None or shown["game"] != self.core.profile.game:
+            return None
+        if shown["at"] is None:  # an operator's change, made with play paused: announced from now
+            shown["at"] = now
+        if not 0 <= now - shown["at"] < GAME_CHANGE_SECONDS:
+            return None
+        return {"seat": shown["seat"], "title": self.core.profile.title, "pay_rule": self.pay_rule()}
 
     def button_labels(self, n: int) -> dict[Button, str]:
         """What the screen writes beside seat ``n``'s live play buttons (empty: not its turn)."""

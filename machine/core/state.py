@@ -36,6 +36,8 @@ class SeatState:
     handpay_owed: int = 0
     proposal: int = 0  # at a bet decision (games that bet after the deal): the bet the buttons set
     picks: dict[str, int] = field(default_factory=dict)  # the cards it chose for its next action (eenendertigen)
+    paid: int = 0  # points its last Collect paid out (hopper and handpay), shown until its next action
+
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -47,6 +49,7 @@ class SeatState:
             "handpay_owed": self.handpay_owed,
             "proposal": self.proposal,
             **({"picks": dict(self.picks)} if self.picks else {}),
+            **({"paid": self.paid} if self.paid else {}),  # an old row has none: nothing paid to show
         }
 
     @classmethod
@@ -61,6 +64,7 @@ class SeatState:
             handpay_owed=d["handpay_owed"],
             proposal=d.get("proposal", 0),
             picks=dict(d.get("picks", {})),
+            paid=int(d.get("paid", 0)),
         )
 
 

@@ -97,6 +97,7 @@ class Renderer(CardsPainter, NotesPainter):
         if view.attract and seat.state == "idle":
             self._attract(surf, view, seat, now, s)
             self._buttons(surf, seat, s, offset)
+            self._game_change(surf, view, s)
             if view.banner:
                 self._banner(surf, view.banner, s)
             return
@@ -115,6 +116,7 @@ class Renderer(CardsPainter, NotesPainter):
         self._meters(surf, view, seat, s)
         self._buttons(surf, seat, s, offset)
         tournament.draw_progress(self, surf, view, seat, s)
+        self._game_change(surf, view, s)
         if seat.state in ("handpay", "tilt", "memory_error"):
             self._lock_screen(surf, view, seat, now, s)
         if view.banner:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
-from machine.games.interface import Button, Decision, GameRound, HandShown, PlaceShown, TableShown
+from machine.games.interface import BET_BUTTONS, Button, Decision, GameRound, HandShown, PlaceShown, TableShown
 from machine.i18n import N_
 
 BUTTON_ORDER = tuple(Button)  # a seat's buttons in their wire order
@@ -52,6 +52,18 @@ class SeatView:
     leftover: int = 0  # credit below the smallest coin, kept to play (remainder: keep)
     watching: tuple[HandView, ...] = ()  # the deciding seat's hands, as the game lets the others see them
     others: Mapping[int, tuple[HandView, ...]] = field(default_factory=dict)  # every other seat of the round, as it may see them
+    max_why: str = ""  # what sets max_bet: "" the table, "club" a quarter of the club, "bank" the bank, "credit" its funds
+    paid: int = 0  # what its last Collect paid (hopper and handpay), until its next action
+    choice_held_by: int | None = None  # the other seat whose money keeps its Draw/Stand from choosing the game
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """A change of the game in force, announced on every screen for a few seconds."""
+
+    seat: int | None  # the seat that chose it; None: the operator
+    title: str
+    pay_rule: str
 
 
 @dataclass(frozen=True)
@@ -97,6 +109,8 @@ class TableView:
     decision_time: float = 15.0  # the configured decision timeout: the countdown ring's full circle
     betting_left: float | None = None  # the betting time left once a seat has bet and no round runs
     betting_time: float = 20.0
+    pay_rule: str = ""  # the main pay rule of the game in force, beside its title during play
+    game_change: GameChange | None = None  # a change of the game being announced
 
 
 PENDING_MESSAGES = {"insurance": N_("Insurance?"), "surrender": N_("Surrender?"), "bet": N_("Place your bet"),
@@ -136,7 +150,7 @@ def build_view(
         if not message:
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
             message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title, bool(table.places))
-        max_bet = m.max_bet() if st.lock is None else 0
+        min_bet, max_bet, max_why = cab.bet_limits(n)
         ms = settings.money
         coin = ms.hopper_coin if ms.payout == "hopper" else 0
         leftover = m.credit if (coin and ms.remainder == "keep" and 0 < m.credit < coin and not m.club
@@ -148,7 +162,7 @@ def build_view(
                 credit=m.credit,
                 club=m.club,
                 bet=_bet_shown(cab, table if rnd else None, n),
-                min_bet=cab.rules.min_bet,
+                min_bet=min_bet,
                 max_bet=max_bet,
                 hands=hands,
                 insurance=insurance,
@@ -163,10 +177,13 @@ def build_view(
                 picks=cab.picks(n),
                 language=languages.get(n, default_language),
                 fields=fields,
-                max_note=0 < max_bet < cab.rules.max_bet,
+                max_note=max_why == "club",
                 leftover=leftover,
                 watching=watching,
                 others=others,
+                max_why=max_why,
+                paid=st.paid,
+                choice_held_by=cab.game_choice_refused(n),
             )
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)
@@ -195,6 +212,8 @@ def build_view(
         decision_time=cab.decision_time(),
         betting_left=betting_left,
         betting_time=settings.betting_time,
+        pay_rule=cab.pay_rule(),
+        game_change=GameChange(**change) if (change := cab.game_change(now)) else None,
     )
 
 
@@ -216,12 +235,18 @@ def _seat_round(
             message = PENDING_MESSAGES.get(pending.kind, N_("Your turn"))
         elif pending:
             message, fields = N_("Seat {seat} is deciding"), {"seat": pending.seat}
-    elif last and n in last.seat_numbers and not cab.seats[n].money.bet:
+    elif last and n in last.seat_numbers and not _table_cleared(cab, n):
         hands = tuple(table.hands.get(n, ()))
         insurance, insurance_returned = table.insurance.get(n, (0, 0))
     if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
         watching = table.seen_by_others(pending.seat)
     return hands, insurance, insurance_returned, message, fields, watching
+
+
+def _table_cleared(cab: Cabinet, n: int) -> bool:
+    """The last round's result leaves seat ``n``'s screen: the next betting started (its dealer's
+    cards went), or the seat collected (its screen says what was paid)."""
+    return any(s.money.bet for s in cab.seats.values()) or bool(cab.seats[n].paid) or n in cab.payouts_owed()
 
 
 def tournament_view(cab: Cabinet) -> TournamentView | None:
@@ -280,6 +305,8 @@ def _seat_message(
         return N_("Memory error: call the operator")
     if state == "paying":
         return N_("Paying out")
+    if st.paid:  # the payout's end, until the seat's next action (the screen fills in {money})
+        return N_("{money} paid")
     if hands:
         results = {h.result for h in hands}
         if "blackjack" in results:
@@ -297,6 +324,11 @@ def _seat_message(
         return HOUSE_WINS.get(house, N_("Dealer wins"))
     if state == "betting":
         return N_("Press Start") if not st.ready else N_("Waiting for the other seats")
-    if st.money.credit >= cab.settings.money.game_fee or st.money.club:  # its bet lamps are dark while a round runs
-        return N_("Next round: wait") if cab.round is not None else N_("Place your bet")
+    live = set(cab.live(st.number))
+    if live & set(BET_BUTTONS):  # "Place your bet" only where a bet button is lit
+        return N_("Place your bet")
+    if cab.round is not None and (st.money.credit >= cab.settings.money.game_fee or st.money.club):
+        return N_("Next round: wait")  # its bet lamps are dark while a round runs
+    if Button.COLLECT in live:
+        return N_("Insert coins to play, or Collect")
     return N_("Insert coins")
