@@ -85,6 +85,8 @@ def collect(core: Core, seat: SeatState) -> None:
         return
     moves, plan = seat.money.collect()
     seat.paid = 0  # what this Collect pays, counted as it is paid
+    if plan.coins or plan.handpay:
+        core.collected.add(seat.number)  # the seat left the table: its last round's result leaves its screen
     core.store.moves(seat, moves)
     seat.ready = False  # a dropped bet is no longer waiting to start
     if not bettors(core):

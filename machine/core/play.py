@@ -183,6 +183,7 @@ def _settle_if_finished(core: Core, now: float) -> None:
     if rnd.carry:
         state.row.carry[core.profile.game] = dict(rnd.carry)
     core.last_round = rnd
+    core.collected.clear()
     _round_over(core)
     if bettors(core):  # seats that waited for a place: the betting time runs for the next round
         state.row.betting_since = now

@@ -160,6 +160,10 @@ class CabinetQueries:
         """MIN and MAX of seat ``n``'s bet decision at hand, and what sets the MAX (``lamps.bet_limits``)."""
         return lamps.bet_limits(self.core.state, self.core.game, self.core.rules, n)
 
+    def collected_since_round(self, n: int) -> bool:
+        """Whether seat ``n`` was paid out since the last round ended (its result left its screen)."""
+        return n in self.core.collected
+
     def pay_rule(self) -> str:
         """The main pay rule of the game in force (the game's own words, English)."""
         return self.core.game.pay_rule()

@@ -94,7 +94,7 @@ class Renderer(CardsPainter, NotesPainter):
             if view.banner:
                 self._banner(surf, view.banner, s)
             return
-        if view.attract and seat.state == "idle":
+        if view.attract and seat.state == "idle" and not seat.paid:  # a payout's end is said on the table
             self._attract(surf, view, seat, now, s)
             self._buttons(surf, seat, s, offset)
             self._game_change(surf, view, s)

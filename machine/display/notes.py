@@ -26,7 +26,7 @@ from machine.games.interface import Button
 from machine.i18n import LANGUAGE_NAMES, N_
 
 MESSAGE_Y = 196  # the seat's message, between the dealer's cards and its own (at s = 1)
-NOTE_ABOVE_METERS = 13  # the notes line's centre, this far above the meters (at s = 1)
+NOTE_ABOVE_METERS = 11  # the notes line's centre, this far above the meters (at s = 1)
 LOCK_WORDS = {  # what a locked seat's screen says happened, in player words
     "tilt": N_("This seat has stopped: the attendant will put it right"),
     "memory_error": N_("This seat cannot be played until the operator has checked it"),

@@ -188,6 +188,7 @@ def build_view(
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)
     betting = rnd is None and any(s.bet for s in seats)  # the next betting started: the last dealer's cards go
+    betting = betting or bool(last and all(_table_cleared(cab, o) for o in last.seat_numbers))  # or all its seats collected
     since = cab.betting_since
     betting_left = max(0.0, settings.betting_time - (now - since)) if rnd is None and since is not None else None
     return TableView(
@@ -246,7 +247,7 @@ def _seat_round(
 def _table_cleared(cab: Cabinet, n: int) -> bool:
     """The last round's result leaves seat ``n``'s screen: the next betting started (its dealer's
     cards went), or the seat collected (its screen says what was paid)."""
-    return any(s.money.bet for s in cab.seats.values()) or bool(cab.seats[n].paid) or n in cab.payouts_owed()
+    return any(s.money.bet for s in cab.seats.values()) or cab.collected_since_round(n)
 
 
 def tournament_view(cab: Cabinet) -> TournamentView | None:
