@@ -80,3 +80,14 @@ def test_a_change_is_announced_on_every_screen_and_journaled_as_the_seats(tmp_pa
     lines = [line for line in report.splitlines() if "settings_changed" in line]
     assert "seat 1" in lines[0] and "swedish-pub-blackjack" in lines[0]
     assert "cabinet" in lines[1] and "by=operator" in lines[1]  # the operator's reads as before
+
+
+def test_the_menus_event_log_says_which_seat_chose_the_game(tmp_path):
+    from tests.test_operator_menu import goto, menu_for
+
+    cab = boot(tmp_path, settings=PUB)
+    assert cab.coin(1, "EU200A", 0) and cab.press(1, "draw", 1)
+    menu = menu_for(cab)
+    goto(menu, "Event log")
+    newest = menu.view().lines[0].split("\t")
+    assert newest[2:4] == ["Setting changed", "Seat 1"] and "Swedish Pub Blackjack" in newest[4]
