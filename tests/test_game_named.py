@@ -91,3 +91,14 @@ def test_the_menus_event_log_says_which_seat_chose_the_game(tmp_path):
     goto(menu, "Event log")
     newest = menu.view().lines[0].split("\t")
     assert newest[2:4] == ["Setting changed", "Seat 1"] and "Swedish Pub Blackjack" in newest[4]
+
+
+def test_an_old_journals_game_change_reads_as_before(tmp_path):
+    cab = boot(tmp_path, settings=PUB)
+    with cab.core.tx("press", {"button": "draw"}, 1):  # as the cabinet journaled a seat's choice before: no seat
+        cab.core.store.event("settings_changed", name="game", old="random-blackjack", new="swedish-pub-blackjack",
+                             by="seat 1")
+    path = cab.journal.path
+    cab.journal.close()
+    line = next(x for x in as_text(gather(path, TEST_KEY), "events").splitlines() if "settings_changed" in x)
+    assert " cabinet " in line and "by=seat 1" in line

@@ -250,3 +250,14 @@ def test_the_memory_error_screen_says_no_path_and_no_record_number():
     assert "journal.sqlite" not in shown and "1234" not in shown
     assert shown == ("MEMORY ERROR The cabinet cannot trust its memory and will not play until the operator "
                      "has checked it Call the operator")
+
+
+def test_insurance_reads_in_the_same_convention(tmp_path):
+    # seat 1 TS 9S against the dealer's ace; it insures 1 of its 2; the dealer's KD: a blackjack
+    cab = boot(tmp_path, "random-blackjack", stacked_shoes("TS AH 9S KD"), seats=1)
+    assert cab.coin(1, "EU200A", 0) and cab.press(1, "+2", 0) and cab.press(1, "start", 1)
+    assert cab.round.pending.kind == "insurance" and cab.press(1, "insurance", 2)
+    while cab.round is not None:
+        cab.press(1, "stand", 3)
+    shown = words(cab, 1, 4)
+    assert "Insurance 1: win 2 (3 back)" in shown and "Lost 2" in shown

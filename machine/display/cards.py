@@ -151,9 +151,10 @@ class CardsPainter(Painter):
                 self.text(surf, self.outcome(hand), int(19 * s), color, center=(x + wdt / 2, y + ch + 35 * s), width=room[i])
             x += wdt + gap
         if seat.insurance:
-            bet, paid = self.num(seat.insurance), self.num(seat.insurance_returned)
-            line = (self._("Insurance {bet} pays {amount}", bet=bet, amount=paid) if seat.insurance_returned
-                    else self._("Insurance {bet}", bet=bet))
+            bet = self.num(seat.insurance)
+            net, back = self.num(seat.insurance_returned - seat.insurance), self.num(seat.insurance_returned)
+            line = (self._("Insurance {bet}: win {net} ({back} back)", bet=bet, net=net, back=back)
+                    if seat.insurance_returned else self._("Insurance {bet}", bet=bet))
             self.text(surf, line, int(16 * s), GOLD, topleft=(int(12 * s), int(y + ch * 0.5)), width=W * 0.5 - total / 2 - 20 * s)
 
     def _watching(self, surf, view: TableView, seat: SeatView, now, s) -> None:
