@@ -20,13 +20,14 @@ import pygame
 from machine.display.cardart import card_surface
 from machine.display.gamewords import BAR
 from machine.display.painter import Painter
-from machine.display.palette import DIM, GOLD, LAMP_OFF, LAMP_ON, RED, WHITE
+from machine.display.palette import DIM, FELT_DARK, GOLD, LAMP_OFF, LAMP_ON, RED, WHITE
 from machine.display.view import BUTTON_ORDER, SeatView, TableView
 from machine.games.interface import Button
 from machine.i18n import LANGUAGE_NAMES, N_
 
 MESSAGE_Y = 196  # the seat's message, between the dealer's cards and its own (at s = 1)
 NOTE_ABOVE_METERS = 11  # the notes line's centre, this far above the meters (at s = 1)
+NOTE_INK = (215, 222, 205)  # the notes' colour on their dark strip
 LOCK_WORDS = {  # what a locked seat's screen says happened, in player words
     "tilt": N_("This seat has stopped: the attendant will put it right"),
     "memory_error": N_("This seat cannot be played until the operator has checked it"),
@@ -95,8 +96,12 @@ class NotesPainter(Painter):
         self.note_rects.pop(seat.number, None)
         if notes:
             y = H - (112 + NOTE_ABOVE_METERS) * s
-            self.note_rects[seat.number] = self.text(surf, "   \u00b7   ".join(notes), int(16 * s), DIM, center=(W / 2, y),
-                                                     width=W - 24 * s)
+            line = "   \u00b7   ".join(notes)
+            size, width = int(16 * s), W - 24 * s
+            strip = pygame.Rect(0, 0, int(min(width, self.font(size).size(line)[0]) + 20 * s), int(21 * s))
+            strip.center = (int(W / 2), int(y))
+            pygame.draw.rect(surf, FELT_DARK, strip, border_radius=int(6 * s))  # over the felt's edge, never a card
+            self.note_rects[seat.number] = self.text(surf, line, size, NOTE_INK, center=(W / 2, y), width=width)
 
     def _game_change(self, surf, view: TableView, s) -> None:
         """A change of the game in force, for a few seconds on every screen: who chose which
