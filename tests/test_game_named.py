@@ -69,8 +69,11 @@ def test_a_change_is_announced_on_every_screen_and_journaled_as_the_seats(tmp_pa
         1, "settings_changed", "seat 1", "swedish-pub-blackjack")
     # the operator's change, made with the menu's pause: announced from the first frame after it
     assert cab.press(1, "collect", 20)
+    cab.pause("operator menu", 30)
     assert cab.change_setting("game", "random-blackjack", "operator") == "changed"
     assert cab.journal.records("event", last=1)[0].seat is None
+    assert build_view(cab, 40).game_change is None  # behind the menu: not yet
+    cab.resume("operator menu", 99)
     assert "The operator chose Random Blackjack" in words(cab, 2, 100)
     assert build_view(cab, 100 + GAME_CHANGE_SECONDS - 0.1).game_change.seat is None
     assert build_view(cab, 100 + GAME_CHANGE_SECONDS).game_change is None

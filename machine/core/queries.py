@@ -173,8 +173,8 @@ class CabinetQueries:
         ``GAME_CHANGE_SECONDS`` from when they began): ``seat`` (None: the operator), ``title``
         and ``pay_rule`` of the game chosen; None when there is none to announce."""
         shown = self.core.game_shown
-        if shown is None or shown["game"] != self.core.profile.game:
-            return None
+        if shown is None or shown["game"] != self.core.profile.game or self.core.state.row.pauses:
+            return None  # paused (the operator menu open): announced once play goes on
         if shown["at"] is None:  # an operator's change, made with play paused: announced from now
             shown["at"] = now
         if not 0 <= now - shown["at"] < GAME_CHANGE_SECONDS:
