@@ -29,7 +29,7 @@ def test_every_seat_names_the_game_and_its_pay_rule_during_play(tmp_path):
         assert "Swedish Pub Blackjack" in shown
         assert " ".join(shown[shown.index("Swedish Pub Blackjack") + 1:][:2]) == PUB_RULE  # wrapped in two lines
     nl = words(cab, 1, 12, language="nl")
-    assert nl[nl.index("Swedish Pub Blackjack") + 1:][:2] == [
+    assert nl[nl.index("Zweedse pubblackjack") + 1:][:2] == [
         "Blackjack betaalt 3 tegen 2 \u00b7 gelijk op", "17, 18, 19 verliest"]
 
 
