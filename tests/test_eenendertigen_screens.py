@@ -160,13 +160,6 @@ def test_recall_of_a_real_round_shows_every_place_and_move(tmp_path):
     assert len(rows[1].split(",")) == len(rows[0].split(","))  # the CSV's columns are every game's (moves: --json)
 
 
-def test_the_moves_wrap_on_the_recall_page():
-    from machine.operator.menuwords import wrapped as _wrapped
-
-    assert _wrapped("moves: a, bb, cc", 10, 5) == ["moves: a", "  bb, cc"]
-    assert _wrapped("moves: a, bb, cc, dd", 8, 2) == ["moves: a", "  bb, cc ..."]
-
-
 def test_the_words_of_31_in_dutch():
     from machine.games.text import SEP, Text
     from machine.i18n import Words

@@ -20,17 +20,18 @@ def settings_events(cab):
 def test_draw_and_stand_choose_the_game_only_at_an_idle_cabinet(tmp_path):
     cab = boot(tmp_path, settings=TWO_GAMES)
     assert cab.games_enabled == ["random-blackjack", "casino-blackjack"]
-    assert cab.coin(1, "EU200A", now=0) and cab.coin(2, "EU200A", now=0)
+    assert cab.coin(1, "EU200A", now=0)
     assert {"draw", "stand"} <= set(cab.live(1)) and cab.game_choice(1)
     assert cab.press(1, "draw", now=1)
     assert cab.profile.game == "casino-blackjack" and cab.game.title == load_profile("casino-blackjack").title
     change = settings_events(cab)[-1]
     assert (change["name"], change["old"], change["new"]) == ("game", "random-blackjack", "casino-blackjack")
     assert change["by"] == "seat 1"
-    assert cab.press(2, "stand", now=2) and cab.profile.game == "random-blackjack"  # back, wrapping round
-    assert cab.press(2, "+2", now=3)  # a bet on the table: nobody changes the game now
-    assert "draw" not in cab.live(1) and not cab.game_choice(1)
-    assert not cab.press(1, "draw", now=4)
+    assert not cab.press(2, "stand", now=2) and cab.game_choice_refused(2) == 1  # seat 1 holds credit
+    assert cab.press(1, "stand", now=2) and cab.profile.game == "random-blackjack"  # back, wrapping round
+    assert cab.press(1, "+2", now=3)  # a bet on the table: nobody changes the game now
+    assert "draw" not in cab.live(1) and not cab.game_choice(1) and not cab.game_choice(2)
+    assert not cab.press(2, "draw", now=4)
     assert cab.profile.game == "random-blackjack"
 
 

@@ -33,7 +33,7 @@ game: {game}
 games_enabled: [{game}]
 coins: {{EU050A: 5, EU100A: 10, EU200A: 20}}
 decision_timeout: 1.5
-betting_time: 30
+betting_time: 3  # a bet decision after the deal runs against it (other-games.md)
 data_dir: {data_dir}
 devices:
   panel: sim

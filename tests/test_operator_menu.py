@@ -327,7 +327,7 @@ def test_recall_reads_every_game_in_words(tmp_path, scene, expected):
 
     cab, menu = _menu(tmp_path, *MENU_SCENES[scene], on=MENU_ON.get(scene, "split"))
     view = menu.view()
-    assert [line for line in view.lines if "(player)" in line] == expected and view.recall is not None
+    assert [line for line in view.lines if "(player)" in line] == expected and view.picture is not None
     assert view.lines[0] == "RECALL - seat 1 - game 1 of the last 1" and view.picture is not None
     assert not any(":1:" in line or ":2:" in line for line in view.lines)  # no action codes
     menu.language = "ru"

@@ -175,7 +175,7 @@ def test_a_lost_hand_reads_lost_and_its_stake_and_the_hand_label_is_plain(tmp_pa
 
     lost = HandShown(cards=("TS", "6H", "9C"), stake=10, total_text=Text("bust {total}", total=25), result="lose", returned=0)
     win = HandShown(cards=("TS", "QH"), stake=10, total_text="20", result="win", returned=20, doubled=True)
-    assert (r.outcome(lost), r.outcome(win)) == ("Verloren 10", "Winst 20")
+    assert (r.outcome(lost), r.outcome(win)) == ("Verloren 10", "Winst 10 (20 terug)")  # the net, then what came back
     assert r.hand_label(lost) == "Inzet 10  \u00b7  bust 25" and r.hand_label(win) == "Inzet 10, verdubbeld  \u00b7  20"
 
 

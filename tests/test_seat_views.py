@@ -74,9 +74,9 @@ def test_ochko_a_21_and_a_bust_are_shown_to_every_seat_at_once_and_held_before_p
     view = build_view(cab, 2)
     assert (view.revealing, view.seats[1].message, view.seats[1].fields) == ({1}, "Seat {seat} shows its cards", {"seat": 1})
     assert cab.live(2) == [] and not cab.press(2, "start", 3)  # dark, and a press in the hold does nothing
-    assert cab.decision_time_left(3) == 15.0  # its clock starts when the hold ends
+    assert cab.decision_time_left(3) == 20.0  # its clock (a stake: the betting time) starts when the hold ends
     cab.tick(4)  # 2 s after the 21
-    assert cab.revealing == frozenset() and cab.live(2) and cab.decision_time_left(4) == 15.0
+    assert cab.revealing == frozenset() and cab.live(2) and cab.decision_time_left(4) == 20.0
     assert seen(cab, 2)[1] == {1: [(("AS", "AH"), "21")]}  # and it stays shown for the rest of the round
     assert cab.press(2, "start", 4)
     assert seen(cab, 1)[1] == {2: [((D, D), "")]}

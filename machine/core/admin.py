@@ -78,9 +78,13 @@ def cabinet_idle(core: Core) -> bool:
     return core.state.round is None and all(s.money.bet == 0 for s in core.state.seats.values())
 
 
-def select_game(core: Core, name: str, who: str) -> None:
+def select_game(core: Core, name: str, who: str, seat: int | None = None, now: float | None = None) -> None:
     """Put game ``name`` in force now (the cabinet is idle). Each game keeps its own rule
-    settings (those in force and those waiting for a RAM clear) while another is played."""
+    settings (those in force and those waiting for a RAM clear) while another is played.
+    ``seat``: the seat whose Draw/Stand chose it (its event is the seat's, "seat N" in the event
+    log), None for the operator. Every screen announces the change from ``now`` (None: from the
+    first time a screen asks, an operator's change made with play paused); the last round's
+    results, of the old game, leave the screens."""
     row = core.state.row
     old = core.profile.game
     row.game_rules[old] = {"in_force": dict(row.rule_overrides), "pending": dict(row.pending_rules)}
@@ -89,11 +93,13 @@ def select_game(core: Core, name: str, who: str) -> None:
     row.pending_game = None
     row.pending_rules = dict(saved.get("pending", {}))
     core.apply_settings(row.overrides, saved.get("in_force", {}))
-    for seat in core.state.seats.values():
-        seat.money.limits = TableLimits.of(core.rules)
-        seat.ready = False
-        core.store.seat_dirty(seat)
-    core.store.event("settings_changed", name="game", old=old, new=name, by=who)
+    for s in core.state.seats.values():
+        s.money.limits = TableLimits.of(core.rules)
+        s.ready = False
+        core.store.seat_dirty(s)
+    core.store.event("settings_changed", seat, name="game", old=old, new=name, by=who)
+    core.game_shown = {"game": name, "seat": seat, "at": now}
+    core.last_round = None
 
 
 def choose_game_later(core: Core, name: str, who: str) -> None:

@@ -74,6 +74,10 @@ class Core:
         self.game: Game = game_for(profile)
         self.state = CabinetState(seats={})
         self.last_round: Any = None  # for the screens only: results stay shown until the next bet
+        # for the screens only: the last change of the game in force (game, seat or None for the
+        # operator, at: when the screens began to announce it; None: not yet)
+        self.game_shown: dict[str, Any] | None = None
+        self.collected: set[int] = set()  # for the screens only: seats that collected since the last round ended
         # the wall clock minus the loop's clock, as the last tick said: the times a person reads
         # or sets (a tournament's start and end, when it opened and closed) survive a power cut
         # only on the wall clock; the loop's monotonic clock restarts with the machine

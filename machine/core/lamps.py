@@ -11,7 +11,8 @@ The seat's state comes from the seat table (``machine/core/seats.py``: the first
 bet buttons and Start; ``collect``; ``play``: the game's buttons when the game asks this seat)
 and whether the coin acceptor may take coins; seat money and the game then decide button by
 button. ``game``: at an idle cabinet (no round, no seat with a bet) with more than one game
-enabled, Draw and Stand choose the next and the previous game. While a tournament is in force
+enabled, Draw and Stand choose the next and the previous game, on a seat only while no other
+seat holds credit, club points or a bet (``game_choice_held`` says which seat holds them). While a tournament is in force
 ``tournament_live`` answers instead (its name entry, its rounds, Start to enter).
 """
 
@@ -23,6 +24,7 @@ from machine.core import tournament
 from machine.core.seats import SEAT_STATES, SEAT_TRANSITIONS, STATES, seat_state, transition_allowed
 from machine.core.state import CabinetState
 from machine.games.interface import BET_BUTTONS, Button, Decision, Game, bet_action, bet_of
+from machine.money.seatmoney import HasLimits
 
 
 def _group(button: Button) -> str:
@@ -41,14 +43,35 @@ GAME_CHOICE = {Button.DRAW: 1, Button.STAND: -1}
 
 def game_step(state: CabinetState, n: int, button: Button, games: int) -> int:
     """+1 or -1 when ``button`` on seat ``n`` chooses the next or previous of ``games`` enabled
-    games now (an idle cabinet: no round, no seat with a bet); 0 when it does not."""
-    if games < 2 or state.round is not None or state.row.pauses or button not in GAME_CHOICE:
+    games now (an idle cabinet: no round, no seat with a bet, no other seat with credit or club
+    points); 0 when it does not."""
+    if button not in GAME_CHOICE or not _may_offer_game(state, n, games) or game_choice_held(state, n) is not None:
         return 0
     if state.seats[n].host_disabled:
         return 0
-    if "game" not in STATES[seat_state(state, n)].lamps or any(s.money.bet for s in state.seats.values()):
-        return 0
     return GAME_CHOICE[button]
+
+
+def _may_offer_game(state: CabinetState, n: int, games: int) -> bool:
+    """Whether seat ``n`` is where a game could be chosen now, other seats aside."""
+    if games < 2 or state.round is not None or state.row.pauses or tournament.in_force(state):
+        return False
+    return "game" in STATES[seat_state(state, n)].lamps and not state.seats[n].money.bet
+
+
+def game_choice_held(state: CabinetState, n: int) -> int | None:
+    """The first other seat whose credit, club points or bet keep seat ``n`` from choosing the
+    game (its money would be played under a game it did not choose), or None."""
+    for o, s in sorted(state.seats.items()):
+        if o != n and (s.money.credit or s.money.club or s.money.bet):
+            return o
+    return None
+
+
+def game_choice_refused(state: CabinetState, n: int, games: int) -> int | None:
+    """The other seat holding money when seat ``n`` could otherwise choose the game now (its
+    screen says why Draw and Stand stay dark), else None."""
+    return game_choice_held(state, n) if _may_offer_game(state, n, games) else None
 
 
 def action_for(state: CabinetState, game: Game, n: int, button: Button) -> str | None:
@@ -82,6 +105,32 @@ def bets_allowed(state: CabinetState, n: int, d: Decision) -> list[int]:
         return []
     cap = state.seats[n].money.bet_cap()
     return [b for b in options if b <= cap]
+
+
+def bet_limits(state: CabinetState, game: Game, rules: HasLimits, n: int) -> tuple[int, int, str]:
+    """The smallest and the largest bet of seat ``n``'s bet decision at hand, and what sets the
+    largest: ``""`` the table's maximum, ``"club"`` a quarter of its club meter, ``"bank"`` what the
+    bank covers (ochko: the uncovered bank), ``"credit"`` what the seat can fund. At a bet
+    decision (a game that bets after the deal) the options it may take; before a round the bet
+    its buttons may place; otherwise (its bet in play, no credit yet) the table's limits."""
+    low, top = int(rules.min_bet), int(rules.max_bet)
+    rnd = state.round
+    table = rnd.shown() if rnd is not None else game.shown_between(state.row.carry.get(game.name))
+    bank = table.bank
+    d = bet_decision(state, n)
+    if d is not None and state.seats[n].lock is None:
+        allowed = bets_allowed(state, n, d)
+        options = sorted(b for b in (bet_of(o) for o in d.options) if b is not None)
+        if allowed:
+            high = allowed[-1]
+            why = "club" if high < options[-1] else "" if high >= top else "bank" if bank is not None else "credit"
+            return allowed[0], high, why
+    high = state.seats[n].money.max_bet() if state.seats[n].lock is None and rnd is None else 0
+    why = "club" if 0 < high < top else ""
+    high = high or top
+    if bank is not None and bank < high:
+        high, why = max(low, bank), "bank"
+    return low, high, why
 
 
 def proposal(state: CabinetState, n: int, d: Decision) -> int:

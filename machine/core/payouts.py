@@ -51,6 +51,7 @@ def credit_coin(core: Core, seat: SeatState, coin_id: str) -> bool:
         core.store.event("coin_error", seat.number, coin=coin_id, reason="unknown coin id")
         return False
     core.store.moves(seat, seat.money.insert(points))
+    seat.paid = 0  # a coin in: the last payout's "paid" leaves the screen
     seat.meters.add(f"coin_in_count:{coin_id}")
     seat.meters.add(f"coin_in_value:{coin_id}", points)
     seat.meters.add("total_in", points)
@@ -83,6 +84,9 @@ def collect(core: Core, seat: SeatState) -> None:
     if seat.money.club == 0 and seat.money.bet == 0 and audit(core, seat, "payout"):
         return
     moves, plan = seat.money.collect()
+    seat.paid = 0  # what this Collect pays, counted as it is paid
+    if plan.coins or plan.handpay:
+        core.collected.add(seat.number)  # the seat left the table: its last round's result leaves its screen
     core.store.moves(seat, moves)
     seat.ready = False  # a dropped bet is no longer waiting to start
     if not bettors(core):
@@ -176,6 +180,7 @@ def end_payout(core: Core, seat: SeatState, fault: str | None) -> None:
     p = core.state.payouts.pop(seat.number)
     core.store.mark("payouts")
     seat.money.payout_ended()
+    seat.paid += p.paid * p.coin_value
     core.store.seat_dirty(seat)
     unpaid = p.owed
     core.store.append("payout_end", {"asked": p.asked, "paid": p.paid, "unpaid": unpaid, "fault": fault}, seat.number)
@@ -201,6 +206,7 @@ def attendant_clear(core: Core, seat: SeatState) -> None:
         seat.meters.add("total_out", amount)
         seat.meters.add("handpays")
         seat.handpay_owed = 0
+        seat.paid += amount
         core.store.event("handpay_cleared", n, amount=amount)
     else:
         core.store.event("tilt_cleared", n, reason=seat.lock_detail)

@@ -187,6 +187,7 @@ def _settle_if_finished(core: Core, now: float) -> None:
     if rnd.carry:
         state.row.carry[core.profile.game] = dict(rnd.carry)
     core.last_round = rnd
+    core.collected.clear()
     _round_over(core)
     if bettors(core):  # seats that waited for a place: the betting time runs for the next round
         state.row.betting_since = now
@@ -254,21 +255,29 @@ def betting_time_up(core: Core, now: float) -> bool:
 
 
 def timed_decision(core: Core) -> Decision | None:
-    """The pending decision when it runs against the clock (more than one seat in the round, or
-    a tournament round)."""
+    """The pending decision when it runs against the clock: a bet decision always (the betting
+    time's end takes the minimum, for a lone seat too: other-games.md), any other when more than
+    one seat is in the round, or in a tournament round."""
     rnd = core.state.round
     if rnd is None or rnd.pending is None or core.state.row.decision_since is None:
         return None
+    if rnd.pending.kind == "bet":
+        return rnd.pending
     if len(rnd.seat_numbers) < 2 and "tournament" not in core.state.round_meta:  # a tournament's other seats wait on it
         return None
     return rnd.pending
+
+
+def decision_limit(core: Core, d: Decision) -> float:
+    """The seconds decision ``d`` has: a bet decision the betting time, any other the decision timeout."""
+    return core.settings.betting_time if d.kind == "bet" else core.settings.decision_timeout
 
 
 def decision_due(core: Core, now: float) -> Decision | None:
     """The pending decision when its time ran out (Auto then decides it)."""
     d = timed_decision(core)
     since = core.state.row.decision_since
-    if d is None or since is None or now - since < core.settings.decision_timeout:
+    if d is None or since is None or now - since < decision_limit(core, d):
         return None
     return d
 
@@ -276,6 +285,8 @@ def decision_due(core: Core, now: float) -> Decision | None:
 def decision_time_left(core: Core, now: float) -> float | None:
     """Seconds left for the pending decision, or None when there is no limit."""
     since = core.state.row.decision_since
-    if timed_decision(core) is None or since is None:
+    d = timed_decision(core)
+    if d is None or since is None:
         return None
-    return max(0.0, min(core.settings.decision_timeout, core.settings.decision_timeout - (now - since)))  # (a hold: full)
+    limit = decision_limit(core, d)
+    return max(0.0, min(limit, limit - (now - since)))  # (a hold's shifted start: the full time)

@@ -36,6 +36,10 @@ class PlayInputs(CabinetQueries):
             return False
         data = {"button": b.value, **({"tournament": True} if tournament.in_force(core.state) else {})}
         with core.tx("press", data, n):
+            seen = self.seats[n]
+            if seen.paid:  # its next action: the payout's "paid" leaves its screen
+                seen.paid = 0
+                core.store.seat_dirty(seen)
             PRESSES[kind](self, n, b, now)
         return True
 
@@ -107,7 +111,7 @@ class PlayInputs(CabinetQueries):
         chosen = core.state.row.pending_game
         if chosen is not None and admin.cabinet_idle(core) and not tournament.in_force(core.state):
             with core.tx("game_change", {"game": chosen, "now": now}):
-                admin.select_game(core, chosen, "operator")
+                admin.select_game(core, chosen, "operator", now=now)
             return
         if play.betting_time_up(core, now):
             with core.tx("betting_time_out", {"now": now}):
@@ -173,7 +177,7 @@ def _collect(cab: PlayInputs, n: int, b: Button, now: float) -> None:
 def _choose_game(cab: PlayInputs, n: int, b: Button, now: float) -> None:
     core, names = cab.core, cab.games_enabled
     step = lamps.game_step(core.state, n, b, len(names))
-    admin.select_game(core, names[(names.index(core.profile.game) + step) % len(names)], f"seat {n}")
+    admin.select_game(core, names[(names.index(core.profile.game) + step) % len(names)], f"seat {n}", n, now)
 
 
 def _play(cab: PlayInputs, n: int, b: Button, now: float) -> None:

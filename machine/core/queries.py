@@ -3,7 +3,8 @@
 Owns: ``CabinetQueries``, every question asked of the cabinet between inputs (the state in
 force, the seats, the round, the payouts, the timers, the lamps and labels of each seat's
 buttons, the tournament as the screens show it). Pure reads of the ``Core``: never changes the
-state, never journals (the inputs, ``machine/core/*_inputs.py``, do).
+state, never journals (the inputs, ``machine/core/*_inputs.py``, do); the one thing a question
+writes is the screens' own note of when they began to announce an operator's change of game.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from machine.games.rules import Profile
 from machine.money.journal import Journal
 from machine.money.meters import Meters
 
+GAME_CHANGE_SECONDS = 6.0  # how long every screen announces a change of the game in force
 
 class CabinetQueries:
     """The read side of a ``Cabinet`` (see the module's docstring)."""
@@ -149,6 +151,36 @@ class CabinetQueries:
         """Whether seat ``n``'s Draw and Stand choose the game now (shown on its screen)."""
         return lamps.game_step(self.core.state, n, Button.DRAW, len(self.core.profiles)) != 0
 
+    def game_choice_refused(self, n: int) -> int | None:
+        """The other seat whose credit, club points or bet keep seat ``n``'s Draw and Stand from
+        choosing the game now (its screen says so), else None."""
+        return lamps.game_choice_refused(self.core.state, n, len(self.core.profiles))
+
+    def bet_limits(self, n: int) -> tuple[int, int, str]:
+        """MIN and MAX of seat ``n``'s bet decision at hand, and what sets the MAX (``lamps.bet_limits``)."""
+        return lamps.bet_limits(self.core.state, self.core.game, self.core.rules, n)
+
+    def collected_since_round(self, n: int) -> bool:
+        """Whether seat ``n`` was paid out since the last round ended (its result left its screen)."""
+        return n in self.core.collected
+
+    def pay_rule(self) -> str:
+        """The main pay rule of the game in force (the game's own words, English)."""
+        return self.core.game.pay_rule()
+
+    def game_change(self, now: float) -> dict[str, Any] | None:
+        """The change of the game in force the screens announce at ``now`` (for
+        ``GAME_CHANGE_SECONDS`` from when they began): ``seat`` (None: the operator), ``title``
+        and ``pay_rule`` of the game chosen; None when there is none to announce."""
+        shown = self.core.game_shown
+        if shown is None or shown["game"] != self.core.profile.game or self.core.state.row.pauses:
+            return None  # paused (the operator menu open): announced once play goes on
+        if shown["at"] is None:  # an operator's change, made with play paused: announced from now
+            shown["at"] = now
+        if not 0 <= now - shown["at"] < GAME_CHANGE_SECONDS:
+            return None
+        return {"seat": shown["seat"], "title": self.core.profile.title, "pay_rule": self.pay_rule()}
+
     def button_labels(self, n: int) -> dict[Button, str]:
         """What the screen writes beside seat ``n``'s live play buttons (empty: not its turn)."""
         rnd = self.core.state.round
@@ -234,3 +266,10 @@ class CabinetQueries:
     def decision_time_left(self, now: float) -> float | None:
         """Seconds left for the pending decision, or None when there is no limit."""
         return play.decision_time_left(self.core, now)
+
+    def decision_time(self) -> float:
+        """The whole time the pending decision has (the countdown's full circle): a bet
+        decision's is the betting time, any other's the decision timeout."""
+        rnd = self.core.state.round
+        d = rnd.pending if rnd is not None else None
+        return self.core.settings.decision_timeout if d is None else play.decision_limit(self.core, d)

@@ -38,6 +38,9 @@ class SeatState:
     picks: dict[str, int] = field(default_factory=dict)  # the cards it chose for its next action (eenendertigen)
     host_disabled: bool = False  # the casino's host shut the seat down (SAS 01): no new bet or coin until 02
 
+    paid: int = 0  # points its last Collect paid out (hopper and handpay), shown until its next action
+
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "money": self.money.to_dict(),
@@ -49,6 +52,8 @@ class SeatState:
             "proposal": self.proposal,
             **({"picks": dict(self.picks)} if self.picks else {}),
             **({"host_disabled": True} if self.host_disabled else {}),
+
+            **({"paid": self.paid} if self.paid else {}),  # an old row has none: nothing paid to show
         }
 
     @classmethod
@@ -64,6 +69,8 @@ class SeatState:
             proposal=d.get("proposal", 0),
             picks=dict(d.get("picks", {})),
             host_disabled=bool(d.get("host_disabled", False)),
+
+            paid=int(d.get("paid", 0)),
         )
 
 

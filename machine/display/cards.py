@@ -20,8 +20,15 @@ from machine.i18n import N_
 DEALER_SCALE = 0.8  # the dealer's cards beside the seat's own (full size)
 HANDS_Y = 222
 WATCH_Y = 100  # the deciding seat's hand, at the right below the min/max card
-OUTCOMES = {"win": N_("Win {amount}"), "blackjack": N_("Blackjack: win {amount}"), "push": N_("Push: {amount} back"),
-            "lose": N_("Lost {amount}"), "surrender": N_("Surrendered: {amount} back")}
+# a result in one convention for every game: what the hand won or lost on its stake (the net),
+# then what came back to the credit, whenever anything did ("Win 3 (5 back)", "Lost 2")
+OUTCOMES = {"win": N_("Win {net} ({back} back)"), "blackjack": N_("Blackjack: win {net} ({back} back)"),
+            "push": N_("Push ({back} back)"), "lose": N_("Lost {amount}"), "lose_back": N_("Lost {net} ({back} back)"),
+            "surrender": N_("Surrendered: lost {net} ({back} back)")}
+MAX_NOTES = {  # why the MAX of the decision at hand is below the table's (SeatView.max_why)
+    "club": N_("Max {bet}: a quarter of your club meter"), "bank": N_("Max {bet}: what the bank covers"),
+    "credit": N_("Max {bet}: what your credit covers"),
+}
 
 
 class CardsPainter(Painter):
@@ -54,20 +61,40 @@ class CardsPainter(Painter):
         ink = (30, 30, 30)
         self.text(surf, self._("MIN {bet}", bet=self.num(seat.min_bet)), int(17 * s), ink,
                   center=(r.centerx, r.top + r.height * 0.3), width=r.width - 8 * s)
-        top = self.num(seat.max_bet) if seat.max_bet else "-"
+        top = self.num(seat.max_bet)
         self.text(surf, self._("MAX {bet}", bet=top), int(17 * s), ink, center=(r.centerx, r.top + r.height * 0.72),
                   width=r.width - 8 * s)
-        if seat.max_note:  # why the most is below the table's maximum
-            self.text(surf, self._("Max {bet}: a quarter of your club meter", bet=top), int(14 * s), GOLD,
+        why = seat.max_why or ("club" if seat.max_note else "")
+        if why in MAX_NOTES:  # why the most is below the table's maximum
+            self.text(surf, self._(MAX_NOTES[why], bet=top), int(14 * s), GOLD,
                       topright=(r.right, r.bottom + int(4 * s)), width=W * 0.45)
 
     def _header(self, surf, view: TableView, seat: SeatView, s, now: float) -> None:
-        """"SEAT N", and the other seats with their hands as this seat may see them (others.py)."""
-        self.text(surf, self._("SEAT {seat}", seat=seat.number), int(30 * s), GOLD, topleft=(int(12 * s), int(6 * s)))
+        """"SEAT N", the game in force with its main pay rule, and the other seats with their hands
+        as this seat may see them (others.py)."""
+        r = self.text(surf, self._("SEAT {seat}", seat=seat.number), int(30 * s), GOLD, topleft=(int(12 * s), int(6 * s)))
+        self.text(surf, self.tr(view.game_title), int(16 * s), GOLD, topleft=(r.right + int(10 * s), int(15 * s)),
+                  width=(12 + others.WIDTH) * s - r.right - 10 * s)
+        y = int(40 * s)
+        for line in self.wrapped(self.tr(view.pay_rule), int(13 * s), others.WIDTH * s)[:1 if view.places else 2]:
+            self.text(surf, line, int(13 * s), WHITE, topleft=(int(12 * s), y), width=others.WIDTH * s)
+            y += int(16 * s)
         cw = self.card_size(s * DEALER_SCALE)[0]
         n = 0 if view.places else len(view.dealer_cards)  # the house's cards, centred: the strip stays left of them
         left = surf.get_width() / 2 - (cw + cw * 0.62 * (n - 1)) / 2 - 8 * s if n else None
-        others.draw_others(self, surf, view, seat, now, s, right=left)
+        others.draw_others(self, surf, view, seat, now, s, right=left, top=y + 2 * s)
+
+    def wrapped(self, text: str, size: int, width: float, smallest: int = 9) -> list[str]:
+        """``text`` in lines no wider than ``width`` at ``size`` (never below ``smallest``), broken at spaces."""
+        font = self.font(max(size, smallest))
+        lines: list[str] = []
+        for word in text.split():
+            trial = f"{lines[-1]} {word}" if lines else word
+            if lines and font.size(trial)[0] <= width:
+                lines[-1] = trial
+            else:
+                lines.append(word)
+        return lines
 
     def hand_label(self, hand) -> str:
         """"Bet 2 · 11": the hand's stake and total, plainly."""
@@ -79,9 +106,17 @@ class CardsPainter(Painter):
         return f"{bet}  \u00b7  {total}" if total else bet
 
     def outcome(self, hand) -> str:
-        """"Lost 10", "Push: 10 back", "Win 20": what the hand brought (``returned`` is paid back)."""
-        amount = hand.stake if hand.result == "lose" else hand.returned
-        return self._(OUTCOMES[hand.result], amount=self.num(amount))
+        """"Win 10 (20 back)", "Push (10 back)", "Lost 10": the hand's net on its stake, then what
+        came back (``returned``), the one convention of every game's results."""
+        net, back = hand.returned - hand.stake, hand.returned
+        key = hand.result
+        if key in ("win", "blackjack") and net <= 0:  # a share of a tied win no larger than the stake
+            key = "push" if net == 0 else "lose_back"
+        elif key == "lose" and back:
+            key = "lose_back"
+        if key == "lose":
+            return self._(OUTCOMES[key], amount=self.num(hand.stake))
+        return self._(OUTCOMES[key], net=self.num(abs(net)), back=self.num(back))
 
     def _hands(self, surf, seat: SeatView, now, s) -> None:
         if not seat.hands:
@@ -107,9 +142,10 @@ class CardsPainter(Painter):
                 self.text(surf, self.outcome(hand), int(19 * s), color, center=(x + wdt / 2, y + ch + 35 * s), width=room[i])
             x += wdt + gap
         if seat.insurance:
-            bet, paid = self.num(seat.insurance), self.num(seat.insurance_returned)
-            line = (self._("Insurance {bet} pays {amount}", bet=bet, amount=paid) if seat.insurance_returned
-                    else self._("Insurance {bet}", bet=bet))
+            bet = self.num(seat.insurance)
+            net, back = self.num(seat.insurance_returned - seat.insurance), self.num(seat.insurance_returned)
+            line = (self._("Insurance {bet}: win {net} ({back} back)", bet=bet, net=net, back=back)
+                    if seat.insurance_returned else self._("Insurance {bet}", bet=bet))
             self.text(surf, line, int(16 * s), GOLD, topleft=(int(12 * s), int(y + ch * 0.5)), width=W * 0.5 - total / 2 - 20 * s)
 
     def _watching(self, surf, view: TableView, seat: SeatView, now, s) -> None:

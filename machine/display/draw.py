@@ -120,10 +120,11 @@ class Renderer(CardsPainter, NotesPainter):
             if view.banner:
                 self._banner(surf, view.banner, s)
             return
-        if view.attract and seat.state == "idle":
+        if view.attract and seat.state == "idle" and not seat.paid:  # a payout's end is said on the table
             self._attract(surf, view, seat, now, s)
             self._meters(surf, view, seat, s)  # each seat's credit, also while it is idle
             self._buttons(surf, seat, s, offset)
+            self._game_change(surf, view, s)
             if view.banner:
                 self._banner(surf, view.banner, s)
             return
@@ -142,6 +143,7 @@ class Renderer(CardsPainter, NotesPainter):
         self._meters(surf, view, seat, s)
         self._buttons(surf, seat, s, offset)
         tournament.draw_progress(self, surf, view, seat, s)
+        self._game_change(surf, view, s)
         if seat.state in ("handpay", "tilt", "memory_error"):
             self._lock_screen(surf, view, seat, now, s)
         if view.banner:

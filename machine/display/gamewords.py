@@ -50,7 +50,7 @@ WORDS = (  # a text exactly as the game writes it
     N_("An open 21 is paid at once: 1 to 1"), N_("Exactly 21 is paid at once: 1 to 1"), N_("Beat the banker: 1 to 1"),
     N_("Two aces make 21!"), N_("31 knocks: everyone else has one more turn"),
     N_("Stuk: the next round is the last of this bank"), N_("Stuk: the last round of this bank"),
-    N_("31!"), N_("Everyone passed"), N_("Five swaps"), N_("The stack is empty"),
+    N_("31!"), N_("Everyone passed"), N_("your 21 always wins"), N_("Five swaps"), N_("The stack is empty"),
     # eenendertigen's variants and decks, tournament entry keys
     N_("classic"), N_("modern"), N_("32 cards, 7 to ace"), N_("52 cards"),
     N_("Draw/Stand: character"), N_("Double: take it"), N_("Split: erase"), N_("Start: done"), N_("Auto: give up"),

@@ -14,9 +14,7 @@ from typing import Any
 
 import pygame
 
-from machine.display.cardart import card_surface
 from machine.display.draw import GOLD, WHITE, Renderer
-from machine.i18n import N_, Words
 from machine.operator.menuwords import MenuView
 
 BG = (18, 22, 34)
@@ -24,9 +22,6 @@ DIM = (150, 160, 190)
 HIGHLIGHT = (60, 70, 110)
 FIGURES = "000,000"  # the narrowest a column of figures is drawn: the meters' columns stay put from page to page
 FOOTER = (255, 230, 150)
-HOUSE = {"DEALER": N_("Dealer"), "BANKER": N_("Bank"), "BANK": N_("Bank")}  # the recall's title of the house's hand
-RESULTS = {"win": N_("win {n}"), "lose": N_("lost {stake}"), "push": N_("push, {n} back"), "blackjack": N_("blackjack {n}"),
-           "surrender": N_("surrendered, {n} back")}
 
 
 def _fit(r: Renderer, text: str, size: int, width: float) -> int:
@@ -109,7 +104,7 @@ def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
         _row(surf, r, view.header.split("\t"), view.align, widths, left, y, size, gap, DIM)
         y += row_h
         pygame.draw.line(surf, DIM, (int(left), int(y - 3 * s)), (int(W - left), int(y - 3 * s)), max(1, int(s)))
-    room = int((H - footer_h - y - (150 * s if view.recall else 4 * s)) // row_h)
+    room = int((H - footer_h - y - 4 * s) // row_h)
     for i, line in enumerate(view.lines[:room]):
         if view.selected == i:
             pygame.draw.rect(surf, HIGHLIGHT, pygame.Rect(int(10 * s), int(y - 2 * s), int(W - 20 * s), int(row_h)))
@@ -118,8 +113,6 @@ def draw_menu(surf: pygame.Surface, view: MenuView, r: Renderer) -> None:
         elif line:
             _blit(surf, r, line, _fit(r, line, size, width), WHITE, topleft=(int(left), int(y)))
         y += row_h
-    if view.recall:
-        _recall_cards(surf, view.recall, r, s, y + 10 * s, _)
     _footer(surf, r, view.footer, s, footer_h)
 
 
@@ -142,69 +135,3 @@ def _row(surf, r: Renderer, cells: list[str], align: str, widths: list[float], l
         x += widths[j] + gap
 
 
-def _card_width(s: float, W: int, slots: float) -> int:
-    """Cards 56 px wide at 540 lines, smaller when ``slots`` card widths (at 0.7 of a card each)
-    would not fit the screen."""
-    return max(12, int(min(56 * s, (W - 40 * s) / max(1.0, slots * 0.7))))
-
-
-def _hand_label(hand: dict[str, Any], stake: int, _: Words) -> str:
-    result = hand.get("result", "")
-    outcome = (_(RESULTS[result], n=_.number(hand["returned"]), stake=_.number(stake)) if result in RESULTS
-               else f"{result} {hand['returned']}")
-    label = _("{total}  stake {stake}  {outcome}", total=hand["total"], stake=_.number(stake), outcome=outcome)
-    if hand.get("washed"):  # eenentwintig: the cards washed away before these
-        label += "  " + _("washed {cards}", cards=" ".join(hand["washed"]))
-    return label
-
-
-def _recall_cards(surf, game, r: Renderer, s: float, y: float, _: Words) -> None:
-    W = surf.get_width()
-    if "dealer" not in game and "places" in game:  # a game of places: every place's final hand
-        _recall_places(surf, game, r, s, y, _)
-        return
-    hands = game["seat"]["hands"]
-    slots = max(4, len(game["dealer"]["cards"]) + 2) + sum(len(h["cards"]) + 2 for h in hands)
-    cw = _card_width(s, W, slots)
-    ch = int(cw * 80 / 56)
-    size = int(15 * s)
-    x = 20 * s
-    house = str(game.get("dealer_title", "DEALER"))
-    title = _(HOUSE[house]) if house in HOUSE else house.capitalize()
-    _blit(surf, r, f"{title} ({game['dealer']['total']})", size, GOLD, topleft=(int(x), int(y)))
-    for i, c in enumerate(game["dealer"]["cards"]):
-        surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 20 * s)))
-    x = 20 * s + max(4, len(game["dealer"]["cards"]) + 2) * cw * 0.7
-    for hand in hands:
-        label = _hand_label(hand, hand.get("stake", game["seat"].get("bet", 0)), _)
-        room = (len(hand["cards"]) + 2) * cw * 0.7 - 6 * s
-        _blit(surf, r, label, _fit(r, label, size, max(room, W - x - 20 * s) if hand is hands[-1] else room), GOLD,
-              topleft=(int(x), int(y)))
-        for i, c in enumerate(hand["cards"]):
-            surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 20 * s)))
-        x += (len(hand["cards"]) + 2) * cw * 0.7
-
-
-def _recall_places(surf, game, r: Renderer, s: float, y: float, _: Words) -> None:
-    """Every place of a game of places with its final cards, score and result, in a row."""
-    W = surf.get_width()
-    cw = _card_width(s, W, sum(len(p["cards"]) + 2 for p in game["places"]))
-    ch = int(cw * 80 / 56)
-    size = int(14 * s)
-    x = 20 * s
-    winners = game.get("winners", [])
-    for p in game["places"]:
-        who = _("computer") if p["seat"] is None else _("Seat {seat}", seat=p["seat"])
-        won = p["place"] in winners
-        result = ""
-        if won:
-            result = _("wins {n}", n=_.number(p["returned"])) if p["seat"] is not None else _("wins")
-        knock = "  31!" if p.get("knocked") else ""
-        room = (len(p["cards"]) + 2) * cw * 0.7 - 6 * s
-        top, bottom = f"P{p['place']} {who}", f"{p['score']}{knock}  {result}".rstrip()
-        _blit(surf, r, top, _fit(r, top, size, room), GOLD if p["seat"] == game["seat"]["seat"] else WHITE,
-              topleft=(int(x), int(y)))
-        _blit(surf, r, bottom, _fit(r, bottom, size, room), GOLD if won else WHITE, topleft=(int(x), int(y + 17 * s)))
-        for i, c in enumerate(p["cards"]):
-            surf.blit(card_surface(c, cw, ch, r.font_path), (int(x + i * cw * 0.7), int(y + 38 * s)))
-        x += (len(p["cards"]) + 2) * cw * 0.7

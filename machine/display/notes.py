@@ -1,9 +1,14 @@
 """The meters, buttons, banners and notes of a player screen: the seat's message with its
-countdown, the credit/club/bet meters, the lamp buttons, the handpay/tilt/memory-error screens,
-the cabinet-wide banner and attract mode.
+countdown, the notes line, the credit/club/bet meters, the lamp buttons, the handpay/tilt/
+memory-error screens, the announcement of a change of game, the cabinet-wide banner and attract
+mode.
 
-Owns those parts' layout (``NotesPainter``, one of ``draw.Renderer``'s bases). Never changes
-the cabinet; never waits on anything.
+Owns those parts' layout (``NotesPainter``, one of ``draw.Renderer``'s bases). The notes (a
+credit below the smallest coin, the betting time, why the game cannot be chosen) go on their own
+line just above the meters, below every card and every hand's label, so they never cover a
+card (``note_rects`` keeps where each seat's was drawn). A lock screen says in player words what
+happened (the internal reason is the event log's and the operator menu's). Never changes the
+cabinet; never waits on anything.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from machine.display.gamewords import BAR
 from machine.display.painter import METERS_HEIGHT, METERS_TOP, Painter, felt_room
 from machine.display.palette import (
     DIM,
+    FELT_DARK,
     GOLD,
     LAMP_OFF,
     LAMP_OFF_EDGE,
@@ -33,6 +39,15 @@ from machine.games.interface import Button
 from machine.i18n import LANGUAGE_NAMES, N_
 
 MESSAGE_Y = 196  # the seat's message, between the dealer's cards and its own (at s = 1)
+NOTE_ABOVE_METERS = 11  # the notes line's centre, this far above the meters (at s = 1)
+NOTE_INK = (215, 222, 205)  # the notes' colour on their dark strip
+LOCK_WORDS = {  # what a locked seat's screen says happened, in player words
+    "tilt": N_("This seat has stopped: the attendant will put it right"),
+    "memory_error": N_("This seat cannot be played until the operator has checked it"),
+}
+MEMORY_ERROR_WORDS = N_("The cabinet cannot trust its memory and will not play until the operator has checked it")
+CHOSEN_BY_SEAT = N_("Seat {seat} chose {game}")
+CHOSEN_BY_OPERATOR = N_("The operator chose {game}")
 BUTTON_LABELS = {  # a button's name where the game says nothing for it now (Dutch: the manual's names)
     Button.PLUS_2: "+2", Button.PLUS_10: "+10", Button.TIMES_2: "x2", Button.REPEAT: N_("Repeat Bet"),
     Button.MAX: N_("Max Bet"), Button.START: N_("Start"), Button.DRAW: N_("Draw"), Button.STAND: N_("Stand"),
@@ -54,16 +69,12 @@ class NotesPainter(Painter):
         if seat.message:
             big = seat.message in BIG_MESSAGES
             color = GOLD if big else WHITE
-            self.text(surf, self._(seat.message, **seat.fields), int((30 if big else 24) * s), color, center=(W / 2, y),
+            fields = dict(seat.fields)
+            if seat.paid:  # "{money} paid"
+                fields["money"] = self.money(seat.paid, view.denomination_cents)
+            self.text(surf, self._(seat.message, **fields), int((30 if big else 24) * s), color, center=(W / 2, y),
                       width=W * 0.6)
-        sub = ""
-        if seat.leftover:  # below the smallest coin: Collect cannot pay it, it stays to play
-            sub = self._("{money} is below the smallest coin: it stays on your credit to play",
-                         money=self.money(seat.leftover, view.denomination_cents))
-        elif view.betting_left is not None and _waits_for_round(seat):
-            sub = self._("The round starts in {seconds} s", seconds=math.ceil(view.betting_left))
-        if sub:
-            self.text(surf, sub, int(17 * s), DIM, center=(W / 2, y + 26 * s), width=W * 0.8)
+        self._notes(surf, view, seat, s)
         left, full = view.countdown, view.decision_time
         if left is None and view.betting_left is not None and _waits_for_round(seat):
             left, full = view.betting_left, view.betting_time
@@ -75,6 +86,53 @@ class NotesPainter(Painter):
             sweep = math.pi / 2 + 2 * math.pi * frac
             pygame.draw.arc(surf, RED if left < 5 else GOLD, ring, math.pi / 2, sweep, max(2, int(4 * s)))
             self.text(surf, str(math.ceil(left)), int(20 * s), WHITE, center=(cx, cy))
+
+    def notes(self, view: TableView, seat: SeatView) -> list[str]:
+        """The seat's notes now, translated: a credit below the smallest coin, the betting time
+        left, and whether (or why not) its Draw and Stand choose the game."""
+        out = []
+        if seat.leftover:  # below the smallest coin: Collect cannot pay it, it stays to play
+            out.append(self._("{money} is below the smallest coin: it stays on your credit to play",
+                              money=self.money(seat.leftover, view.denomination_cents)))
+        if view.betting_left is not None and _waits_for_round(seat):
+            out.append(self._("The round starts in {seconds} s", seconds=math.ceil(view.betting_left)))
+        if seat.choice_held_by is not None:
+            out.append(self._("Seat {seat} holds credit: the game cannot be changed now", seat=seat.choice_held_by))
+        elif seat.number in view.game_choice and not view.attract:
+            out.append(self._("Draw / Stand: choose the game"))
+        return out
+
+    def _notes(self, surf, view: TableView, seat: SeatView, s) -> None:
+        """The notes on their line just above the meters, clear of every card."""
+        W, H = surf.get_size()
+        notes = self.notes(view, seat)
+        self.note_rects.pop(seat.number, None)
+        if notes:
+            y = H - (112 + NOTE_ABOVE_METERS) * s
+            line = "   \u00b7   ".join(notes)
+            size, width = int(16 * s), W - 24 * s
+            strip = pygame.Rect(0, 0, int(min(width, self.font(size).size(line)[0]) + 20 * s), int(21 * s))
+            strip.center = (int(W / 2), int(y))
+            pygame.draw.rect(surf, FELT_DARK, strip, border_radius=int(6 * s))  # over the felt's edge, never a card
+            self.note_rects[seat.number] = self.text(surf, line, size, NOTE_INK, center=(W / 2, y), width=width)
+
+    def _game_change(self, surf, view: TableView, s) -> None:
+        """A change of the game in force, for a few seconds on every screen: who chose which
+        game, and what it pays."""
+        change = view.game_change
+        if change is None:
+            return
+        W, H = surf.get_size()
+        r = pygame.Rect(0, 0, int(W * 0.76), int(88 * s))
+        r.center = (W // 2, int(H * 0.40))
+        pygame.draw.rect(surf, (15, 25, 18), r, border_radius=int(10 * s))
+        pygame.draw.rect(surf, GOLD, r, width=max(2, int(3 * s)), border_radius=int(10 * s))
+        game = self.tr(change.title)
+        who = (self._(CHOSEN_BY_OPERATOR, game=game) if change.seat is None
+               else self._(CHOSEN_BY_SEAT, seat=change.seat, game=game))
+        self.text(surf, who, int(26 * s), GOLD, center=(r.centerx, r.top + 28 * s), width=r.width - 20 * s)
+        self.text(surf, self.tr(change.pay_rule), int(18 * s), WHITE, center=(r.centerx, r.top + 62 * s),
+                  width=r.width - 20 * s)
 
     def _meters(self, surf, view: TableView, seat: SeatView, s) -> None:
         """The credit, club and bet meters in large digits, as a cabinet's meters are read from
@@ -140,14 +198,15 @@ class NotesPainter(Painter):
             line = self._("{points} points ({money})", points=self.num(seat.handpay),
                           money=self.money(seat.handpay, view.denomination_cents))
         else:
-            line = self.tr(seat.lock_detail)
+            line = self._(LOCK_WORDS[seat.state])
         self.text(surf, line, int(18 * s), WHITE, center=(r.centerx, r.centery + 4 * s), width=r.width - 20 * s)
         call = self._("Call the attendant") if seat.state != "memory_error" else self._("Call the operator")
         self.text(surf, call, int(18 * s), DIM, center=(r.centerx, r.bottom - 28 * s), width=r.width - 20 * s)
 
     def draw_memory_error(self, surf, detail: str) -> None:
         """The whole of a seat's screen when the cabinet cannot trust its memory and will not start:
-        the title, what was found (the operator's technical words, wrapped), whom to call."""
+        the title, what that means in player words, whom to call (``detail``, what was found, is
+        the operator's: the one-line error the start ends with, never on a player's screen)."""
         W, H = surf.get_size()
         s = min(W / 960, H / 540)
         surf.fill((25, 10, 12))
@@ -156,15 +215,15 @@ class NotesPainter(Painter):
         pygame.draw.rect(surf, RED, r, width=max(3, int(5 * s)), border_radius=int(12 * s))
         self.text(surf, self._(LOCK_TITLES["memory_error"]), int(44 * s), RED, center=(r.centerx, r.top + 50 * s),
                   width=r.width - 20 * s)
-        words, lines, size = detail.removeprefix("memory error: ").split(), [""], int(16 * s)
+        words, lines, size = self._(MEMORY_ERROR_WORDS).split(), [""], int(20 * s)
         for w in words:  # wrapped to the frame
             trial = f"{lines[-1]} {w}".strip()
             if self.font(size).size(trial)[0] > r.width - 40 * s and lines[-1]:
                 lines.append(w)
             else:
                 lines[-1] = trial
-        for i, line in enumerate(lines[:12]):
-            self.text(surf, line, size, WHITE, topleft=(r.left + 20 * s, r.top + (100 + 24 * i) * s))
+        for i, line in enumerate(lines[:6]):
+            self.text(surf, line, size, WHITE, center=(r.centerx, r.top + (120 + 30 * i) * s), width=r.width - 40 * s)
         self.text(surf, self._("Call the operator"), int(20 * s), DIM, center=(r.centerx, r.bottom - 30 * s),
                   width=r.width - 20 * s)
 

@@ -39,14 +39,15 @@ RESULT_COLOURS = {"win": GOLD, "blackjack": GOLD, "lose": RED}
 
 
 def draw_others(r: CardsPainter, surf: pygame.Surface, view: TableView, seat: SeatView, now: float, s: float,
-                right: float | None = None) -> None:
-    """Every other seat's line and, where this seat may see some, its hands (see the docstring);
-    nothing drawn right of ``right`` (the house's cards on a narrow tile), else of the strip's width."""
+                right: float | None = None, top: float | None = None) -> None:
+    """Every other seat's line and, where this seat may see some, its hands (see the docstring),
+    from ``top`` (below the header's lines; else ``TOP``) down; nothing drawn right of ``right``
+    (the house's cards on a narrow tile), else of the strip's width."""
     width = WIDTH * s if right is None else max(60 * s, min(WIDTH * s, right - 12 * s))
     rows = [o for o in view.seats if o.number != seat.number]
     dealt = {} if view.places else {n: hands for n, hands in seat.others.items() if hands}
-    scale = card_scale(len(rows), sum(1 for o in rows if o.number in dealt)) * s
-    y = TOP * s
+    y = TOP * s if top is None else top
+    scale = card_scale(len(rows), sum(1 for o in rows if o.number in dealt), y / s) * s
     for other in rows:
         top = y
         line = _line(r, surf, view, other, y, width, s)
@@ -60,12 +61,12 @@ def draw_others(r: CardsPainter, surf: pygame.Surface, view: TableView, seat: Se
                 pygame.draw.rect(surf, GOLD, box, width=max(2, int(2 * s)), border_radius=int(6 * s))
 
 
-def card_scale(rows: int, dealt: int) -> float:
-    """The others' cards' scale at s = 1: what the room left by ``rows`` lines gives each of the
-    ``dealt`` rows of cards, within ``SMALLEST`` and ``LARGEST``."""
+def card_scale(rows: int, dealt: int, top: float = TOP) -> float:
+    """The others' cards' scale at s = 1: what the room from ``top`` down, less ``rows`` lines,
+    gives each of the ``dealt`` rows of cards, within ``SMALLEST`` and ``LARGEST``."""
     if not dealt:
         return LARGEST
-    room = (BOTTOM - TOP - LINE * rows) / dealt - GAP
+    room = (BOTTOM - top - LINE * rows) / dealt - GAP
     return max(SMALLEST, min(LARGEST, room / CARD_H))
 
 

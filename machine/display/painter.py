@@ -62,6 +62,7 @@ class Painter:
         self._seen: dict[tuple, float] = {}  # card slot -> when it first appeared (animation)
         self.button_rects: dict[tuple[int, str], pygame.Rect] = {}  # for clicks: (seat, button)
         self.card_rects: dict[tuple[int, str], pygame.Rect] = {}  # for touches: (seat, "hand:2" / "table:1" / "stack")
+        self.note_rects: dict[int, pygame.Rect] = {}  # where each seat's notes line was drawn last (notes.py)
 
     def words(self, language: str) -> Words:
         w = self._words.get(language)

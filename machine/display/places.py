@@ -31,11 +31,11 @@ NOTICE_Y = 140
 PANELS_Y = 152
 PANEL_H = 82
 MESSAGE_Y = 250
-HAND_Y = 286
+HAND_Y = 280
 COUNTDOWN_Y = 330  # the decision's countdown, right of the hand (clear of the places' row)
 LIFT = 12
 TABLE_SCALE = 0.7  # the table's cards (the Renderer's card is 92x132 at s = 1)
-OWN_SCALE = 0.84
+OWN_SCALE = 0.78  # with HAND_Y: the hand and its label clear of the notes line above the meters
 SMALL_SCALE = 0.38
 
 
@@ -135,7 +135,7 @@ def _panels(r: Renderer, surf, view: TableView, places: list[PlaceShown], now: f
             score = r.tr(p.score_text)
             lines = [(f"{score}  31!" if p.knocked else score, "white")]
             if p.won:
-                lines.append((r._("Win {amount}", amount=r.num(p.returned)) if p.seat is not None else r._("Wins"), "gold"))
+                lines.append((r._("Won ({back} back)", back=r.num(p.returned)) if p.seat is not None else r._("Wins"), "gold"))
         ly = float(cy)
         for text, color in lines[:3]:
             big = text == "31!" or color == "white"

@@ -18,7 +18,7 @@ from machine.core.cabinet import Cabinet
 from machine.core.tournament import CHARACTERS, ENTRY_WORDS, PARTICIPANTS, ROUNDS
 from machine.display.aftnotice import notice as aft_notice
 from machine.games import catalog
-from machine.games.interface import Button, Decision, GameRound, HandShown, PlaceShown, TableShown
+from machine.games.interface import BET_BUTTONS, Button, Decision, GameRound, HandShown, PlaceShown, TableShown
 from machine.i18n import N_
 
 BUTTON_ORDER = tuple(Button)  # a seat's buttons in their wire order
@@ -55,6 +55,18 @@ class SeatView:
     leftover: int = 0  # credit below the smallest coin, kept to play (remainder: keep)
     watching: tuple[HandView, ...] = ()  # the deciding seat's hands, as the game lets the others see them
     others: Mapping[int, tuple[HandView, ...]] = field(default_factory=dict)  # every other seat of the round, as it may see them
+    max_why: str = ""  # what sets max_bet: "" the table, "club" a quarter of the club, "bank" the bank, "credit" its funds
+    paid: int = 0  # what its last Collect paid (hopper and handpay), until its next action
+    choice_held_by: int | None = None  # the other seat whose money keeps its Draw/Stand from choosing the game
+
+
+@dataclass(frozen=True)
+class GameChange:
+    """A change of the game in force, announced on every screen for a few seconds."""
+
+    seat: int | None  # the seat that chose it; None: the operator
+    title: str
+    pay_rule: str
 
 
 @dataclass(frozen=True)
@@ -102,6 +114,8 @@ class TableView:
     betting_time: float = 20.0
     revealing: frozenset[int] = frozenset()  # seats whose hands were just shown to all, held on every screen
     motif: tuple[str, ...] = ()  # the cards attract mode shows for the game in force (games/catalog.py)
+    pay_rule: str = ""  # the main pay rule of the game in force, beside its title during play
+    game_change: GameChange | None = None  # a change of the game being announced
 
 
 REVEAL_MESSAGE = N_("Seat {seat} shows its cards")  # every other screen, while a reveal holds play
@@ -151,7 +165,7 @@ def build_view(
             dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
             message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title, bool(table.places))
         message, fields = aft_notice(cab, n, now, settings.denomination_cents) or (message, fields)  # display/aftnotice.py
-        max_bet = m.max_bet() if st.lock is None else 0
+        min_bet, max_bet, max_why = cab.bet_limits(n)
         ms = settings.money
         coin = ms.hopper_coin if ms.payout == "hopper" else 0
         leftover = m.credit if (coin and ms.remainder == "keep" and 0 < m.credit < coin and not m.club
@@ -163,7 +177,7 @@ def build_view(
                 credit=m.credit,
                 club=m.club,
                 bet=_bet_shown(cab, table if rnd else None, n),
-                min_bet=cab.rules.min_bet,
+                min_bet=min_bet,
                 max_bet=max_bet,
                 hands=hands,
                 insurance=insurance,
@@ -178,13 +192,18 @@ def build_view(
                 picks=cab.picks(n),
                 language=languages.get(n, default_language),
                 fields=fields,
-                max_note=0 < max_bet < cab.rules.max_bet,
+                max_note=max_why == "club",
                 leftover=leftover,
                 watching=watching,
                 others=others,
+                max_why=max_why,
+                paid=st.paid,
+                choice_held_by=cab.game_choice_refused(n),
             )
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)
+    betting = rnd is None and any(s.bet for s in seats)  # the next betting started: the last dealer's cards go
+    betting = betting or bool(last and all(_table_cleared(cab, o) for o in last.seat_numbers))  # or all its seats collected
     since = cab.betting_since
     betting_left = max(0.0, settings.betting_time - (now - since)) if rnd is None and since is not None else None
     return TableView(
@@ -206,11 +225,13 @@ def build_view(
         stack=table.stack,
         max_swaps=table.max_swaps,
         tournament=tournament_view(cab),
-        decision_time=settings.decision_timeout,
+        decision_time=cab.decision_time(),
         betting_left=betting_left,
         betting_time=settings.betting_time,
         revealing=revealing,
         motif=catalog.engine(cab.profile.engine).motif,
+        pay_rule=cab.pay_rule(),
+        game_change=GameChange(**change) if (change := cab.game_change(now)) else None,
     )
 
 
@@ -232,12 +253,18 @@ def _seat_round(
             message = PENDING_MESSAGES.get(pending.kind, N_("Your turn"))
         elif pending:
             message, fields = N_("Seat {seat} is deciding"), {"seat": pending.seat}
-    elif last and n in last.seat_numbers and not cab.seats[n].money.bet:
+    elif last and n in last.seat_numbers and not _table_cleared(cab, n):
         hands = tuple(table.hands.get(n, ()))
         insurance, insurance_returned = table.insurance.get(n, (0, 0))
     if pending and pending.seat != n and not table.places:  # spec random-blackjack.md section 8
         watching = table.seen_by_others(pending.seat)
     return hands, insurance, insurance_returned, message, fields, watching
+
+
+def _table_cleared(cab: Cabinet, n: int) -> bool:
+    """The last round's result leaves seat ``n``'s screen: the next betting started (its dealer's
+    cards went), or the seat collected (its screen says what was paid)."""
+    return any(s.money.bet for s in cab.seats.values()) or cab.collected_since_round(n)
 
 
 def tournament_view(cab: Cabinet) -> TournamentView | None:
@@ -298,6 +325,8 @@ def _seat_message(
         return N_("Paying out")
     if st.host_disabled and state in ("idle", "ready", "betting"):  # the casino's host shut the seat down
         return N_("Out of service")
+    if st.paid:  # the payout's end, until the seat's next action (the screen fills in {money})
+        return N_("{money} paid")
     if hands:
         results = {h.result for h in hands}
         if "blackjack" in results:
@@ -315,6 +344,11 @@ def _seat_message(
         return HOUSE_WINS.get(house, N_("Dealer wins"))
     if state == "betting":
         return N_("Press Start") if not st.ready else N_("Waiting for the other seats")
-    if st.money.credit >= cab.settings.money.game_fee or st.money.club:  # its bet lamps are dark while a round runs
-        return N_("Next round: wait") if cab.round is not None else N_("Place your bet")
+    live = set(cab.live(st.number))
+    if live & set(BET_BUTTONS):  # "Place your bet" only where a bet button is lit
+        return N_("Place your bet")
+    if cab.round is not None and (st.money.credit >= cab.settings.money.game_fee or st.money.club):
+        return N_("Next round: wait")  # its bet lamps are dark while a round runs
+    if Button.COLLECT in live:
+        return N_("Insert coins to play, or Collect")
     return N_("Insert coins")

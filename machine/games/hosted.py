@@ -45,6 +45,14 @@ class HostedGame:
     def min_bet(self) -> int:
         return int(self.rules.min_bet)
 
+    def attract_lines(self) -> list[str]:
+        return []
+
+    def pay_rule(self) -> str:
+        """The first of the attract screen's lines, where a game says no more."""
+        lines = self.attract_lines()
+        return lines[0] if lines else ""
+
     def _template(self, decision: Decision, button: Button) -> str | None:
         return "auto" if button == Button.AUTO else self.ACTIONS.get(decision.kind, {}).get(button)
 

@@ -260,5 +260,10 @@ class Game(Protocol):
         """What the attract screen says this game pays, true under the rules in force."""
         ...
 
+    def pay_rule(self) -> str:
+        """The game's main pay rule in one line, true under the rules in force: written beside
+        its title on every screen during play and when the game changes."""
+        ...
+
 
 GameFactory = Callable[..., Game]

@@ -180,7 +180,7 @@ def recall_page(menu: OperatorMenu) -> MenuView:
     menu.cursor = i
     g = with_events(menu.cab.journal, games[-1 - i])
     rc = recall_of(g, _, i + 1, len(games), menu.cents_per_point, when_text(g["at"]))
-    return MenuView(title, recall_text(rc), recall=g, picture=rc,
+    return MenuView(title, recall_text(rc), picture=rc,
                     footer=_("Draw: older   Stand: newer   +2: next seat   Collect: back"))
 
 def setting_value(menu: OperatorMenu, name: str, value: Any) -> str:

@@ -22,8 +22,6 @@ PIN_DIGITS: dict[str, str] = {
     Button.PLUS_2: "1", Button.PLUS_10: "2", Button.TIMES_2: "3", Button.REPEAT: "4", Button.MAX: "5",
     Button.DRAW: "6", Button.STAND: "7", Button.DOUBLE: "8", Button.SPLIT: "9", Button.INSURANCE: "0",
 }
-RECALL_WIDTH = 100  # characters in a recall line of moves before it wraps
-RECALL_MOVE_LINES = 8  # the most lines of moves the recall page shows (the cards are drawn below)
 ROWS = 18  # table rows on one page of the meters or the event log (fits 1280x720 and 1920x1080)
 EVENTS_KEPT = 200  # the newest events the log pages through
 DETAIL_WIDTH = 48  # characters of an event's detail before it is cut with "..."
@@ -140,22 +138,8 @@ BUTTON_NAMES: dict[str, str] = {
     Button.AUTO: N_("Auto"), Button.COLLECT: N_("Collect"),
 }
 # Recall: who decided and what
-DECIDED_BY = {"player": N_("player"), "auto": N_("Auto"), "timeout": N_("time out")}
-ACTIONS = {
-    "hit": N_("draw"), "draw": N_("draw"), "stand": N_("stand"), "double": N_("double"), "split": N_("split"),
-    "surrender": N_("surrender"), "continue": N_("play on"), "insure": N_("insurance"),
-    "no_insurance": N_("no insurance"), "wash": N_("wash"), "dark": N_("dark"), "pass": N_("pass"),
-    "swap_all": N_("swap all three"), "take_open": N_("take the open card"),
-}
-ACTIONS_WITH = {"bet": N_("stake {0}"), "swap": N_("swap:{0}:{1}"), "discard": N_("discard:{0}")}  # "bet:2", "swap:1:3"
 
 
-def action_text(action: str, _: Words) -> str:
-    """A decision as the recall page writes it: "draw", "stake 2", "swap:2:2" (unknown: as recorded)."""
-    verb, *args = action.split(":")
-    if args and verb in ACTIONS_WITH:
-        return _(ACTIONS_WITH[verb]).format(*args)
-    return _(ACTIONS[action]) if action in ACTIONS else action
 # What the cabinet answers a change or a close with (machine/core/cabinet.py)
 WHEN = {
     "changed": N_("changed"), "after the next RAM clear": N_("after the next RAM clear"),
@@ -191,21 +175,6 @@ def tournament_choice_text(name: str, value: Any, _: Words) -> str:
     return str(value)
 
 
-def wrapped(text: str, width: int, most: int) -> list[str]:
-    """``text`` in lines of at most ``width`` characters broken after ", "; at most ``most`` lines
-    (the last ending in "..." when some were left off)."""
-    lines: list[str] = []
-    for part in text.split(", "):
-        if lines and len(lines[-1]) + 2 + len(part) <= width:
-            lines[-1] += ", " + part
-        else:
-            lines.append(("  " if lines else "") + part)
-    if len(lines) > most:
-        lines = lines[:most]
-        lines[-1] += " ..."
-    return lines
-
-
 def cut(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
@@ -220,7 +189,6 @@ class MenuView:
     title: str
     lines: list[str]
     selected: int | None = None  # index into lines that is highlighted
-    recall: dict[str, Any] | None = None  # a game to draw with its cards
     footer: str = ""
     header: str = ""  # the column names of a table (tab-separated like its lines)
     align: str = ""  # per column: "l" left or "r" right (default: the first left, the others right)

@@ -22,7 +22,7 @@ from machine.games.cards import deck_ranks, new_shoe
 from machine.games.hosted import HostedGame
 from machine.games.interface import Button, TableShown
 from machine.games.rules import Profile
-from machine.games.text import Text
+from machine.games.text import SEP, Text
 
 AutoStrategy = Callable[[Round], str]
 
@@ -91,3 +91,13 @@ class BlackjackGame(HostedGame):
         if r.five_card_charlie:
             lines.append("Five cards without busting win")
         return lines
+
+    def pay_rule(self) -> str:
+        """What blackjack pays, and the table rule that changes a tie or a 21 (Swedish pub, Spanish 21)."""
+        r = self.rules
+        parts: list[str] = [Text("Blackjack pays {a} to {b}", a=r.blackjack_pays.numerator, b=r.blackjack_pays.denominator)]
+        if r.dealer_wins_ties:
+            parts.append(Text("ties on {totals} lose", totals=", ".join(str(t) for t in sorted(r.dealer_wins_ties))))
+        if r.player_21_wins:
+            parts.append("your 21 always wins")
+        return Text.joined(SEP, parts)

@@ -94,6 +94,9 @@ class EenendertigenGame(HostedGame):
     def restore(self, data: Mapping[str, Any]) -> EenendertigenRound:
         return EenendertigenRound.from_dict(data, self.computer)
 
+    def pay_rule(self) -> str:
+        return Text("A win pays {pays} x the bet", pays=format(float(self.rules.win_pays), "g"))
+
     def attract_lines(self) -> list[str]:
         r = self.rules
         pays = float(r.win_pays)

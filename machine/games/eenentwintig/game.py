@@ -65,6 +65,9 @@ class EenentwintigGame(HostedGame):
     def restore(self, data: Mapping[str, Any]) -> EenentwintigRound:
         return EenentwintigRound.from_dict(dict(data))
 
+    def pay_rule(self) -> str:
+        return "Beat the bank: wins pay 1 to 1"
+
     def attract_lines(self) -> list[str]:
         r = self.rules
         lines = [Text("Bet {low} to {high} after seeing your open card", low=r.min_bet, high=r.max_bet),

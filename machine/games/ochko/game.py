@@ -71,6 +71,9 @@ class OchkoGame(HostedGame):
     def restore(self, data: Mapping[str, Any]) -> OchkoRound:
         return OchkoRound.from_dict(data)
 
+    def pay_rule(self) -> str:
+        return "Beat the banker: 1 to 1"
+
     def attract_lines(self) -> list[str]:
         r = self.rules
         lines = ["An open 21 is paid at once: 1 to 1" if r.dark_draw else "Exactly 21 is paid at once: 1 to 1",
