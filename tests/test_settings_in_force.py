@@ -20,6 +20,7 @@ import pytest
 from machine.cli import main
 from machine.games.blackjack.game import BlackjackGame
 from machine.money.journal import Journal
+from machine.money.memory import FileHeadStore
 from machine.operator import inforce
 from machine.operator.config import load_config
 from machine.operator.firststart import init_cabinet
@@ -63,13 +64,31 @@ def apply(capsys, path: Path, entered: str) -> tuple[int, str, str]:
     return status, out, err
 
 
+# slow: a first start and a headless soak (the simulators started, Auto's tables), made once for
+# the file's tests (it took 4.5-6 s a test); each test plays on a copy of its own
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    """A cabinet that has played (seats' rows in the journal), stopped: its folder."""
+    folder = tmp_path_factory.mktemp("played")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(folder)
+        path = config(folder)
+        init_cabinet(load_config(path), folder)
+        assert soak(path, folder) == 0
+    return folder
+
+
 @pytest.fixture
-def cabinet(tmp_path, monkeypatch, capsys):
-    """A cabinet that has played (seats' rows in the journal), stopped; the shipped configuration."""
+def cabinet(played, tmp_path, monkeypatch, capsys):
+    """A copy of ``played`` in this test's folder (its configuration naming this folder; the head
+    store's file renamed for the journal's new path); the shipped configuration."""
+    shutil.copytree(played, tmp_path, dirs_exist_ok=True)
     monkeypatch.chdir(tmp_path)
     path = config(tmp_path)
-    init_cabinet(load_config(path), tmp_path)
-    assert soak(path, tmp_path) == 0
+    cfg = load_config(path)
+    heads = list((tmp_path / "heads").glob("head-*"))
+    assert len(heads) == 1
+    heads[0].rename(FileHeadStore(tmp_path / "heads", cfg.journal_path(tmp_path)).file)
     capsys.readouterr()
     return path
 
