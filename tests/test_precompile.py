@@ -24,6 +24,7 @@ def _compiled_in_a_new_process() -> list[str]:
     return list(json.loads(done.stdout.splitlines()[-1]))
 
 
+# slow: a new process loads every kernel (and compiles them when the sources changed): minutes, once
 def test_after_the_kernels_were_compiled_once_a_new_process_compiles_none():
     pytest.importorskip("numba")
     if _compiled_in_a_new_process():  # a changed source: that process compiled and saved them
@@ -81,6 +82,7 @@ def _used_by(code: str, tmp_path: Path) -> list[str]:
     return list(json.loads(done.stdout.splitlines()[-1]))
 
 
+# slow: two new processes, one of them a headless cabinet with its simulators
 def test_the_cabinet_needs_no_kernel_but_those_the_set_up_compiles_before_its_window(tmp_path):
     pytest.importorskip("numba")
     from machine.gamemath import precompile

@@ -93,6 +93,7 @@ def cabinet(played, tmp_path, monkeypatch, capsys):
     return path
 
 
+# slow: two headless soaks of the real cabinet (the simulators over ptys): starting is what is checked
 def test_a_denomination_change_does_not_start_the_cabinet(cabinet, tmp_path, capsys):
     # finding 1: one cent a point and every coin's points x10 passed config check and started,
     # paying ten times what came in
@@ -133,6 +134,7 @@ def test_the_denomination_is_not_applied_while_points_are_on_a_meter(cabinet, tm
     assert journal(tmp_path, cabinet).get(inforce.ROW)["machine"]["denomination_cents"] == 10
 
 
+# slow: headless soaks before and after the change (the simulators over ptys)
 def test_a_pay_table_change_waits_for_the_operator_and_is_journaled_with_old_and_new(cabinet, tmp_path, capsys,
                                                                                      monkeypatch):
     # finding 2: a profile folder given by CABINET_CONFIG with another pay table started at once
@@ -174,6 +176,7 @@ def test_a_pay_table_change_waits_for_the_operator_and_is_journaled_with_old_and
     assert (status, out) == (0, f"{cabinet}: nothing to apply: the configuration's settings are the settings in force\n")
 
 
+# slow: a second cabinet process against a running one (the simulators over ptys)
 def test_a_second_cabinet_on_a_journal_in_use_is_status_1_and_one_line(cabinet, tmp_path, capsys):
     # finding 13: it used to start, and the first write of one of them failed with
     # "UNIQUE constraint failed: journal.seq" (status 2)

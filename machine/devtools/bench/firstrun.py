@@ -144,9 +144,12 @@ def slow_reason(nodeid: str) -> str:
         return "(no reason written)"
     for i, line in enumerate(lines):
         if re.match(rf"\s*(async\s+)?def {re.escape(name)}\(", line):
-            for above in reversed(lines[max(0, i - 4):i]):
-                if "# slow:" in above:
-                    return above.split("# slow:", 1)[1].strip()
+            above = lines[max(0, i - 6):i]
+            starts = [k for k, text in enumerate(above) if "# slow:" in text]
+            if starts:
+                said = [above[starts[-1]].split("# slow:", 1)[1].strip()]
+                said += [t.strip().lstrip("#").strip() for t in above[starts[-1] + 1:] if t.strip().startswith("#")]
+                return " ".join(said)
     return "(no reason written)"
 
 
