@@ -24,6 +24,7 @@ from machine.devtools.bench.common import bench, child_env, last_line
 
 ROOT = Path(__file__).resolve().parents[3]
 BEFORE_VARIABLE = "COMPILE_BEFORE"  # a git revision whose compile ``bench compile`` prints beside this one's
+SUITE_VARIABLE = "FIRSTRUN_SUITE"  # "0": ``bench firstrun`` leaves the suite out (``bench suite`` runs it alone)
 
 # Run in a child with an empty NUMBA_CACHE_DIR: one precompile step, every compile numba reports
 # timed on the process's CPU clock (a kernel's own time: what the kernels it compiles on the way
@@ -197,7 +198,7 @@ def firstrun_bench() -> None:
     set-up's compile of what the cabinet needs (``precompile --cabinet``), the time from there to
     the first table played (``cabinet run --headless --rounds 1``, the robots' first round), the
     rest of the compile (``--rest --jobs 2``), the suite (``bench suite``), then ``cabinet rtp``
-    beside Farmer's ``strategy`` (``bench farmer``). Set-up included, a first ``tools/run`` waits
+    beside Farmer's ``strategy`` (``bench farmer``; ``FIRSTRUN_SUITE=0``: without the suite). Set-up included, a first ``tools/run`` waits
     for the first two figures; a first ``tools/test`` for the compile and the suite."""
     from machine.devtools.bench.farmer import farmer_bench
 
@@ -220,8 +221,11 @@ def firstrun_bench() -> None:
         print(f"the rest of the set-up's compile (precompile --rest --jobs 2): {took:.1f} s ({_load()})")
         for line in done.stderr.strip().splitlines()[:-1]:
             print(f"  {line.strip()}")
-        print(f"the suite ({_load()}) ...", flush=True)
-        seconds, _, slow = run_suite(clone, env)
-        print(f"the suite after the set-up: {seconds:.0f} s wall ({_load()}); the slowest 20:")
-        _print_slowest(slow)
+        if os.environ.get(SUITE_VARIABLE) == "0":
+            print(f"the suite not run ({SUITE_VARIABLE}=0)")
+        else:
+            print(f"the suite ({_load()}) ...", flush=True)
+            seconds, _, slow = run_suite(clone, env)
+            print(f"the suite after the set-up: {seconds:.0f} s wall ({_load()}); the slowest 20:")
+            _print_slowest(slow)
     farmer_bench()
