@@ -198,7 +198,8 @@ def firstrun_bench() -> None:
     set-up's compile of what the cabinet needs (``precompile --cabinet``), the time from there to
     the first table played (``cabinet run --headless --rounds 1``, the robots' first round), the
     rest of the compile (``--rest --jobs 2``), the suite (``bench suite``), then ``cabinet rtp``
-    beside Farmer's ``strategy`` (``bench farmer``; ``FIRSTRUN_SUITE=0``: without the suite). Set-up included, a first ``tools/run`` waits
+    beside Farmer's ``strategy`` (``bench farmer``; ``FIRSTRUN_SUITE=0``: without the suite).
+    Set-up included, a first ``tools/run`` waits
     for the first two figures; a first ``tools/test`` for the compile and the suite."""
     from machine.devtools.bench.farmer import farmer_bench
 
