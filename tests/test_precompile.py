@@ -104,7 +104,11 @@ def test_a_first_use_that_compiles_says_so_once_and_a_cached_one_says_nothing(mo
 
     ran: list[str] = []
     monkeypatch.setattr(precompile, "_READY", set())
-    monkeypatch.setattr(ochko, "precompile", lambda: (ran.append("slow"), time.sleep(0.4)))
+    def slow() -> None:
+        ran.append("slow")
+        time.sleep(0.4)
+
+    monkeypatch.setattr(ochko, "precompile", slow)
     precompile.first_use("ochko", after=0.1)
     precompile.first_use("ochko", after=0.1)  # once a process
     err = capsys.readouterr().err
