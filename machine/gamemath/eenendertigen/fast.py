@@ -382,7 +382,11 @@ def _winner_mask(S, hands):
     return mask
 
 
-@inline_kernel
+# Compiled on its own, not inlined into the loop that calls it once a round: numba's inlining copied
+# its whole IR into the loop, 8 of the fast path's 14 s of CPU, for a loop no faster (on one core
+# 0.42-0.44 M modern rounds/s inlined, 0.48 M called). (The other games' rounds stay inlined: there
+# a call per round cost 15-20 % of the rounds/s.)
+@njit(cache=True, **NO_NRT)
 def _play_round(deck, lazy, rng, P, S, V, D, hands, table, passed, knocked, swaps, fin, ma):
     """Play one round (``EenendertigenRound`` with every place choosing as ``choose``).
 
