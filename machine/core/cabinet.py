@@ -30,6 +30,7 @@ from machine.core import admin
 from machine.core.admin import fresh_seat
 from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, CabinetSettings, Core, GameFactory, Shuffler
 from machine.core.device_inputs import DeviceInputs
+from machine.core.note_inputs import NoteInputs
 from machine.core.operator_inputs import OperatorInputs
 from machine.core.payouts import POWER_CUT
 from machine.core.play_inputs import PlayInputs
@@ -96,7 +97,7 @@ def stacked_shuffle(shoes: Callable[[int], list[str]]) -> Shuffler:
     return lambda cards, round_no: list(shoes(round_no))
 
 
-class Cabinet(PlayInputs, DeviceInputs, OperatorInputs):
+class Cabinet(PlayInputs, DeviceInputs, NoteInputs, OperatorInputs):
     """The controller of one cabinet. Build with ``Cabinet.boot`` (or ``open_cabinet``).
 
     Its read side is ``CabinetQueries`` (machine/core/queries.py); its inputs, each one journal

@@ -45,6 +45,8 @@ class CabinetSettings:
     money: MoneySettings = field(default_factory=MoneySettings)
     coin_values: dict[str, int] = field(default_factory=lambda: {"EU050A": 5, "EU100A": 10, "EU200A": 20})
     credit_limit: int = 10_000  # no coins accepted while the credit meter is at or above this
+    note_values: dict[str, int] = field(default_factory=dict)  # bill id -> points (machine/core/notes.py)
+    note_max: dict[int, int] = field(default_factory=dict)  # seat -> the largest note it takes, points
     betting_time: float = 20.0
     decision_timeout: float = 15.0
     recall_games: int = 100

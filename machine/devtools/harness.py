@@ -118,6 +118,8 @@ class Simulators:
             args += ["--acceptor", f"{addr}:coins={coins}"]
         for h in cfg.devices.hoppers:
             args += ["--hopper", f"{h.address}:level=500,speed=8,security={h.security}"]
+        for _seat, addr in sorted(cfg.devices.validators.items()):
+            args += ["--validator", f"{addr}:bills={'+'.join(cfg.note_values())}"]
         if cfg.devices.bus_echo:
             args.append("--echo")
         if cfg.devices.bus_checksum == "crc16":

@@ -155,7 +155,7 @@ class Wiring:
                 cab.operator_event("software identity", clock(), id=ident, manifest="match" if not manifest else manifest[0])
             if manifest and cfg.require_manifest:
                 raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
-            devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters))
+            devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters), cab.validator_counters())
             opened.callback(devices.close)
             worker = BusWorker(cab, lock, devices, clock)
             worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout

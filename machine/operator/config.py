@@ -33,6 +33,7 @@ from machine.games.rules import Profile, RulesError
 from machine.money.memory import DEFAULT_HEAD_STORE, DEFAULT_KEY_FILE, FileHeadStore, HeadStore, Memory, load_key
 from machine.money.seatmoney import MoneySettings
 from machine.operator import pin
+from machine.operator.noteconfig import default_notes, note_problems
 from machine.profiles import config_dir, load_profile
 
 MIN_SECONDS = 1.0  # the shortest betting time or decision time a player can act in
@@ -66,6 +67,7 @@ class _Model(BaseModel):
 
 
 CoinId = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9.]{1,6}$")]  # ccTalk coin ids: EU100A
+BillId = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9.]{1,7}$")]  # ccTalk bill ids: EU0020A
 
 
 class WindowPlace(_Model):
@@ -150,6 +152,7 @@ class DevicesConfig(_Model):
     bus_checksum: Literal["sum8", "crc16"] = "sum8"
     acceptors: dict[int, Annotated[int, Field(ge=2, le=17)]] = Field(default_factory=lambda: {1: 2, 2: 11, 3: 12, 4: 13})
     hoppers: list[HopperConfig] = Field(default_factory=lambda: [HopperConfig()])
+    validators: dict[int, Annotated[int, Field(ge=2, le=255)]] = Field(default_factory=dict)  # seat -> bill validator
 
     @field_validator("panel", "bus")
     @classmethod
@@ -180,6 +183,8 @@ class MachineConfig(_Model):
     coins: Annotated[dict[CoinId, Annotated[int, Field(ge=1, le=100000)]], Field(min_length=1)] = Field(
         default_factory=lambda: {"EU050A": 5, "EU100A": 10, "EU200A": 20}
     )
+    notes: dict[BillId, Annotated[int, Field(ge=1, le=100000)]] | None = None  # None: EUR 5 to 50 (noteconfig.py)
+    note_max: dict[int, Annotated[int, Field(ge=1, le=MAX_CREDIT_LIMIT)]] = Field(default_factory=dict)  # seat -> points
     payout: Literal["hopper", "handpay"] = "hopper"
     hopper_coin: Annotated[int, Field(ge=1, le=100000)] = 10
     hopper_limit: Annotated[int, Field(ge=1, le=MAX_HOPPER_LIMIT)] = 1000
@@ -263,6 +268,9 @@ class MachineConfig(_Model):
                 out.append((("devices", "acceptors"), f"seat {seat} has no coin acceptor (every seat takes its coins "
                             "through its own: seat -> address)"))
         out += self._denomination()
+        taken = {a: "coin acceptor" for a in self.devices.acceptors.values()}
+        taken.update({h.address: "hopper" for h in self.devices.hoppers})
+        out += note_problems(self.notes, self.denomination_cents, self.devices.validators, self.seats, self.note_max, taken)
         served = [s for h in self.devices.hoppers for s in h.seats]
         for seat in range(1, self.seats + 1):
             if self.payout == "hopper" and served.count(seat) != 1:
@@ -298,12 +306,18 @@ class MachineConfig(_Model):
                 payout=self.payout, hopper_coin=self.hopper_coin, hopper_limit=self.hopper_limit, remainder=self.remainder
             ),
             coin_values=dict(self.coins),
+            note_values=self.note_values(),
+            note_max=dict(self.note_max),
             credit_limit=self.credit_limit,
             betting_time=self.betting_time,
             decision_timeout=self.decision_timeout,
             denomination_cents=self.denomination_cents,
             language=self.language,
         )
+
+    def note_values(self) -> dict[str, int]:
+        """The notes the validators take: bill id -> points (EUR 5 to 50 unless ``notes`` says)."""
+        return dict(self.notes) if self.notes is not None else default_notes(self.denomination_cents)
 
     def data_path(self, base: Path) -> Path:
         return _path(self.data_dir, base)

@@ -77,10 +77,11 @@ METER_NAMES = {
     "hopper_refills": N_("Hopper refills"), "tournaments": N_("Tournaments"),
     "tournament_entries": N_("Tournament entries"), "tournament_prizes": N_("Tournament prizes"),
     "hopper_out_unexplained": N_("Hopper out, unexplained"),
+    "note_in_count": N_("Banknotes in"), "note_in_value": N_("Banknotes in, value"),
 }
 MONEY_METERS = frozenset({"total_in", "hopper_out", "handpay_out", "total_out", "total_bet", "total_won",
                           "insurance_taken", "insurance_paid", "tournament_entries", "tournament_prizes",
-                          "hopper_out_unexplained"})
+                          "hopper_out_unexplained", "note_in_value"})
 
 # The event log: each event by its human name (the code stays beside it)
 EVENT_NAMES = {
@@ -103,6 +104,10 @@ EVENT_NAMES = {
     "coin_events_while_down": N_("Coin events while the cabinet was down"),
     "coin_counter_fault": N_("Coin acceptor counter fault"),
     "hopper_count_unexplained": N_("Hopper count does not explain a payout"),
+    "note_returned": N_("Banknote returned"), "note_rejected": N_("Banknote rejected"),
+    "note_fraud": N_("Banknote fraud attempt"), "note_fault": N_("Bill validator fault"),
+    "note_counter_fault": N_("Bill validator counter fault"),
+    "note_stacked_unasked": N_("Banknote stacked without acceptance"), "note_status": N_("Bill validator status"),
 }
 # An event's detail: the words it is written with (any other key or value reads as recorded)
 DETAIL_WORDS = {
