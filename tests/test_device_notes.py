@@ -157,3 +157,42 @@ def test_notes_stacked_while_the_cabinet_is_down_are_credited_once_and_a_jump_pa
             assert cab.seats[2].lock == "tilt" and cab.seats[2].money.credit == 0
         finally:
             again.close()
+
+
+def test_the_note_keys_of_the_window_queue_notes_one_at_a_time_and_each_is_credited(tmp_path, monkeypatch):
+    import pygame
+
+    from machine.devtools.harness import NOTE_KEYS, NOTE_PACE
+    from machine.loop import wiring
+
+    assert NOTE_KEYS == {"g": "EU0005A", "h": "EU0010A", "j": "EU0020A", "k": "EU0050A"}
+    monkeypatch.setattr(wiring, "prepare_auto", lambda *args: None)
+    cfg = temporary(parse_config(config(), "keys.yaml"), tmp_path)
+    app = SimulatedCabinet(cfg, tmp_path, headless=True, auto=lambda *args: "stand")
+    try:
+        ready(app)
+        for key in (pygame.K_j, pygame.K_j, pygame.K_g):  # faster than a validator: one frame
+            app.on_input(pygame.event.Event(pygame.KEYDOWN, key=key))
+        seat = app.cab.seats[1]
+        run_until(app, lambda: seat.money.credit == 450 or seat.lock is not None, timeout=3 * NOTE_PACE + 10,
+                  what="three notes")
+        settle(app)
+        with app.lock:
+            assert seat.lock is None and seat.money.credit == 450
+            assert (seat.meters.get("note_in_count:EU0020A"), seat.meters.get("note_in_count:EU0005A")) == (2, 1)
+        assert status(app, 40)["box"] == "EU0005A:1+EU0020A:2"
+        assert events(app, "note_rejected") == []  # none arrived while another waited in escrow
+    finally:
+        app.close()
+
+
+def test_the_headless_soaks_robots_put_in_notes_too_and_its_accounts_include_them(tmp_path, capsys, monkeypatch):
+    from machine.devtools import soak
+
+    monkeypatch.setattr(soak, "NOTE_SHARE", 0.5)
+    cfg = parse_config(config(), "soak.yaml")
+    assert soak.soak(cfg, tmp_path, rounds=4, seed=3) == 0
+    out = capsys.readouterr().out
+    [money] = [line for line in out.splitlines() if line.startswith("coins in ")]
+    notes = int(money.split("; notes in ")[1].split()[0])
+    assert notes > 0 and notes % 50 == 0 and "every meter and coin accounted for" in out

@@ -69,6 +69,7 @@ class SimBillValidator(SimDevice):
     removed: bool = False  # the stacker is out
     jammed: bool = False
     credits: int = 0  # notes stacked since start (for status)
+    box: dict[str, int] = field(default_factory=dict)  # the notes in the stacker, by bill id (emptied with it)
 
     def __post_init__(self) -> None:
         self._clear_buffer()
@@ -119,6 +120,8 @@ class SimBillValidator(SimDevice):
     def _stack(self, t: int) -> CoinEvent:
         self.stacked += 1
         self.credits += 1
+        bill = self.bills.get(t, f"type{t}")
+        self.box[bill] = self.box.get(bill, 0) + 1
         return CoinEvent(t, 0)
 
     def pull_back(self, now: float) -> bool:
@@ -149,7 +152,7 @@ class SimBillValidator(SimDevice):
             self.removed = True
             self._push(CoinEvent(0, STACKER_REMOVED))
         elif what == "insert":
-            self.removed, self.stacked = False, 0
+            self.removed, self.stacked, self.box = False, 0, {}
             self._push(CoinEvent(0, STACKER_INSERTED))
         else:
             raise ValueError(f"stacker full|remove|insert, not {what!r}")
@@ -213,7 +216,8 @@ class SimBillValidator(SimDevice):
     def memory(self, now: float) -> dict[str, Any]:
         return {**super().memory(now), "counter": self.counter, "events": [[e.a, e.b] for e in self.events],
                 "inhibits": self.inhibit_mask, "master": self.master_enabled, "mode": self.mode,
-                "escrow": self.escrow, "stacked": self.stacked, "removed": self.removed, "jammed": self.jammed}
+                "escrow": self.escrow, "stacked": self.stacked, "removed": self.removed, "jammed": self.jammed,
+                "box": dict(self.box)}
 
     def restore(self, memory: Mapping[str, Any], now: float) -> None:
         super().restore(memory, now)
@@ -226,10 +230,12 @@ class SimBillValidator(SimDevice):
         self.escrow = None if memory["escrow"] is None else int(memory["escrow"])
         self.escrow_until = now + self.escrow_timeout  # the time the simulator was down does not pass
         self.stacked, self.removed, self.jammed = int(memory["stacked"]), bool(memory["removed"]), bool(memory["jammed"])
+        self.box = {str(k): int(v) for k, v in memory.get("box", {}).items()}
 
     def status(self, now: float) -> dict[str, object]:
         self.advance(now)
         return {**super().status(now), "counter": self.counter, "credits": self.credits, "stacked": self.stacked,
                 "escrow": self.bills.get(self.escrow, "none") if self.escrow else "none",
                 "removed": int(self.removed), "jammed": int(self.jammed), "inhibits": self.inhibit_mask,
+                "box": "+".join(f"{b}:{n}" for b, n in sorted(self.box.items())) or "empty",
                 "master": int(self.master_enabled)}

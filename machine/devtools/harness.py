@@ -33,12 +33,16 @@ KEYS = {  # keyboard -> panel button of the selected seat
     "d": "draw", "s": "stand", "b": "double", "p": "split", "i": "insurance", "a": "auto", "c": "collect",
 }
 COIN_KEYS = {"q": "EU050A", "w": "EU100A", "e": "EU200A"}
+NOTE_KEYS = {"g": "EU0005A", "h": "EU0010A", "j": "EU0020A", "k": "EU0050A"}  # into the seat's bill validator
 KEY_HINTS = {b: ("Space" if k == "space" else k.upper()) for k, b in KEYS.items()}
 HELP_HEIGHT = 26
 # Seconds between two coins into one simulated acceptor: a real acceptor's pace (about three a
 # second). The bus worker polls each acceptor every 0.16 s (0.18 s at most, measured with four
 # acceptors and a hopper), so at most one event waits in the acceptor's five-event buffer.
 COIN_PACE = 0.3
+# Seconds between two notes into one validator: a note waits in escrow for the cabinet's decision
+# (one poll to see it, one more to see it stacked), and a validator holds one note at a time.
+NOTE_PACE = 0.8
 
 
 class CoinFeeder:
@@ -160,6 +164,7 @@ class SimulatedCabinet(CabinetApp):
         self.sims = Simulators(cfg, state_folder(cfg, base), key)
         self.selected_seat = 1
         self.coins = CoinFeeder(lambda address, coin_id: self.sims.bus.control.coin(address, coin_id))
+        self.notes = CoinFeeder(lambda address, bill_id: self.sims.bus.control.note(address, bill_id), NOTE_PACE)
         try:
             super().__init__(
                 cfg, base, headless=headless, clock=clock, wall=wall, auto=auto, shoes=shoes,
@@ -178,11 +183,13 @@ class SimulatedCabinet(CabinetApp):
 
     def frame(self) -> None:
         self.coins.feed(self.clock())
+        self.notes.feed(self.clock())
         super().frame()
 
     def help_text(self) -> str:
         return (f"Simulated panel - keys: F1-F{self.cfg.seats} choose seat (now seat {self.selected_seat}), "
                 "buttons as marked (or click them), click a card to touch it, Q/W/E insert 0.50/1/2 EUR, "
+                "G/H/J/K notes of 5/10/20/50 EUR, "
                 "O operator key, T attendant key, R door, Esc quit")
 
     def on_input(self, event: Any) -> None:
@@ -201,6 +208,10 @@ class SimulatedCabinet(CabinetApp):
                 addr = self.cfg.devices.acceptors.get(self.selected_seat)
                 if addr is not None:
                     self.coins.add(addr, COIN_KEYS[name], self.clock())
+            elif down and name in NOTE_KEYS and self.sims.bus:
+                addr = self.cfg.devices.validators.get(self.selected_seat)
+                if addr is not None:
+                    self.notes.add(addr, NOTE_KEYS[name], self.clock())
             elif down and sim and name == "o":
                 sim.set_key("operator", not bool(self.panel.keys.get("operator")))
             elif down and sim and name == "t":
