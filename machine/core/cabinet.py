@@ -35,6 +35,7 @@ from machine.core.operator_inputs import OperatorInputs
 from machine.core.payouts import POWER_CUT
 from machine.core.play_inputs import PlayInputs
 from machine.core.state import CabinetRow, CabinetState, Payout, SeatState
+from machine.core.voucher_inputs import VoucherInputs
 from machine.games.cards import RandomSource, shuffle
 from machine.games.rules import Profile
 from machine.money.journal import Journal, JournalError
@@ -97,7 +98,7 @@ def stacked_shuffle(shoes: Callable[[int], list[str]]) -> Shuffler:
     return lambda cards, round_no: list(shoes(round_no))
 
 
-class Cabinet(PlayInputs, DeviceInputs, NoteInputs, OperatorInputs):
+class Cabinet(PlayInputs, DeviceInputs, NoteInputs, VoucherInputs, OperatorInputs):
     """The controller of one cabinet. Build with ``Cabinet.boot`` (or ``open_cabinet``).
 
     Its read side is ``CabinetQueries`` (machine/core/queries.py); its inputs, each one journal

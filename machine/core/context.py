@@ -47,6 +47,8 @@ class CabinetSettings:
     credit_limit: int = 10_000  # no coins accepted while the credit meter is at or above this
     note_values: dict[str, int] = field(default_factory=dict)  # bill id -> points (machine/core/notes.py)
     note_max: dict[int, int] = field(default_factory=dict)  # seat -> the largest note it takes, points
+    vouchers: bool = False  # a ticket printer is fitted (machine/core/vouchers.py)
+    cabinet_id: int = 1  # the cabinet's number on its vouchers
     betting_time: float = 20.0
     decision_timeout: float = 15.0
     recall_games: int = 100

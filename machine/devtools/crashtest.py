@@ -30,6 +30,7 @@ from typing import Any
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
 from machine.devtools.crashnotes import ADDRESS, FileValidators, add_notes
+from machine.devtools.crashvouchers import FilePrinter, paper_problems
 from machine.games.blackjack.game import BlackjackGame
 from machine.games.blackjack.round import Round
 from machine.games.cards import shuffle
@@ -182,8 +183,8 @@ def shoes_for(seed: int) -> Shuffler:
     return lambda cards, round_no: shuffle(cards, random.Random(seed * 7919 + round_no))
 
 
-SETTINGS = CabinetSettings(seats=SEATS, money=MoneySettings(hopper_limit=300), note_values=default_notes(10),
-                           credit_limit=1500, note_max={3: 200})
+SETTINGS = CabinetSettings(seats=SEATS, money=MoneySettings(hopper_limit=150), note_values=default_notes(10),
+                           credit_limit=1500, note_max={3: 200}, vouchers=True)
 
 
 def apply(cab: Cabinet, hopper: FileHopper, step: tuple[Any, ...]) -> None:
@@ -232,6 +233,7 @@ def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round]
                        create=True)
     hopper = FileHopper(data / "hopper.json", hook)
     validators = FileValidators(data, SEATS, SETTINGS.note_values, hook)
+    printer = FilePrinter(data, hook)
     label.write_text("device counters")  # before anything else: the hopper's count against the journal's
     check_counter(cab, hopper, ALL_SEATS, when="at start-up")
     validators.start()
@@ -246,6 +248,8 @@ def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round]
         cab.tick(script[cab.cursor - 1][3])
     label.write_text("payout")
     drive_payouts(cab, hopper)
+    label.write_text("voucher")  # a voucher a kill cut mid-print: printed again as a duplicate of its number
+    printer.drive(cab)
     for i in range(cab.cursor, len(script)):
         label.write_text(_label(script[i]))
         cab.cursor = i + 1
@@ -255,6 +259,8 @@ def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round]
             apply(cab, hopper, script[i])
         label.write_text("payout")
         drive_payouts(cab, hopper)
+        label.write_text("voucher")
+        printer.drive(cab)
     cab.journal.close()
 
 
@@ -281,6 +287,7 @@ def final_state(data: Path) -> dict[str, Any]:
         cab = j.get("cabinet")
         seats = {n: j.get(f"seat/{n}") for n in range(1, cab["seats"] + 1)}
         recall = [(r.seat, r.data) for r in j.records("game")]
+        events = [r.data for r in j.records("event")]
         lifetime = cab["meters"]["lifetime"]
         out = {
             "hopper_meters": {k: lifetime.get(k, 0) for k in ("hopper_test_coins", "hopper_out_unexplained")},
@@ -297,6 +304,9 @@ def final_state(data: Path) -> dict[str, Any]:
     finally:
         j.close()
     out["hopper"] = json.loads((data / "hopper.json").read_text())
+    paper = json.loads((data / "paper.json").read_text()) if (data / "paper.json").exists() else []
+    out["vouchers_printed"] = sorted({(t["seat"], t["count"], t["amount"]) for t in paper})  # the same in every run
+    out["paper_problems"] = paper_problems(paper, events)
     kept = data / "validators.json"
     out["notes_stacked"] = json.loads(kept.read_text())["stacked_points"] if kept.exists() else {}
     out["notes_credited"] = {str(ADDRESS + n - 1): s["meters"]["lifetime"]["note_in_value"]
@@ -376,6 +386,7 @@ def crashtest(
                     progress(report)
             want, got = final_state(ref), final_state(crash)
             diffs = differences(want, got)
+            diffs += [f"paper: {p}" for p in got["paper_problems"]]
             if got["notes_stacked"] != got["notes_credited"]:
                 diffs.append(f"notes stacked {got['notes_stacked']} != notes credited {got['notes_credited']}")
             if got["hopper"]["lifetime"] != got["coins_credited"]:

@@ -89,6 +89,7 @@ class Simulators:
         """``link_key``: the simulated panel comes paired with it (``simulated_panel_key``)."""
         self.bus: Any = None
         self.panel: Any = None
+        self.printer: Any = None
         self.state = state
         try:
             if state is not None:
@@ -109,6 +110,11 @@ class Simulators:
 
                 nv_file = None if state is None else str(state / PANEL_FILE)
                 self.panel = PanelSimulator(seats=cfg.seats, nv_file=nv_file, link_key=link_key).start()
+            if cfg.devices.printer is not None and is_simulated(cfg.devices.printer):
+                from hardware.sim.printer import PrinterSimulator
+
+                tickets = None if state is None else state / "vouchers"  # each voucher printed, as a PNG
+                self.printer = PrinterSimulator(tickets).start()
         except BaseException:
             self.stop()
             raise
@@ -138,7 +144,13 @@ class Simulators:
     def bus_url(self) -> str | None:
         return self.bus.link if self.bus else None
 
+    @property
+    def printer_url(self) -> str | None:
+        return self.printer.link_url if self.printer else None
+
     def stop(self) -> None:
+        if self.printer:
+            self.printer.stop()
         if self.panel:
             self.panel.stop()
         if self.bus:
@@ -168,7 +180,7 @@ class SimulatedCabinet(CabinetApp):
         try:
             super().__init__(
                 cfg, base, headless=headless, clock=clock, wall=wall, auto=auto, shoes=shoes,
-                panel_url=self.sims.panel_url, bus_url=self.sims.bus_url,
+                panel_url=self.sims.panel_url, bus_url=self.sims.bus_url, printer_url=self.sims.printer_url,
                 key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0, first_start=first_start,
             )
         except BaseException:

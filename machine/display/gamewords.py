@@ -68,6 +68,7 @@ TEMPLATES = (  # the core's Text message ids, to read back their English from th
     N_("hopper paid {extra} coin(s) more than asked"), N_("hopper: {fault}; {unpaid} coin(s) owed"),
     N_("hopper {fault}: {coins} coin(s) paid out unasked"),
     N_("self-audit failed before {when}: {problem}"),
+    N_("voucher of {amount} points: printing"),
     N_("bill validator: fraud attempt (code {code})"), N_("bill validator: fault (code {code})"),
     N_("bill validator: a note of unknown value was stacked (type {type})"),
     N_("bill validator {address}: event counter {last} -> {now}: nothing credited"),

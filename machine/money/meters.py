@@ -29,6 +29,8 @@ SEAT_METERS = (
     "insurance_taken",  # insurance stakes, points
     "insurance_paid",  # insurance returns, points
     "handpays",  # count
+    "voucher_out",  # points paid by printed vouchers (machine/core/vouchers.py)
+    "vouchers_out",  # vouchers printed (count)
 )
 # Per coin type: coin_in_count:<id> and coin_in_value:<id>; per note: note_in_count:<id>, note_in_value:<id>
 # Per game (GLI-11 asks a multi-game machine to meter each game): <meter>:<game> for these
@@ -88,6 +90,10 @@ EVENT_CODES = {
     "note_counter_fault": 214,  # the validator's counter moved in a way its buffer cannot show
     "note_stacked_unasked": 215,  # a note stacked that the journal had not accepted (credited: it is in the box)
     "note_status": 216,  # the validator's information (stacker inserted, stacker OK, inhibited note...)
+    "voucher_issued": 220,  # a voucher's number journaled, before it is printed
+    "voucher_printed": 221,  # printed whole: the credit left the seat
+    "voucher_to_handpay": 222,  # the printer failed before the voucher was whole: void, the amount a handpay
+    "voucher_reprint": 223,  # printed again after a cut, as a duplicate of the same number
 }
 
 

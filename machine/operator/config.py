@@ -153,11 +153,13 @@ class DevicesConfig(_Model):
     acceptors: dict[int, Annotated[int, Field(ge=2, le=17)]] = Field(default_factory=lambda: {1: 2, 2: 11, 3: 12, 4: 13})
     hoppers: list[HopperConfig] = Field(default_factory=lambda: [HopperConfig()])
     validators: dict[int, Annotated[int, Field(ge=2, le=255)]] = Field(default_factory=dict)  # seat -> bill validator
+    printer: Link | None = None  # the ticket printer's link (vouchers; machine/core/vouchers.py), or none
 
-    @field_validator("panel", "bus")
+    @field_validator("panel", "bus", "printer")
     @classmethod
-    def _a_link(cls, v: str) -> str:
-        links.parse_link(v)  # LinkError is a ValueError: reported at the setting's line
+    def _a_link(cls, v: str | None) -> str | None:
+        if v is not None:
+            links.parse_link(v)  # LinkError is a ValueError: reported at the setting's line
         return v
 
     @field_validator("acceptors")
@@ -185,7 +187,8 @@ class MachineConfig(_Model):
     )
     notes: dict[BillId, Annotated[int, Field(ge=1, le=100000)]] | None = None  # None: EUR 5 to 50 (noteconfig.py)
     note_max: dict[int, Annotated[int, Field(ge=1, le=MAX_CREDIT_LIMIT)]] = Field(default_factory=dict)  # seat -> points
-    payout: Literal["hopper", "handpay"] = "hopper"
+    payout: Literal["hopper", "handpay", "voucher"] = "hopper"
+    cabinet_id: Annotated[int, Field(ge=1, le=9999)] = 1  # the cabinet's number on its vouchers
     hopper_coin: Annotated[int, Field(ge=1, le=100000)] = 10
     hopper_limit: Annotated[int, Field(ge=1, le=MAX_HOPPER_LIMIT)] = 1000
     remainder: Literal["keep", "handpay"] = "keep"
@@ -268,6 +271,8 @@ class MachineConfig(_Model):
                 out.append((("devices", "acceptors"), f"seat {seat} has no coin acceptor (every seat takes its coins "
                             "through its own: seat -> address)"))
         out += self._denomination()
+        if self.payout == "voucher" and self.devices.printer is None:
+            out.append((("payout",), "voucher needs a ticket printer: devices.printer (sim for its simulator)"))
         taken = {a: "coin acceptor" for a in self.devices.acceptors.values()}
         taken.update({h.address: "hopper" for h in self.devices.hoppers})
         out += note_problems(self.notes, self.denomination_cents, self.devices.validators, self.seats, self.note_max, taken)
@@ -308,6 +313,8 @@ class MachineConfig(_Model):
             coin_values=dict(self.coins),
             note_values=self.note_values(),
             note_max=dict(self.note_max),
+            vouchers=self.devices.printer is not None,
+            cabinet_id=self.cabinet_id,
             credit_limit=self.credit_limit,
             betting_time=self.betting_time,
             decision_timeout=self.decision_timeout,

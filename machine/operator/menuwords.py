@@ -78,10 +78,11 @@ METER_NAMES = {
     "tournament_entries": N_("Tournament entries"), "tournament_prizes": N_("Tournament prizes"),
     "hopper_out_unexplained": N_("Hopper out, unexplained"),
     "note_in_count": N_("Banknotes in"), "note_in_value": N_("Banknotes in, value"),
+    "voucher_out": N_("Paid by voucher"), "vouchers_out": N_("Vouchers printed"),
 }
 MONEY_METERS = frozenset({"total_in", "hopper_out", "handpay_out", "total_out", "total_bet", "total_won",
                           "insurance_taken", "insurance_paid", "tournament_entries", "tournament_prizes",
-                          "hopper_out_unexplained", "note_in_value"})
+                          "hopper_out_unexplained", "note_in_value", "voucher_out"})
 
 # The event log: each event by its human name (the code stays beside it)
 EVENT_NAMES = {
@@ -108,6 +109,8 @@ EVENT_NAMES = {
     "note_fraud": N_("Banknote fraud attempt"), "note_fault": N_("Bill validator fault"),
     "note_counter_fault": N_("Bill validator counter fault"),
     "note_stacked_unasked": N_("Banknote stacked without acceptance"), "note_status": N_("Bill validator status"),
+    "voucher_issued": N_("Voucher issued"), "voucher_printed": N_("Voucher printed"),
+    "voucher_to_handpay": N_("Voucher failed: handpay"), "voucher_reprint": N_("Voucher printed again"),
 }
 # An event's detail: the words it is written with (any other key or value reads as recorded)
 DETAIL_WORDS = {
