@@ -5,7 +5,7 @@ temporary cache folder of its own. The benchmarks live in a module per area and 
 themselves by name (``common.bench``): ``journal`` (the core: journal, boot, crash, PIN),
 ``gamemath`` (rtp, auto, simulate, fastsim, cluster, variants, every game's math, startup,
 simstart, exact), ``hardware`` (frames, payout, press), ``hhoppe`` and ``farmer`` (beside other
-engines). ``ORDER`` is the order ``cabinet bench`` runs them in with no name.
+engines), ``money`` (notes, vouchers). ``ORDER`` is the order ``cabinet bench`` runs them in with no name.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import tempfile
 from typing import Any
 
-from machine.devtools.bench import farmer, gamemath, hardware, hhoppe, journal  # noqa: F401 - they register
+from machine.devtools.bench import farmer, gamemath, hardware, hhoppe, journal, money  # noqa: F401 - they register
 from machine.devtools.bench.common import BENCHES, bench, set_env
 from machine.devtools.journal_keeping import journal_keeping_bench
 from machine.devtools.shufflestats import shuffle_bench
@@ -25,7 +25,7 @@ __all__ = ["BENCHES", "ORDER", "bench", "run"]
 
 ORDER = ("journal-keeping", "journal", "boot", "crash", "rtp", "auto", "simulate", "fastsim", "cluster", "ochko",
          "variants", "frames", "payout", "press", "pin", "eenentwintig", "eenendertigen", "startup", "simstart", "hhoppe",
-         "farmer", "exact", "shuffle")
+         "farmer", "exact", "shuffle", "notes", "vouchers")
 """Every benchmark, in the order ``BENCHES`` lists them (``cabinet bench`` with no name runs
 them in it; a benchmark registered later comes after them)."""
 
