@@ -283,3 +283,16 @@ def test_the_crash_test_finds_a_cabinet_that_hand_pays_a_voucher_a_cut_left_mid_
     monkeypatch.setattr(crashvouchers.FilePrinter, "drive", handpay_after_a_cut)
     report = crashtest.crashtest(300, seed=2)
     assert report.discrepancies > 0 and any("both printed and hand-paid" in d for d in report.details)
+
+
+def test_the_headless_soak_with_notes_and_vouchers_accounts_for_every_point(tmp_path, capsys, monkeypatch):
+    from machine.devtools import soak
+
+    monkeypatch.setattr(soak, "NOTE_SHARE", 0.5)
+    text = "\n".join(["seats: 2", "coins: {EU050A: 5, EU100A: 10, EU200A: 20}", "hopper_limit: 40",
+                      "devices: {panel: sim, bus: sim, printer: sim, acceptors: {1: 2, 2: 11}, validators: {1: 40, 2: 41}, "
+                      "hoppers: [{address: 3, seats: [1, 2]}]}"]) + "\n" + pin_setting()
+    assert soak.soak(parse_config(text, "soak.yaml"), tmp_path, rounds=4, seed=5) == 0
+    out = capsys.readouterr().out
+    [line] = [ln for ln in out.splitlines() if ln.startswith("vouchers printed ")]
+    assert int(line.split()[2]) > 0 and "every meter and coin accounted for" in out

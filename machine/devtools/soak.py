@@ -51,6 +51,7 @@ class Robot:
         self.next_act = {n: 0.0 for n in app.cab.seats}
         self.notes = app.cfg.note_values()
         self.box_before = {n: self.box(n) for n in app.cfg.devices.validators}
+        self.first_seq = app.cab.journal.last_seq  # the vouchers of this soak are journaled after it
 
     def box(self, n: int) -> dict[str, int]:
         """The notes in seat ``n``'s validator's stacker, by bill id (its own count)."""
@@ -157,7 +158,7 @@ def _soak(cfg: MachineConfig, base: Path, rounds: int, seed: int, timeout: float
         app.close()
 
 
-COUNTED = ("games_played", "total_in", "hopper_out", "hopper_extra_out", "handpay_out", "note_in_value")
+COUNTED = ("games_played", "total_in", "hopper_out", "hopper_extra_out", "handpay_out", "note_in_value", "voucher_out")
 NOTE_SHARE = 0.15  # of a robot's money, put in as banknotes
 
 
@@ -207,6 +208,24 @@ def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float
     return _check(app, robot)
 
 
+def _vouchers(app: SimulatedCabinet, robot: Robot) -> list[str]:
+    """The vouchers the simulated printer printed whole are the ones the journal paid, once each."""
+    if app.sims.printer is None:
+        return []
+    with app.lock:
+        paid = [r.data for r in app.cab.journal.records("event") if r.seq > robot.first_seq
+                and r.data["event"] == "voucher_printed"]
+        out = sum(s.meters.get("voucher_out") - robot.before[n]["voucher_out"] for n, s in app.cab.seats.items())
+    on_paper = sorted(t.barcodes[0].data for t in app.sims.printer.printed() if t.complete and t.barcodes)
+    print(f"vouchers printed {len(on_paper)} ({out} points)")
+    problems = []
+    if on_paper != sorted(e["number"] for e in paid):
+        problems.append(f"vouchers on paper {on_paper} != vouchers the journal paid {sorted(e['number'] for e in paid)}")
+    if sum(e["amount"] for e in paid) != out:
+        problems.append(f"voucher_out {out} != the vouchers paid, {sum(e['amount'] for e in paid)} points")
+    return problems
+
+
 def _check(app: SimulatedCabinet, robot: Robot) -> int:
     problems: list[str] = []
     with app.lock:
@@ -240,6 +259,7 @@ def _check(app: SimulatedCabinet, robot: Robot) -> int:
         problems.append(f"coins out of the hopper {left} x {app.cfg.hopper_coin} != hopper meters {total_hopper}")
     print(f"coins in {total_in - total_notes} points; notes in {total_notes} points; hopper paid {left} coins "
           f"({total_hopper} points); handpays {total_handpay} points")
+    problems += _vouchers(app, robot)
     for p in problems:
         print(f"PROBLEM: {p}")
     print("every meter and coin accounted for" if not problems else f"{len(problems)} problem(s)")
