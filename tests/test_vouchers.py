@@ -296,3 +296,17 @@ def test_the_headless_soak_with_notes_and_vouchers_accounts_for_every_point(tmp_
     out = capsys.readouterr().out
     [line] = [ln for ln in out.splitlines() if ln.startswith("vouchers printed ")]
     assert int(line.split()[2]) > 0 and "every meter and coin accounted for" in out
+
+
+def test_a_reprint_after_a_cut_says_duplicate_in_the_cabinets_language_and_carries_the_same_number():
+    from hardware.sim.printer import paper_of
+    from machine.devtools.voucher_images import SAMPLE
+    from machine.loop.vouchers import voucher_ticket
+
+    first = paper_of(voucher_ticket(SAMPLE, 2, language="nb", cents_per_point=10, cabinet=7))
+    again = paper_of(voucher_ticket({**SAMPLE, "duplicate": True}, 2, language="nb", cents_per_point=10, cabinet=7))
+    assert first.complete and again.complete
+    assert again.text[:2] == ["TILGODELAPP", "DUPLIKAT - gyldig én gang, som originalen"]
+    assert [ln for ln in again.text if ln != again.text[1]] == first.text
+    assert again.barcodes == first.barcodes and again.barcodes[0].data == SAMPLE["number"]
+    assert "Dato 2026-11-30, tid 00:53:20 UTC" in first.text and "Beløp: 125,00 EUR" in first.text
