@@ -300,6 +300,7 @@ def test_the_headless_soak_with_notes_and_vouchers_accounts_for_every_point(tmp_
 
 def test_a_reprint_after_a_cut_says_duplicate_in_the_cabinets_language_and_carries_the_same_number():
     from hardware.sim.printer import paper_of
+
     from machine.devtools.voucher_images import SAMPLE
     from machine.loop.vouchers import voucher_ticket
 
