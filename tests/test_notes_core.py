@@ -126,3 +126,11 @@ def test_the_crash_test_finds_a_validator_driver_that_forgets_the_journals_count
     assert crashtest.crashtest(150, seed=12).discrepancies == 0
     monkeypatch.setattr(crashnotes.FileValidators, "resume", lambda self, counters: None)
     assert crashtest.crashtest(150, seed=12).discrepancies > 0
+
+
+def test_the_menu_offers_payout_by_voucher_only_on_a_cabinet_with_a_ticket_printer(tmp_path):
+    plain = boot(tmp_path / "a", settings=CabinetSettings(seats=2))
+    printer = boot(tmp_path / "b", settings=CabinetSettings(seats=2, vouchers=True))
+    pin = stored_pin("1234")
+    assert OperatorMenu(plain, pin, "id", say=say)._choices("payout") == ("hopper", "handpay")
+    assert OperatorMenu(printer, pin, "id", say=say)._choices("payout") == ("hopper", "handpay", "voucher")

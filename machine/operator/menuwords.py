@@ -32,7 +32,7 @@ EDITABLE: dict[str, tuple[Any, ...]] = {
     "betting_time": (10.0, 15.0, 20.0, 30.0, 45.0, 60.0),
     "decision_timeout": (10.0, 15.0, 20.0, 30.0),
     "credit_limit": (1000, 5000, 10000),
-    "payout": ("hopper", "handpay"),
+    "payout": ("hopper", "handpay", "voucher"),  # voucher: only with a ticket printer (menu.py)
     "hopper_limit": (500, 1000, 2000, 5000),
     "remainder": ("keep", "handpay"),
     "decks": (1, 2, 4, 6, 8),  # game mathematics: after a RAM clear
@@ -63,7 +63,8 @@ SETTINGS: dict[str, Setting] = {
     "dealer_hits_soft_17": Setting(N_("Dealer hits soft 17"), "yes/no"),
     "game": Setting(N_("Game"), "game"),
 }
-CHOICES = {"hopper": N_("hopper"), "handpay": N_("handpay"), "keep": N_("kept on the credit meter")}
+CHOICES = {"hopper": N_("hopper"), "handpay": N_("handpay"), "keep": N_("kept on the credit meter"),
+           "voucher": N_("voucher")}
 
 # The meters by their human names; the money meters count points and are shown as money too
 METER_NAMES = {
