@@ -117,8 +117,8 @@ class Wiring:
         force are while they are prepared (``prepare_auto``). ``first_start``: where no witness
         (the data folder, the head stores, the panel's memory) knows a journal, begin one
         (``cabinet run --init``)."""
-        for name, url in (("panel", panel_url), ("bus", bus_url), ("printer", printer_url or cfg.devices.printer or "")):
-            if url and is_simulated(url):
+        for name, url in (("panel", panel_url), ("bus", bus_url)):
+            if is_simulated(url):
                 raise ValueError(f"devices.{name}: {url} needs the simulators (cabinet run starts them)")
         profile = load_profile(cfg.game)
         others = tuple(load_profile(g) for g in cfg.games_enabled if g != cfg.game)
@@ -161,6 +161,8 @@ class Wiring:
             devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters), cab.validator_counters())
             opened.callback(devices.close)
             worker = BusWorker(cab, lock, devices, clock)
+            if cfg.devices.printer is not None and is_simulated(printer_url or cfg.devices.printer):
+                raise ValueError(f"devices.printer: {cfg.devices.printer} needs the simulators (cabinet run starts them)")
             worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout
             opened.pop_all()  # started: Wiring.close closes them from now on
         keeper = JournalKeeper(cab.journal, cfg.data_path(base) / "archive", cfg.seats, cfg.memory.archive_at_mb * 2**20,
