@@ -64,3 +64,19 @@ def test_what_a_powered_validator_keeps_comes_back_after_a_restart_of_its_simula
     again = SimBillValidator(address=40, serial=dev.serial)
     again.restore(kept, 5.0)
     assert (again.counter, again.escrow, again.master_enabled, again.box) == (1, 2, True, {})
+
+
+def test_a_counter_that_went_back_credits_nothing_and_is_a_counter_fault():
+    from hardware.cctalk.acceptor import CounterFault, CreditTracker
+
+    sim, val = started(["--validator", "40"])
+    for _ in range(3):
+        sim.control.note(40, "EU0010A")
+        val.poll()
+        val.route(True)
+        val.poll()
+    assert sim.control.status(40)["counter"] == "6"
+    val.tracker = CreditTracker(9)  # the journal followed it to 9: the device's 6 is behind (an old reply, another unit)
+    sim.control.note(40, "EU0010A")
+    assert val.poll() == (CounterFault(40, 9, 7, 253),)  # 7 after 9: not 253 new events
+    assert val.poll() == ()  # and 7 is the baseline from now on: none of it is credited later
