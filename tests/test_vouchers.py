@@ -311,3 +311,24 @@ def test_a_reprint_after_a_cut_says_duplicate_in_the_cabinets_language_and_carri
     assert [ln for ln in again.text if ln != again.text[1]] == first.text
     assert again.barcodes == first.barcodes and again.barcodes[0].data == SAMPLE["number"]
     assert "Dato 2026-11-30, tid 00:53:20 UTC" in first.text and "Beløp: 125,00 EUR" in first.text
+
+
+def test_what_an_empty_hopper_left_owed_is_a_voucher_when_the_attendant_turns_it_over(tmp_path):
+    from machine.loop.payout import SeatLedger
+
+    settings = CabinetSettings(seats=2, vouchers=True, note_values={"EU0020A": 200})
+    cab = boot(tmp_path, settings=settings)
+    credit(cab, 1, 200)
+    cab.press(1, "collect", 0)  # 20 coins asked of the hopper
+    ledger = SeatLedger(cab, 1)
+    ledger.begin_payout(20)
+    ledger.payout_baseline(0, 0)
+    ledger.coins_paid(5)
+    ledger.end_payout(5, 15, "empty")  # it pays 5 and runs empty: the seat tilts, 150 points owed
+    assert cab.seats[1].lock == "tilt" and cab.voucher_to_print() is None
+    assert cab.attendant_handpay_rest(1)
+    assert cab.voucher_of(1)["amount"] == 150 and cab.seats[1].lock == "handpay"
+    cab.voucher_printing(1, 3.0)
+    cab.voucher_printed(1)
+    seat = cab.seats[1]
+    assert (seat.money.credit, seat.meters.get("hopper_out"), seat.meters.get("voucher_out"), seat.lock) == (0, 50, 150, None)

@@ -225,8 +225,10 @@ def handpay_rest_amount(core: Core, n: int) -> int:
 
 
 def handpay_rest(core: Core, seat: SeatState, amount: int) -> None:
+    """What the hopper could not pay: a voucher where a printer is fitted, else a handpay."""
     seat.lock = None
-    lock_handpay(core, seat, amount)
+    if not vouchers.issue(core, seat, amount):
+        lock_handpay(core, seat, amount)
 
 
 # -- the devices' own counters: evidence of coins the journal never saw ---------------------------
