@@ -327,7 +327,8 @@ def test_what_an_empty_hopper_left_owed_is_a_voucher_when_the_attendant_turns_it
     ledger.end_payout(5, 15, "empty")  # it pays 5 and runs empty: the seat tilts, 150 points owed
     assert cab.seats[1].lock == "tilt" and cab.voucher_to_print() is None
     assert cab.attendant_handpay_rest(1)
-    assert cab.voucher_of(1)["amount"] == 150 and cab.seats[1].lock == "handpay"
+    voucher = cab.voucher_of(1)
+    assert voucher is not None and voucher["amount"] == 150 and cab.seats[1].lock == "handpay"
     cab.voucher_printing(1, 3.0)
     cab.voucher_printed(1)
     seat = cab.seats[1]
