@@ -9,17 +9,18 @@ loads a file (``config.py`` does) and never starts a device.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
-BILL_ID = re.compile(r"^[A-Z]{2}(\d{4})[A-Z]$")  # ccTalk bill id: country, value in whole units, issue
+from hardware.cctalk.bills import bill_face_units
+
 DEFAULT_NOTES_EUR = (5, 10, 20, 50)
 
 
 def note_face_cents(bill_id: str) -> int | None:
-    m = BILL_ID.match(bill_id)
-    return int(m.group(1)) * 100 if m else None
+    """A ccTalk bill id's face value in cents (its value in whole units, ``EU0020A``: 2000)."""
+    units = bill_face_units(bill_id)
+    return None if units is None else units * 100
 
 
 def default_notes(denomination_cents: int) -> dict[str, int]:
