@@ -22,6 +22,12 @@ from machine.sas.server import ServerProcess, snapshot_data
 from machine.sas.source import seat_meters
 
 
+def link_spec(link: Any, serial: str) -> dict[str, Any]:
+    """One configured link as the child's spec names it (its serial: ``<serial>-<seat>``)."""
+    return {"port": link.port, "address": link.address, "seat": link.seat, "implied_nack": link.implied_nack,
+            "serial": f"{serial}-{link.seat}" if serial else str(link.seat)}
+
+
 class SasBridge:
     """The cabinet's SAS links (see the module's docstring)."""
 
@@ -57,8 +63,7 @@ class SasBridge:
             codes.append(ex.RAM_CLEARED)
         codes.append(ex.POWER_APPLIED)
         self.server = ServerProcess({
-            "links": [{"port": x.port, "address": x.address, "seat": x.seat,
-                       "serial": f"{self.serial}-{x.seat}" if self.serial else str(x.seat)} for x in self.links],
+            "links": [link_spec(x, self.serial) for x in self.links],
             "games": list(self.names), "cents": self.cents, "exceptions": codes,
             "max_bets": {str(k): self.cab.core.profiles[g].rules.max_bet for k, g in self.names.items()
                          if g in self.cab.core.profiles},

@@ -155,7 +155,8 @@ def serve(lines: IO[str], out: IO[str]) -> None:
         sources[seat] = SeatSource(seat, tuple(spec["games"]), link["serial"], rom, clock, spec["cents"],
                                    {int(k): v for k, v in spec["max_bets"].items()})
         sources[seat].snapshot = snapshot_of(spec["snapshots"][str(seat)])
-        machines[seat] = PostedMachine(link["address"], sources[seat], now=time.monotonic())
+        machines[seat] = PostedMachine(link["address"], sources[seat], now=time.monotonic(),
+                                       implied_nack=bool(link.get("implied_nack", False)))
         for code in spec["exceptions"]:  # the start's: power lost, RAM cleared, power applied
             machines[seat].post_exception(code)
         by_port.setdefault(link["port"], {})[link["address"]] = machines[seat]
