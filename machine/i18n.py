@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import gettext
 import io
+from dataclasses import dataclass
 from decimal import Decimal
 from functools import cache
 from pathlib import Path
@@ -58,6 +59,14 @@ def catalog(language: str) -> gettext.NullTranslations:
     return gettext.GNUTranslations(buf)
 
 
+@dataclass(frozen=True)
+class Money:
+    """A message's field that is an amount: written as money in the language of the screen."""
+
+    points: int
+    cents: int  # a point's worth in cents
+
+
 class Words:
     """The words of one language: ``words(message, **fields)``, ``words.money(points, cents)``."""
 
@@ -70,6 +79,7 @@ class Words:
 
     def __call__(self, message: str, **fields: object) -> str:
         text = self._catalog.gettext(message) if message else message
+        fields = {k: self.money(v.points, v.cents) if isinstance(v, Money) else v for k, v in fields.items()}
         return text.format(**fields) if fields else text
 
     def plural(self, singular: str, plural: str, n: int, **fields: object) -> str:

@@ -181,6 +181,8 @@ def _comes_up(link: str, key: bytes | None, wait: float = 2.5) -> tuple[bool, di
         return host.link_up, host.stats
 
 
+# slow: two panel processes, three `cabinet panel pair` processes, and two hosts that must NOT come up
+# (each waits its second out)
 @pytest.mark.timeout(90)
 def test_cabinet_panel_pair_pairs_a_panel_over_its_link_and_only_the_paired_key_talks_to_it(tmp_path):
     (tmp_path / "cfg.yaml").write_text(two_seats(_memory(tmp_path)))

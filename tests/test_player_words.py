@@ -30,7 +30,7 @@ from tests.helpers import stored_pin  # noqa: E402
 DISPLAY = Path(__file__).parent.parent / "machine" / "display"
 GAMES = Path(__file__).parent.parent / "machine" / "games"
 PLAYER_SOURCES = ("view.py", "draw.py", "painter.py", "cards.py", "others.py", "notes.py", "screens.py", "places.py",
-                  "tournament.py", "gamewords.py")
+                  "tournament.py", "gamewords.py", "aftnotice.py")
 FIELD = re.compile(r"\{\w+\}")
 
 

@@ -24,6 +24,7 @@ def _compiled_in_a_new_process() -> list[str]:
     return list(json.loads(done.stdout.splitlines()[-1]))
 
 
+# slow: a new process loads every kernel (and compiles them when the sources changed): minutes, once
 def test_after_the_kernels_were_compiled_once_a_new_process_compiles_none():
     pytest.importorskip("numba")
     if _compiled_in_a_new_process():  # a changed source: that process compiled and saved them
@@ -42,13 +43,88 @@ def _fake_venv(tmp_path: Path) -> Path:
     return tmp_path
 
 
-@pytest.mark.parametrize(("extras", "precompiles"), [("test,fast", True), ("test", False)])
-def test_the_set_up_compiles_the_kernels_right_after_installing_the_fast_extra(tmp_path, extras, precompiles):
+@pytest.mark.parametrize(("extras", "kernels", "precompiles"), [
+    ("test,fast", "", ["-m machine.gamemath.precompile --jobs 2"]),  # tools/test: every kernel, two at a time
+    ("test,fast", "cabinet", ["-m machine.gamemath.precompile --cabinet",  # tools/run: the cabinet's before its window,
+                              "-m machine.gamemath.precompile --rest"]),  # the others in the background
+    ("test", "", []),
+])
+def test_the_set_up_compiles_the_kernels_right_after_installing_the_fast_extra(tmp_path, extras, kernels, precompiles):
     project = _fake_venv(tmp_path)
-    script = f'. "{ROOT}/tools/_venv.sh" && ensure_venv {extras} && ensure_venv {extras}'
+    script = f'. "{ROOT}/tools/_venv.sh" && ensure_venv {extras} {kernels} && ensure_venv {extras} {kernels}; wait'
     done = subprocess.run(["bash", "-c", script], cwd=project, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     calls = (project / "calls").read_text().splitlines()
     expected = ["-m pip install --upgrade pip", f"-m pip install -e .[{extras}]"]
-    assert calls == expected + (["-m machine.gamemath.precompile"] if precompiles else [])  # once: not on the second call
-    assert ("Compiling the numba kernels" in done.stderr) == precompiles
+    assert calls == expected + precompiles  # once: not on the second call
+    assert ("Compiling the numba kernels" in done.stderr) == bool(precompiles)
+    assert ("in the background" in done.stderr) == (kernels == "cabinet")
+
+
+def test_the_tools_ask_for_the_kernels_they_need():
+    assert "ensure_venv test,fast cabinet" in (ROOT / "tools" / "run").read_text()  # the window waits for Auto's only
+    assert "ensure_venv test,fast\n" in (ROOT / "tools" / "test").read_text()  # the suite needs them all
+
+
+# The steps the cabinet's start needs, and a headless cabinet that names the kernels it used.
+USED = ("import json, sys; from numba.core.dispatcher import Dispatcher\n"
+        "def used():\n"
+        "    return sorted(f'{n}.{k}' for n, m in list(sys.modules.items()) if n.startswith('machine.gamemath.') and m\n"
+        "                  for k, d in vars(m).items() if isinstance(d, Dispatcher) and d.overloads)\n")
+
+
+def _used_by(code: str, tmp_path: Path) -> list[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), CABINET_CACHE_DIR=str(tmp_path / "cache"),
+               SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
+    done = subprocess.run([sys.executable, "-c", USED + code + "\nprint(json.dumps(used()))"], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=900)
+    assert done.returncode == 0, done.stderr
+    return list(json.loads(done.stdout.splitlines()[-1]))
+
+
+# slow: two new processes, one of them a headless cabinet with its simulators
+def test_the_cabinet_needs_no_kernel_but_those_the_set_up_compiles_before_its_window(tmp_path):
+    pytest.importorskip("numba")
+    from machine.gamemath import precompile
+
+    assert precompile.cabinet_steps() == ["blackjack exact"]
+    first = _used_by("from machine.gamemath import precompile; precompile.compile_all(only=precompile.cabinet_steps())",
+                     tmp_path)
+    run = _used_by("from machine.cli import main; main(['run', '--headless', '--rounds', '3'])", tmp_path)
+    assert run, "the cabinet used no kernel at all: nothing was checked"
+    assert set(run) <= set(first), f"the cabinet needs kernels the set-up leaves for later: {sorted(set(run) - set(first))}"
+    assert not any(".fast" in k or "fastkernel" in k for k in first)  # the simulators are not among them
+
+
+def test_a_first_use_that_compiles_says_so_once_and_a_cached_one_says_nothing(monkeypatch, capsys):
+    pytest.importorskip("numba")
+    import time
+
+    from machine.gamemath import ochko, precompile
+
+    ran: list[str] = []
+    monkeypatch.setattr(precompile, "_READY", set())
+    def slow() -> None:
+        ran.append("slow")
+        time.sleep(0.4)
+
+    monkeypatch.setattr(ochko, "precompile", slow)
+    precompile.first_use("ochko", after=0.1)
+    precompile.first_use("ochko", after=0.1)  # once a process
+    err = capsys.readouterr().err
+    assert ran == ["slow"]
+    assert err.count("compiling ochko's numba kernels (a first use: once") == 1
+    assert "ochko's kernels compiled in" in err
+    monkeypatch.setattr(precompile, "_READY", set())
+    monkeypatch.setattr(ochko, "precompile", lambda: ran.append("cached"))
+    precompile.first_use("ochko", after=0.1)
+    assert ran == ["slow", "cached"] and capsys.readouterr().err == ""
+
+
+def test_the_precompile_command_refuses_what_it_does_not_know_in_one_line(capsys):
+    from machine.gamemath import precompile
+
+    assert precompile.main(["--only", "baccarat"]) == 2
+    assert "--only: no step baccarat (the steps: blackjack exact, blackjack," in capsys.readouterr().err
+    assert precompile.main(["--jobs", "0"]) == 2
+    assert "--jobs 0: a number of processes" in capsys.readouterr().err

@@ -20,6 +20,7 @@ import pytest
 from machine.cli import main
 from machine.games.blackjack.game import BlackjackGame
 from machine.money.journal import Journal
+from machine.money.memory import FileHeadStore
 from machine.operator import inforce
 from machine.operator.config import load_config
 from machine.operator.firststart import init_cabinet
@@ -63,17 +64,36 @@ def apply(capsys, path: Path, entered: str) -> tuple[int, str, str]:
     return status, out, err
 
 
+# slow: a first start and a headless soak (the simulators started, Auto's tables), made once for
+# the file's tests (it took 4.5-6 s a test); each test plays on a copy of its own
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    """A cabinet that has played (seats' rows in the journal), stopped: its folder."""
+    folder = tmp_path_factory.mktemp("played")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.chdir(folder)
+        path = config(folder)
+        init_cabinet(load_config(path), folder)
+        assert soak(path, folder) == 0
+    return folder
+
+
 @pytest.fixture
-def cabinet(tmp_path, monkeypatch, capsys):
-    """A cabinet that has played (seats' rows in the journal), stopped; the shipped configuration."""
+def cabinet(played, tmp_path, monkeypatch, capsys):
+    """A copy of ``played`` in this test's folder (its configuration naming this folder; the head
+    store's file renamed for the journal's new path); the shipped configuration."""
+    shutil.copytree(played, tmp_path, dirs_exist_ok=True)
     monkeypatch.chdir(tmp_path)
     path = config(tmp_path)
-    init_cabinet(load_config(path), tmp_path)
-    assert soak(path, tmp_path) == 0
+    cfg = load_config(path)
+    heads = list((tmp_path / "heads").glob("head-*"))
+    assert len(heads) == 1
+    heads[0].rename(FileHeadStore(tmp_path / "heads", cfg.journal_path(tmp_path)).file)
     capsys.readouterr()
     return path
 
 
+# slow: two headless soaks of the real cabinet (the simulators over ptys): starting is what is checked
 def test_a_denomination_change_does_not_start_the_cabinet(cabinet, tmp_path, capsys):
     # finding 1: one cent a point and every coin's points x10 passed config check and started,
     # paying ten times what came in
@@ -114,6 +134,7 @@ def test_the_denomination_is_not_applied_while_points_are_on_a_meter(cabinet, tm
     assert journal(tmp_path, cabinet).get(inforce.ROW)["machine"]["denomination_cents"] == 10
 
 
+# slow: headless soaks before and after the change (the simulators over ptys)
 def test_a_pay_table_change_waits_for_the_operator_and_is_journaled_with_old_and_new(cabinet, tmp_path, capsys,
                                                                                      monkeypatch):
     # finding 2: a profile folder given by CABINET_CONFIG with another pay table started at once
@@ -155,6 +176,7 @@ def test_a_pay_table_change_waits_for_the_operator_and_is_journaled_with_old_and
     assert (status, out) == (0, f"{cabinet}: nothing to apply: the configuration's settings are the settings in force\n")
 
 
+# slow: a second cabinet process against a running one (the simulators over ptys)
 def test_a_second_cabinet_on_a_journal_in_use_is_status_1_and_one_line(cabinet, tmp_path, capsys):
     # finding 13: it used to start, and the first write of one of them failed with
     # "UNIQUE constraint failed: journal.seq" (status 2)

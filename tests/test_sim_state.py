@@ -41,6 +41,8 @@ def _cabinet(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=240)
 
 
+# slow: three whole cabinet processes on one data folder (each starting the simulators) and an audit after
+# each: what carries over between processes is what is checked
 @pytest.mark.timeout(400)
 def test_three_headless_runs_on_one_data_folder_neither_tilt_nor_forget_the_devices(tmp_path):
     (tmp_path / "cfg.yaml").write_text(two_seats(
@@ -72,6 +74,7 @@ def test_three_headless_runs_on_one_data_folder_neither_tilt_nor_forget_the_devi
     assert verify.returncode == 0, verify.stdout + verify.stderr
 
 
+# slow: two whole cabinet processes around a deleted data folder: the witness is across processes
 @pytest.mark.timeout(300)
 def test_the_panels_memory_beside_the_data_folder_is_a_witness_the_data_folder_cannot_take_along(tmp_path):
     """Finding 11: with the journal and the head store deleted together, the next start began a

@@ -118,6 +118,10 @@ def simulate_command(args: argparse.Namespace) -> int:
                 exact = engines.returns(profile)[0]
         elif (cached := engines.cached_returns(profile)) is not None:
             exact = cached[0]
+    if args.fast:  # a first use compiles the fast path's kernels here, with a line saying so
+        from machine.gamemath.precompile import first_use
+
+        first_use(profile.engine)
     progress = RateProgress("cabinet simulate")
     if args.cluster is None:
         t = _simulated(math, profile, args, None, progress)

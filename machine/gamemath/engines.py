@@ -98,6 +98,9 @@ def returns(profile: Any) -> tuple[float, float | None]:
     if has_exact_rtp(profile.engine):
         got = exact_returns(profile)
     else:  # the return depends on the computer players: simulated, a fixed seed
+        from machine.gamemath.precompile import first_use
+
+        first_use(profile.engine)  # a first use compiles the fast path here, saying so
         got = (math_of(profile.engine).fast_simulate(profile.rules, SIMULATED_ROUNDS, seed=1).rtp, None)
     _write_returns(key, got)
     return got

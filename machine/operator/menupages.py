@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from hardware.buttons import Button
 
+from machine.core.aft import METERS as AFT_METERS
 from machine.i18n import N_
 from machine.money.meters import CABINET_METERS, GAME_METERS, SEAT_METERS, per_game, total
 from machine.operator.menuwords import (
@@ -137,8 +138,8 @@ def meters_page(menu: OperatorMenu) -> MenuView:
     _ = menu.words
     seats = menu.cab.seats
     cents = menu.cents_per_point
-    names = [n for n in SEAT_METERS if n != "handpays"] + list(CABINET_METERS)
     life = {**total(s.meters for s in seats.values()), **menu.cab.cabinet_meters.lifetime}
+    names = [n for n in SEAT_METERS if n != "handpays"] + list(CABINET_METERS) + [m for m in AFT_METERS if m in life]
     per = {**total((s.meters for s in seats.values()), period=True), **menu.cab.cabinet_meters.period}
 
     def row(label: str, meter: str, lifetime: int, period: int, by_seat: list[str]) -> str:
@@ -150,6 +151,10 @@ def meters_page(menu: OperatorMenu) -> MenuView:
     for m in names:
         by_seat = [] if m in CABINET_METERS else [_.number(s.meters.get(m)) for s in seats.values()]
         rows.append(row(_(METER_NAMES.get(m, m)), m, life.get(m, 0), per.get(m, 0), by_seat))
+    for key in sorted(k for k in life if k.startswith(("note_in_count:", "note_in_value:"))):  # per note
+        meter, _sep, bill = key.partition(":")
+        by_seat = [_.number(s.meters.get(key)) for s in seats.values()]
+        rows.append(row(f"{_(METER_NAMES[meter])}: {bill}", meter, life.get(key, 0), per.get(key, 0), by_seat))
     rows.append("\t".join([_("Credit / club now"), "", "", "", ""]
                           + [f"{_.number(s.money.credit)} / {_.number(s.money.club)}" for s in seats.values()]))
     life_games, per_games = per_game(life), per_game(per)

@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from machine.sas import exceptions as ex
+from machine.sas.aft import CabinetAft
 from machine.sas.server import ServerProcess, snapshot_data
 from machine.sas.source import seat_meters
 
@@ -50,7 +52,7 @@ class SasBridge:
     """The cabinet's SAS links (see the module's docstring)."""
 
     def __init__(self, cab: Any, links: list[Any], games: list[str], *, serial: str = "",
-                 denomination_cents: int = 10) -> None:
+                 denomination_cents: int = 10, aft: CabinetAft | None = None) -> None:
         self.cab = cab
         self.links = links
         self.names = {i + 1: g for i, g in enumerate(games)}  # game number -> game
@@ -63,17 +65,22 @@ class SasBridge:
         self.seen = cab.journal.last_seq
         self.server: ServerProcess | None = None
         self._down_said = False
+        self.aft = aft or CabinetAft(cab, {}, None)  # cashless transfers (machine/sas/aft.py); None: off
 
     @classmethod
     def from_config(cls, cfg: Any, cab: Any) -> SasBridge | None:
         """The bridge of ``cfg.sas`` (None when no link is configured); not yet started."""
         if not cfg.sas.links:
             return None
+        aft = CabinetAft(cab, dict(cfg.aft.assets), cfg.aft.limits() if cfg.aft.enabled else None)
         return cls(cab, list(cfg.sas.links), list(cfg.games_enabled), serial=cab.journal.journal_id[:8],
-                   denomination_cents=cfg.denomination_cents)
+                   denomination_cents=cfg.denomination_cents, aft=aft)
 
-    def start(self) -> None:
-        """The child started with the links, the snapshots and the start-up exceptions."""
+    def start(self, now: float = 0.0) -> None:
+        """The child started with the links, the snapshots and the start-up exceptions (a transfer
+        a power cut left pending finished first)."""
+        self.aft.resume(now)
+        self.seen = self.cab.journal.last_seq
         j = self.cab.journal
         ups = j.records("power_up", last=2)
         codes = [ex.POWER_LOST] if len(ups) > 1 else []  # it was down since the last start: the loss, told now
@@ -87,6 +94,7 @@ class SasBridge:
                          if g in self.cab.core.profiles},
             "base_percents": {str(k): v for k, v in base_percents(self.cab.core.profiles, self.names).items()},
             "snapshots": {str(n): snapshot_data(s) for n, s in self._snapshots().items()},
+            "aft": {str(n): self.aft.spec(n) for n in self.seats},
         })
 
     def close(self) -> None:
@@ -133,6 +141,9 @@ class SasBridge:
         elif event == "set_clock":
             when = datetime.fromisoformat(message["when"])
             cab.operator_event("clock set by the host", now, seat=seat, clock=when.isoformat())
+        elif (reply := self.aft.asked(seat, event, message, now)) is not None:
+            assert self.server is not None
+            self.server.send(reply)  # only now that the journal holds the transfer
 
     def _record(self, kind: str, seat: int | None, data: Any) -> None:
         if kind == "event" and data.get("event") == "door_closed":
@@ -148,5 +159,5 @@ class SasBridge:
 
     def _snapshots(self) -> dict[int, Any]:
         cab = self.cab
-        return {n: seat_meters(cab.seats[n], self.names, cab.profile.game, self.power_up_games[n], self.door_games[n])
-                for n in self.seats}
+        return {n: replace(seat_meters(cab.seats[n], self.names, cab.profile.game, self.power_up_games[n],
+                                       self.door_games[n]), aft=self.aft.availability(n)) for n in self.seats}

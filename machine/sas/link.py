@@ -18,12 +18,16 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from hardware.sas.link import open_sas_link
 from hardware.sas.machine import SasMachine
 from hardware.sas.port import SasPort
 from hardware.transport import Transport, TransportError
+
+from machine.sas.aft import record_of
+from machine.sas.source import SeatSource
 
 READ_TIMEOUT = 0.01  # s: the longest a posted exception or a chirp waits for the port thread
 REOPEN_AFTER = 0.5
@@ -37,11 +41,29 @@ class PostedMachine(SasMachine):
     def __init__(self, address: int, source: Any, *, now: float = 0.0, implied_nack: bool = False) -> None:
         super().__init__(address, source, now=now, implied_nack=implied_nack)
         self.posted: queue.SimpleQueue[tuple[int, bytes]] = queue.SimpleQueue()  # (code, real-time data)
+        self.aft_results: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()  # the cabinet's, once journaled
 
     def receive_data(self, data: bytes, now: float, wakeup: list[bool] | None = None) -> None:
         while not self.posted.empty():
             self.post_exception(*self.posted.get())
+        while not self.aft_results.empty():
+            aft_result(self, self.aft_results.get())
         super().receive_data(data, now, wakeup)
+
+
+def aft_result(machine: SasMachine, message: dict[str, Any]) -> None:
+    """The cabinet journaled a transfer (``aft_done``: the machine answers it completed from now,
+    and remembers it past its history) or refused it (``aft_refuse``: nothing moved)."""
+    if "aft_done" in message:
+        record = record_of(message["result"])
+        if isinstance(machine.source, SeatSource):
+            machine.source.aft_done[record.transaction_id] = record
+        try:
+            machine.aft.confirm(record.transaction_id, record.points, record.when or datetime.now())
+        except (KeyError, ValueError):
+            machine.aft.restore([record])  # not the one the machine holds: the journal's result stands
+    else:
+        machine.aft.refuse(message["id"], int(message["status"]))
 
 
 class PortThread:

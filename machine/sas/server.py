@@ -23,24 +23,27 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
+from hardware.sas.aft import AftLock, AftRegistration, AftTransfer
 from hardware.sas.machine import HandpayReset, SetClock, Shutdown, Startup
 
+from machine.sas.aft import HISTORY, record_of, registration_of
 from machine.sas.link import PortThread, PostedMachine
 from machine.sas.rom import RomSignature
 from machine.sas.source import HostClock, SeatSnapshot, SeatSource
 
-EVENTS = {Shutdown: "shutdown", Startup: "startup", HandpayReset: "handpay_reset", SetClock: "set_clock"}
+EVENTS = {Shutdown: "shutdown", Startup: "startup", HandpayReset: "handpay_reset", SetClock: "set_clock",
+          AftTransfer: "aft_transfer", AftRegistration: "aft_registration", AftLock: "aft_lock"}
 SWITCH_INTERVAL = 0.001  # the child's threads hand the interpreter's lock on this fast
 
 
 def snapshot_data(snap: SeatSnapshot) -> dict[str, Any]:
     return {"meters": dict(snap.meters), "per_game": {str(k): dict(v) for k, v in snap.per_game.items()},
-            "selected": snap.selected, "handpay": snap.handpay}
+            "selected": snap.selected, "handpay": snap.handpay, "aft": dict(snap.aft)}
 
 
 def snapshot_of(data: dict[str, Any]) -> SeatSnapshot:
     return SeatSnapshot(data["meters"], {int(k): v for k, v in data["per_game"].items()}, data["selected"],
-                        data["handpay"])
+                        data["handpay"], data.get("aft", {}))
 
 
 class ServerProcess:
@@ -160,6 +163,7 @@ def serve(lines: IO[str], out: IO[str]) -> None:
                                        implied_nack=bool(link.get("implied_nack", False)))
         for code in spec["exceptions"]:  # the start's: power lost, RAM cleared, power applied
             machines[seat].post_exception(code)
+        aft_start(machines[seat], sources[seat], spec.get("aft", {}).get(str(seat), {}))
         by_port.setdefault(link["port"], {})[link["address"]] = machines[seat]
         seat_of[(link["port"], link["address"])] = seat
 
@@ -172,6 +176,7 @@ def serve(lines: IO[str], out: IO[str]) -> None:
             if isinstance(event, SetClock):
                 clock.set(event.when)
                 message["when"] = event.when.isoformat()
+            message.update(aft_asked(event))
             say(message)
         return on
 
@@ -185,12 +190,34 @@ def serve(lines: IO[str], out: IO[str]) -> None:
                 sources[message["snap"]].snapshot = snapshot_of(message["s"])
             elif "exc" in message:
                 machines[message["exc"]].posted.put((message["code"], bytes.fromhex(message.get("data", ""))))
+            elif "aft_done" in message or "aft_refuse" in message:
+                machines[message.get("aft_done", message.get("aft_refuse"))].aft_results.put(message)
             elif "ping" in message:
                 say({"pong": message["ping"]})
     finally:
         for port in ports:
             port.stop()
         rom.close()
+
+
+def aft_start(machine: PostedMachine, source: SeatSource, spec: dict[str, Any]) -> None:
+    """A seat's AFT as the journal left it: on or off, its asset, its transfers, its registration."""
+    source.aft_on, source.asset = bool(spec.get("on")), int(spec.get("asset", 0))
+    records = [record_of(r) for r in spec.get("done", [])]
+    source.aft_done = {r.transaction_id: r for r in records}
+    machine.aft.restore(records[-HISTORY:], registration_of(spec.get("registration")))
+
+
+def aft_asked(event: Any) -> dict[str, Any]:
+    """What an AFT event tells the cabinet (nothing for the other events)."""
+    if isinstance(event, AftTransfer):
+        return {"id": event.transaction_id, "to_seat": event.to_seat, "points": event.points,
+                "partial": event.partial_ok}
+    if isinstance(event, AftRegistration):
+        return {"status": event.status, "asset": event.asset, "key": event.key.hex(), "pos_id": event.pos_id}
+    if isinstance(event, AftLock):
+        return {"locked": event.locked}
+    return {}
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from hardware.cctalk.bills import bill_face_units
 from hardware.sas.source import BaseMeterSource, GameInfo
 
 from machine.sas.rom import RomSignature
@@ -26,7 +27,13 @@ SEAT_METERS: dict[str, str] = {
     "coin_in": "total_bet", "coin_out": "total_won", "cancelled": "total_out", "jackpot": "handpay_out",
     "drop": "total_in", "true_coin_in": "total_in", "true_coin_out": "hopper_out",
     "games_played": "games_played", "games_won": "games_won", "games_lost": "games_lost",
+    "aft_in": "aft_in", "aft_in_count": "aft_in_count", "aft_out": "aft_out", "aft_out_count": "aft_out_count",
+    "bills_credits": "note_in_value", "vouchers_out": "voucher_out", "vouchers_out_count": "vouchers_out",
 }
+# what the journal's total in and out hold besides coins and hopper or hand payouts: AFT, which SAS
+# meters on its own (17/18, A0/A1, B8/B9), never as drop, true coin in or cancelled credits
+NOT_CASH = {"drop": "aft_in", "true_coin_in": "aft_in", "cancelled": "aft_out"}
+NOTES_COUNT = "note_in_count:"  # the seat's notes stacked of one bill id (``note_in_count:EU0020A``)
 # SAS meter name -> the per-game meter (``<name>:<game>``) of a game number
 GAME_METERS: dict[str, str] = {"coin_in": "total_bet", "coin_out": "total_won", "games_played": "games_played"}
 
@@ -39,6 +46,7 @@ class SeatSnapshot:
     per_game: Mapping[int, Mapping[str, int]] = field(default_factory=dict)
     selected: int = 0
     handpay: bool = False
+    aft: Mapping[str, Any] = field(default_factory=dict)  # machine/sas/aft.py's availability: to, from, limit, lockable
 
 
 def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_games: int, door_games: int) -> SeatSnapshot:
@@ -48,15 +56,29 @@ def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_gam
     m = seat.meters.get
     played = m("games_played")
     meters = {sas: m(ours) for sas, ours in SEAT_METERS.items()}
+    meters |= {sas: meters[sas] - m(aft) for sas, aft in NOT_CASH.items()}
+    meters["true_coin_in"] -= m("note_in_value")  # coins only: notes are bills (20, 46, 31-37), all are drop
+    meters |= notes_by_value(seat.meters.lifetime)
     meters |= {
         "credits": seat.money.credit + seat.money.club,
-        "bills_value": 0,
         "games_since_power_up": max(0, played - power_up_games),
         "games_since_door": max(0, played - door_games),
     }
     per_game = {number: {sas: m(f"{ours}:{game}") for sas, ours in GAME_METERS.items()} for number, game in names.items()}
     selected = next((number for number, game in names.items() if game == in_force), 0)
     return SeatSnapshot(meters, per_game, selected, seat.lock == "handpay")
+
+
+def notes_by_value(lifetime: Mapping[str, int]) -> dict[str, int]:
+    """The seat's stacked notes as SAS counts them: ``bills_<value>`` (how many of each face value,
+    in the currency's whole units) and ``bills_value`` (their whole value, in those units)."""
+    out: dict[str, int] = {"bills_value": 0}
+    for key, count in lifetime.items():
+        units = bill_face_units(key[len(NOTES_COUNT):]) if key.startswith(NOTES_COUNT) else None
+        if units is not None:
+            out[f"bills_{units}"] = out.get(f"bills_{units}", 0) + count
+            out["bills_value"] += units * count
+    return out
 
 
 class HostClock:
@@ -91,6 +113,9 @@ class SeatSource(BaseMeterSource):
         self._clock = clock
         self._cents = denomination_cents
         self.snapshot = SeatSnapshot()  # swapped whole by the loop thread
+        self.aft_on = False
+        self.asset = 0
+        self.aft_done: dict[str, Any] = {}  # transaction id -> its AftRecord (the journal's, given at start)
 
     def meter(self, name: str, game: int = 0) -> int:
         snap = self.snapshot
@@ -126,3 +151,24 @@ class SeatSource(BaseMeterSource):
         number = game or self.snapshot.selected
         return GameInfo(game_id="BJ", additional_id=f"{number:03d}", max_bet=self._max_bets.get(number, 0),
                         base_percent=self._base_percents.get(number, 0))
+
+    # -- AFT: what the snapshot says; the cabinet checks each transfer again when it journals it --
+
+    def asset_number(self) -> int:
+        return self.asset
+
+    def aft_enabled(self) -> bool:
+        return self.aft_on
+
+    def aft_limit_points(self) -> int:
+        return int(self.snapshot.aft.get("limit", 0))
+
+    def aft_available(self) -> tuple[bool, bool]:
+        a = self.snapshot.aft
+        return bool(a.get("to")), bool(a.get("from"))
+
+    def lockable(self) -> bool:
+        return bool(self.snapshot.aft.get("lockable", True))
+
+    def aft_transaction(self, transaction_id: str) -> Any:
+        return self.aft_done.get(transaction_id)

@@ -1,7 +1,8 @@
 """Eric Farmer's exact engine beside ours (``cabinet bench farmer``).
 
 Owns: building Farmer's strategy program from the checkout ``FARMER_BLACKJACK`` names, running
-it on the anchor rules, and the comparison with ours. Prints figures; asserts nothing.
+it on the anchor rules, and the comparison with ours, in one process and as whole commands (with
+what a new process of ours spends before it computes). Prints figures; asserts nothing.
 """
 
 from __future__ import annotations
@@ -151,9 +152,11 @@ def farmer_bench(repeats: int = 3) -> None:
             ours.append(time.perf_counter() - t)
     command: list[float] = []
     script = "game: random-blackjack\nrules: " + json.dumps(ANCHOR_RULES) + "\n"
+    base_env = child_env()
+    base_env.pop("PYTHONDONTWRITEBYTECODE", None)  # a user's Python keeps its byte code
     for _ in range(repeats):
         with tempfile.TemporaryDirectory() as folder:
-            env = dict(child_env(), CABINET_CACHE_DIR=folder)
+            env = dict(base_env, CABINET_CACHE_DIR=folder)
             t = time.perf_counter()
             done = subprocess.run([*CABINET, "rtp", "-", "--json"], input=script, capture_output=True, text=True, env=env)
             command.append(time.perf_counter() - t)
@@ -177,3 +180,17 @@ def farmer_bench(repeats: int = 3) -> None:
     if command:
         print(_times("ours, cabinet rtp --json as a new process (imports included), an empty cache folder", command)
               + (f": {_ratio(min(command), min(farmer[0]))}" if farmer else ""))
+        print("  of which, as new processes: " + ", ".join(
+            f"{label} {min(_child_seconds(code, base_env) for _ in range(repeats)):.2f} s" for label, code in (
+                ("Python's start", "pass"), ("numpy's import", "import numpy"), ("numba's import", "import numba"),
+                ("the command's imports", "import machine.cli.games, machine.gamemath.blackjack.exact_fast"))))
+
+
+def _child_seconds(code: str, env: dict[str, str]) -> float:
+    """The wall time of ``python -c code`` as a new process."""
+    import subprocess
+    import sys
+
+    t = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], env=env, capture_output=True)
+    return time.perf_counter() - t

@@ -5,7 +5,8 @@ name: ``auto_action``, ``prepare`` (with a progress per up card and threads:
 ``PREPARE_PROGRESS``), ``exact_rtp``, ``rtp_report`` / ``rtp_lines`` / ``strategy_lines``
 (``report``, imported when first called), ``simulate`` (``simulate``: the engine, Auto
 deciding), ``fast_simulate`` (``fast``: the compiled path, numba; imported only when asked for),
-``HAS_EXACT_RTP``, ``precompile`` (its two steps: ``PRECOMPILE_STEPS``) and ``forget``; beside
+``HAS_EXACT_RTP``, ``precompile`` (its two steps: ``PRECOMPILE_STEPS``, the cabinet's
+``CABINET_STEPS``) and ``forget``; beside
 them the analysis's own API:
 
 * ``game_rtp(rules) -> GameReturn``: exact RTP and house edge of one seat playing Auto's
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "HAS_EXACT_RTP",
+    "CABINET_STEPS",
     "PRECOMPILE_STEPS",
     "PREPARE_PROGRESS",
     "Analysis",
@@ -125,6 +127,10 @@ def precompile_fast() -> None:
 
 PRECOMPILE_STEPS: dict[str, Callable[[], None]] = {"blackjack exact": precompile_exact, "blackjack": precompile_fast}
 """``precompile``'s steps by the name ``python -m machine.gamemath.precompile`` prints."""
+
+CABINET_STEPS = ("blackjack exact",)
+"""The steps the cabinet's own start needs (Auto's tables: the exact analysis), compiled by the
+set-up before the first window; the simulator's compile on first use (or in the background)."""
 
 
 def precompile() -> None:

@@ -228,7 +228,9 @@ def _run_chunk(seed, rounds, base, nseats, P, nxt, hard, aces, ncards, sevens, a
     rng = rng_seeded(seed)
     deck = np.empty((1, base.shape[0]), base.dtype)
     deck[0] = base
-    _rounds(deck, True, rng, rounds, nseats, P, nxt, hard, aces, ncards, sevens, act,
+    # bool(True), not the literal True: one compile of the loop serves this call and the given shoes' (a  # noqa: UP018
+    # literal would be a specialisation of its own, compiled again: half the fast path's compile time)
+    _rounds(deck, bool(True), rng, rounds, nseats, P, nxt, hard, aces, ncards, sevens, act,  # noqa: UP018
             np.zeros((1, nseats), np.int64), np.zeros(1, np.int64), out)
 
 

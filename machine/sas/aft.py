@@ -1,0 +1,86 @@
+"""AFT between the host and the cabinet: what the child serving the ports is told, and the answers.
+
+Owns, on the cabinet's side (``CabinetAft``, the bridge's): each seat's AFT in the child's spec
+(on or off, the asset number, every transfer the journal holds and the registration, so a
+replay after a restart is answered with its first result), each snapshot's availability (the
+directions possible now, the most one transfer may put on the seat), the host's transfer
+handed to the core (``Cabinet.aft_transfer``: journaled, then applied) and only then its result
+sent to the child — ``aft_done`` (completed) or ``aft_refuse`` — and the registration kept. On
+the child's side: the journal's results as ``AftRecord``s and ``AftRegistration``s
+(``record_of``, ``registration_of``). Never moves money itself, never answers a poll.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import Any
+
+from hardware.sas.aft import FROM_SEAT, TO_SEAT, AftRecord, AftRegistration
+
+from machine.core import aft as core_aft
+from machine.core.aft import AftLimits
+
+HISTORY = 127  # the transfers the machine keeps (older ones it asks of the source)
+
+
+def record_of(result: dict[str, Any]) -> AftRecord:
+    """A journaled result (``aft`` record) as the machine answers for it."""
+    return AftRecord(str(result["id"]), TO_SEAT if result["to_seat"] else FROM_SEAT, int(result["points"]),
+                     int(result["status"]), 0, datetime.fromisoformat(result["when"]),
+                     partial_ok=result["status"] == core_aft.PARTIAL, requested=int(result["requested"]))
+
+
+def registration_of(data: dict[str, Any] | None) -> AftRegistration | None:
+    if data is None:
+        return None
+    return AftRegistration(int(data["status"]), int(data["asset"]), bytes.fromhex(data["key"]), int(data["pos_id"]))
+
+
+class CabinetAft:
+    """The bridge's AFT: the cabinet's side of the transfers (see the module's docstring)."""
+
+    def __init__(self, cab: Any, assets: dict[int, int], limits: AftLimits | None) -> None:
+        self.cab = cab
+        self.assets = assets
+        self.limits = limits  # None: AFT off
+
+    def spec(self, seat: int) -> dict[str, Any]:
+        """The child's start for ``seat``: AFT on or off, its asset, its journal's transfers."""
+        if self.limits is None:
+            return {"on": False}
+        done, registration = self.cab.aft_history(seat)
+        return {"on": True, "asset": self.assets.get(seat, 0), "done": done, "registration": registration}
+
+    def availability(self, seat: int) -> dict[str, Any]:
+        """What the snapshot tells the machine of AFT now (the cabinet checks again at each transfer)."""
+        if self.limits is None:
+            return {}
+        to_seat, from_seat = self.cab.aft_available(seat)
+        credit = self.cab.seats[seat].money.credit
+        room = self.cab.core.settings.credit_limit - credit
+        today = core_aft.day_in(self.cab.core, seat, date.today().isoformat())
+        limit = max(0, min(self.limits.transfer_in, self.limits.daily_in - today, room))
+        return {"to": to_seat, "from": from_seat, "limit": limit, "lockable": not self.cab.in_round(seat)}
+
+    def resume(self, now: float) -> None:
+        """At start: a transfer a power cut left journaled as pending is finished now."""
+        if self.limits is not None:
+            for seat in self.assets:
+                if seat in self.cab.seats:
+                    self.cab.aft_resume(seat, now)
+
+    def asked(self, seat: int, event: str, message: dict[str, Any], now: float) -> dict[str, Any] | None:
+        """What the host asked (``aft_transfer``, ``aft_registration``); the reply for the child."""
+        if self.limits is None:
+            return None
+        if event == "aft_registration":
+            self.cab.aft_registration(seat, {k: message[k] for k in ("status", "asset", "key", "pos_id")})
+            return None
+        if event != "aft_transfer":
+            return None  # a lock: the machine holds it; the cabinet's rounds do not wait for it
+        when = datetime.now().replace(microsecond=0).isoformat()
+        result = self.cab.aft_transfer(seat, message["id"], bool(message["to_seat"]), int(message["points"]),
+                                       bool(message["partial"]), self.limits, now, when)
+        if result["status"] in (core_aft.FULL, core_aft.PARTIAL):
+            return {"aft_done": seat, "result": result}
+        return {"aft_refuse": seat, "id": message["id"], "status": result["status"]}
