@@ -14,6 +14,7 @@ came since the last start. Never blocks a frame on a port, never counts money of
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -22,6 +23,29 @@ from machine.sas import exceptions as ex
 from machine.sas.aft import CabinetAft
 from machine.sas.server import ServerProcess, snapshot_data
 from machine.sas.source import seat_meters
+
+
+def link_spec(link: Any, serial: str) -> dict[str, Any]:
+    """One configured link as the child's spec names it (its serial: ``<serial>-<seat>``)."""
+    return {"port": link.port, "address": link.address, "seat": link.seat, "implied_nack": link.implied_nack,
+            "serial": f"{serial}-{link.seat}" if serial else str(link.seat)}
+
+
+def base_percents(profiles: Mapping[str, Any], names: Mapping[int, str]) -> dict[int, int]:
+    """Each game number's return with Auto's play at a flat bet, in hundredths of a percent (1F,
+    53): exact where the game math has it (computed once, then its cache), the cached simulated
+    figure otherwise; a game with neither is left out (0000 on the wire), never simulated here."""
+    from machine.gamemath import engines
+
+    out = {}
+    for number, name in names.items():
+        profile = profiles.get(name)
+        if profile is None:
+            continue
+        got = engines.returns(profile) if engines.has_exact_rtp(profile.engine) else engines.cached_returns(profile)
+        if got is not None:
+            out[number] = min(9999, round(got[0] * 10000))
+    return out
 
 
 class SasBridge:
@@ -64,11 +88,11 @@ class SasBridge:
             codes.append(ex.RAM_CLEARED)
         codes.append(ex.POWER_APPLIED)
         self.server = ServerProcess({
-            "links": [{"port": x.port, "address": x.address, "seat": x.seat,
-                       "serial": f"{self.serial}-{x.seat}" if self.serial else str(x.seat)} for x in self.links],
+            "links": [link_spec(x, self.serial) for x in self.links],
             "games": list(self.names), "cents": self.cents, "exceptions": codes,
             "max_bets": {str(k): self.cab.core.profiles[g].rules.max_bet for k, g in self.names.items()
                          if g in self.cab.core.profiles},
+            "base_percents": {str(k): v for k, v in base_percents(self.cab.core.profiles, self.names).items()},
             "snapshots": {str(n): snapshot_data(s) for n, s in self._snapshots().items()},
             "aft": {str(n): self.aft.spec(n) for n in self.seats},
         })

@@ -156,9 +156,11 @@ def serve(lines: IO[str], out: IO[str]) -> None:
     for link in spec["links"]:
         seat = link["seat"]
         sources[seat] = SeatSource(seat, tuple(spec["games"]), link["serial"], rom, clock, spec["cents"],
-                                   {int(k): v for k, v in spec["max_bets"].items()})
+                                   {int(k): v for k, v in spec["max_bets"].items()},
+                                   {int(k): v for k, v in spec.get("base_percents", {}).items()})
         sources[seat].snapshot = snapshot_of(spec["snapshots"][str(seat)])
-        machines[seat] = PostedMachine(link["address"], sources[seat], now=time.monotonic())
+        machines[seat] = PostedMachine(link["address"], sources[seat], now=time.monotonic(),
+                                       implied_nack=bool(link.get("implied_nack", False)))
         for code in spec["exceptions"]:  # the start's: power lost, RAM cleared, power applied
             machines[seat].post_exception(code)
         aft_start(machines[seat], sources[seat], spec.get("aft", {}).get(str(seat), {}))

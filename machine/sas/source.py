@@ -102,10 +102,12 @@ class SeatSource(BaseMeterSource):
     what it does not override is ``BaseMeterSource``'s default (no notes, no tickets, AFT off)."""
 
     def __init__(self, seat: int, games: tuple[int, ...], serial: str, rom: RomSignature, clock: HostClock,
-                 denomination_cents: int, max_bets: Mapping[int, int] | None = None) -> None:
+                 denomination_cents: int, max_bets: Mapping[int, int] | None = None,
+                 base_percents: Mapping[int, int] | None = None) -> None:
         self.seat = seat
         self._games = games
         self._max_bets = dict(max_bets or {})
+        self._base_percents = dict(base_percents or {})  # game number -> return in hundredths of a percent
         self._serial = serial
         self._rom = rom
         self._clock = clock
@@ -145,9 +147,10 @@ class SeatSource(BaseMeterSource):
 
     def game_info(self, game: int) -> GameInfo:
         """1F (game 0: the game in force) and 53: a card game (``BJ``), its number as the
-        additional id, its table's maximum bet in credits."""
+        additional id, its table's maximum bet in credits, its return (0000 where none is known)."""
         number = game or self.snapshot.selected
-        return GameInfo(game_id="BJ", additional_id=f"{number:03d}", max_bet=self._max_bets.get(number, 0))
+        return GameInfo(game_id="BJ", additional_id=f"{number:03d}", max_bet=self._max_bets.get(number, 0),
+                        base_percent=self._base_percents.get(number, 0))
 
     # -- AFT: what the snapshot says; the cabinet checks each transfer again when it journals it --
 
