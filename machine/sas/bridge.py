@@ -97,6 +97,7 @@ class SasBridge:
             print("sas: the process serving the SAS ports stopped; the cabinet plays on without its host",
                   file=sys.stderr)
             self._down_said = True
+            self.aft.release()  # no host left to end a lock: the seats play on
         server.flush()
         asked, self._pending = [*self._pending, *server.received()], []
         for message in asked:
