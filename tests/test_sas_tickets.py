@@ -10,6 +10,7 @@ figure from the journal (the bridge's ``VoucherBook``, the seat's meters), byte 
 from __future__ import annotations
 
 import dataclasses
+import time
 from datetime import datetime
 
 from hardware.sas.codec import bcd, with_crc
@@ -73,7 +74,7 @@ def test_a_printed_voucher_is_4d_50_and_3d_and_a_voucher_become_handpay_is_no_ti
     assert exc.count(0x3D) == 2  # one per voucher printed, none for the void one
     printed = [r for r in cab.journal.records("event", seat=1) if r.data["event"] == "voucher_printed"]
     assert [r.data["number"] for r in printed] == [first, second]
-    first_when, second_when = (datetime.fromtimestamp(r.at) for r in printed)
+    first_when, second_when = (datetime.fromtimestamp(r.at or 0.0) for r in printed)
     m = machine_of(cab, book, 1)
     assert len(first) == 18 and first[:5] == "00071"
     current = with_crc(bytes([1, 0x4D]) + record(0x00, 1, first_when, first, 2000, 1))
@@ -110,3 +111,48 @@ def test_after_a_restart_the_book_reads_the_vouchers_from_the_journal_and_a_seat
     plain = boot(tmp_path / "b", settings=CabinetSettings(seats=2))
     m = machine_of(plain, VoucherBook(plain, [1]), 1)
     assert m.source.tickets() is None and poll(m, 0x4D, 0x00) == with_crc(bytes([1, 0x4D]) + bytes(31))
+
+
+def test_through_the_cabinet_a_printed_voucher_raises_3d_and_4d_reads_it_from_the_journal(tmp_path):
+    from hardware.sas.codec import crc_ok
+
+    from machine.devtools.harness import SimulatedCabinet
+    from machine.operator.config import parse_config
+    from machine.operator.firststart import temporary
+    from tests.e2e_helpers import press, run_until
+    from tests.helpers import pin_setting
+    from tests.sas_helpers import PtyHost
+
+    host = PtyHost()
+    text = "\n".join(["seats: 2", "coins: {EU050A: 5, EU100A: 10, EU200A: 20}", "payout: voucher", "cabinet_id: 7",
+                      "devices: {panel: sim, bus: sim, printer: sim, acceptors: {1: 2, 2: 11}, validators: {1: 40, 2: 41}, "
+                      "hoppers: [{address: 3, seats: [1, 2]}]}",
+                      f"sas:\n  links:\n    - {{port: {host.path}, address: 1, seat: 1}}"]) + "\n" + pin_setting()
+    app = SimulatedCabinet(temporary(parse_config(text, "v.yaml"), tmp_path), tmp_path, headless=True)
+    try:
+        control = app.sims.bus.control
+        run_until(app, lambda: app.panel.link_up and control.status(40)["master"] == "1", what="validator 40")
+        control.note(40, "EU0020A")
+        run_until(app, lambda: app.cab.seats[1].money.credit == 200, what="the note")
+        printer = app.sims.printer
+        press(app, 1, "collect", lambda: app.cab.seats[1].lock is None and printer.printed(), what="the voucher")
+        run_until(app, lambda: True)
+        assert app.sas is not None
+        app.sas.sync()
+        codes = []
+        end = time.monotonic() + 10
+        while (code := host.general(1)) != 0 and time.monotonic() < end:
+            if code is not None:
+                codes.append(code)
+        assert 0x3D in codes  # cash out ticket printed
+        [ticket] = printer.printed()
+        [event] = [r for r in app.cab.journal.records("event", seat=1) if r.data["event"] == "voucher_printed"]
+        number = event.data["number"]
+        assert ticket.barcodes[0].data == number
+        expected = with_crc(bytes([1, 0x4D]) + record(0x00, 1, datetime.fromtimestamp(event.at or 0.0), number, 2000, 1))
+        assert host.long(1, 0x4D, bytes([0x00]), crc=True) == expected
+        got = host.long(1, 0x50, bytes([0x00]), crc=True)
+        assert crc_ok(got) and got == with_crc(bytes([1, 0x50, 0x00]) + bcd(1, 4) + bcd(2000, 5))
+    finally:
+        app.close()
+        host.close()

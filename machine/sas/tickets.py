@@ -21,6 +21,8 @@ from typing import Any
 
 from hardware.sas.source import Validation
 
+from machine.core import vouchers
+
 BUFFER = 31  # the validation records a machine keeps (4D's indexes 01-1F)
 CASHABLE_FROM_CASHOUT = 0x00  # the document's validation type of a cash-out ticket
 PRINTER_AS_CASHOUT = 0x0001  # 7B's status bit: the printer is a cash-out device
@@ -102,7 +104,7 @@ class VoucherBook:
     each new ``voucher_printed`` event added as the bridge reads the new records."""
 
     def __init__(self, cab: Any, seats: Sequence[int]) -> None:
-        self.printer = bool(cab.core.settings.vouchers)
+        self.printer = vouchers.wanted(cab.core)  # a printer, and the configuration pays by voucher
         self.held: dict[int, list[dict[str, Any]]] = {}
         self.newest: dict[int, int] = {}
         for n in seats:
