@@ -37,6 +37,9 @@ class SeatState:
     proposal: int = 0  # at a bet decision (games that bet after the deal): the bet the buttons set
     picks: dict[str, int] = field(default_factory=dict)  # the cards it chose for its next action (eenendertigen)
     host_disabled: bool = False  # the casino's host shut the seat down (SAS 01): no new bet or coin until 02
+    # locked by the host for a cashless transfer (SAS 74): no new bet or round until the lock ends;
+    # the machine's, held in memory only (never in to_dict: it moves no money, a restart ends it)
+    aft_locked: bool = field(default=False, compare=False)
 
     paid: int = 0  # points its last Collect paid out (hopper and handpay), shown until its next action
 

@@ -338,6 +338,8 @@ def _seat_message(
         return N_("Paying out")
     if st.host_disabled and state in ("idle", "ready", "betting"):  # the casino's host shut the seat down
         return N_("Out of service")
+    if st.aft_locked and state in ("idle", "ready", "betting"):  # locked by the host for a cashless transfer
+        return N_("Transfer in progress: please wait")
     if st.paid:  # the payout's end, until the seat's next action (the screen fills in {money})
         return N_("{money} paid")
     if hands:

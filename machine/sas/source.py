@@ -21,6 +21,7 @@ from hardware.cctalk.bills import bill_face_units
 from hardware.sas.source import BaseMeterSource, GameInfo
 
 from machine.sas.rom import RomSignature
+from machine.sas.tickets import SeatTickets
 
 # SAS meter name -> the seat's meter in the journal (machine/money/meters.py)
 SEAT_METERS: dict[str, str] = {
@@ -47,6 +48,8 @@ class SeatSnapshot:
     selected: int = 0
     handpay: bool = False
     aft: Mapping[str, Any] = field(default_factory=dict)  # machine/sas/aft.py's availability: to, from, limit, lockable
+    printer: bool = False  # the seat pays by voucher: its host validates them (machine/sas/tickets.py)
+    vouchers: tuple[Mapping[str, Any], ...] = ()  # its last printed vouchers, oldest first (tickets.voucher_entry)
 
 
 def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_games: int, door_games: int) -> SeatSnapshot:
@@ -116,6 +119,7 @@ class SeatSource(BaseMeterSource):
         self.aft_on = False
         self.asset = 0
         self.aft_done: dict[str, Any] = {}  # transaction id -> its AftRecord (the journal's, given at start)
+        self.validation = SeatTickets(lambda: self.snapshot.vouchers, self.meter, denomination_cents)
 
     def meter(self, name: str, game: int = 0) -> int:
         snap = self.snapshot
@@ -151,6 +155,10 @@ class SeatSource(BaseMeterSource):
         number = game or self.snapshot.selected
         return GameInfo(game_id="BJ", additional_id=f"{number:03d}", max_bet=self._max_bets.get(number, 0),
                         base_percent=self._base_percents.get(number, 0))
+
+    def tickets(self) -> SeatTickets | None:
+        """The machine's own validation of its vouchers where the seat has a ticket printer."""
+        return self.validation if self.snapshot.printer else None
 
     # -- AFT: what the snapshot says; the cabinet checks each transfer again when it journals it --
 
