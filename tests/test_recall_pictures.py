@@ -6,6 +6,9 @@ events of the games it keeps."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -243,6 +246,22 @@ def test_the_existing_recall_output_is_unchanged_by_the_new_options(tmp_path, ca
     assert main(["audit", "recall", *args, "--seat", "1"]) == 0
     text = capsys.readouterr().out.splitlines()
     assert text[0] == "Seat 1: last 2 games" and text[1].startswith("  game 1 (random-blackjack): bet 2  dealer ")
+
+
+def test_audit_recall_png_prints_only_the_pictures_and_says_when_a_seat_has_none(tmp_path, capsys):
+    """Standard output holds the pictures' names and nothing of pygame's (its banner came first), and
+    a seat with no game says so instead of printing nothing."""
+    args = journal_with_games(tmp_path, rounds=1)
+    out = tmp_path / "pictures"
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    run = subprocess.run([sys.executable, "-m", "machine", "audit", "recall", *args, "--seat", "1", "--png", str(out)],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0 and run.stdout.splitlines() == [str(out / "seat1-game1.png")], run.stdout
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    boot(empty, "random-blackjack").journal.close()
+    assert main(["audit", "recall", "--data", str(empty), args[2], args[3], "--png", str(empty / "pictures")]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"Seat {n}: last 0 games, the newest first" for n in (1, 2)]
 
 
 @pytest.mark.parametrize("extra, says", [
