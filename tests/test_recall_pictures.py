@@ -145,6 +145,17 @@ def test_ochko_the_stake_the_bank_and_a_win(tmp_path):
         "  Staked 2, returned 4 (stakes included), net +2", "  Bank after: 96", "  Credit after: credit 10, club 12 (points)"]
 
 
+def test_the_returns_as_money_are_named_returned_not_set_after_the_net(tmp_path):
+    """The menu writes what came back as money too: "(returned €0.40)" for 4 points back, which
+    read as the net's worth when it stood bare after "net +2"."""
+    cab = boot(tmp_path, "ochko", "TS 9S 7H 8S QS KH 6H TC")
+    play(cab, ["start", "draw", "stand"])
+    g = recalled(cab.journal, 1, 1)[-1]
+    assert recall_of(g, Words("en"), cents=10).result[0] == (
+        "Staked 2, returned 4 (stakes included), net +2  (returned \u20ac0.40)")
+    assert recall_of(g, Words("nl"), cents=10).result[0].endswith("(terug \u20ac\u00a00,40)")
+
+
 def test_eenentwintig_closed_cards_and_the_bank(tmp_path):
     cab = boot(tmp_path, "eenentwintig", "QS 9D AS 9H 8S JD AH TS JC QD")
     play(cab, ["start", "draw", "stand"])

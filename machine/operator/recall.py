@@ -81,7 +81,7 @@ def recall_of(g: dict[str, Any], _: Words, n: int = 1, count: int = 1, cents: in
     staked, returned = seat.get("staked", seat.get("bet", 0)), seat.get("returned", 0)
     result = [_("Staked {staked}, returned {returned} (stakes included), net {net}", staked=_.number(staked),
                 returned=_.number(returned), net=_signed(returned - staked, _))
-              + ("  (" + _.money(returned, cents) + ")" if returned and cents else "")]
+              + ("  " + _("(returned {money})", money=_.money(returned, cents)) if returned and cents else "")]
     for k, word in (("insurance", N_("insurance {n}")), ("bonus", N_("bonus {n}"))):
         if seat.get(k):
             result.append(_(word, n=_.number(seat[k])))
