@@ -156,6 +156,16 @@ def test_the_returns_as_money_are_named_returned_not_set_after_the_net(tmp_path)
     assert recall_of(g, Words("nl"), cents=10).result[0].endswith("(terug \u20ac\u00a00,40)")
 
 
+def test_the_game_is_named_in_the_readers_language(tmp_path):
+    """The recall's "Game:" line gives the game's title in the recall's language ("Ochko" stood
+    in the Russian recall)."""
+    cab = boot(tmp_path, "ochko", "TS 9S 7H 8S QS KH 6H TC")
+    play(cab, ["start", "draw", "stand"])
+    g = recalled(cab.journal, 1, 1)[-1]
+    assert recall_of(g, Words("ru")).head[0] == "\u0418\u0433\u0440\u0430: \u041e\u0447\u043a\u043e"
+    assert recall_of(g, Words("en")).head[0] == "Game: Ochko"
+
+
 def test_eenentwintig_closed_cards_and_the_bank(tmp_path):
     cab = boot(tmp_path, "eenentwintig", "QS 9D AS 9H 8S JD AH TS JC QD")
     play(cab, ["start", "draw", "stand"])

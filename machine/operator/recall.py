@@ -66,7 +66,7 @@ def recall_of(g: dict[str, Any], _: Words, n: int = 1, count: int = 1, cents: in
     number = seat.get("seat") or _seat_of(g)
     places = "places" in g and "dealer" not in g
     title = _("RECALL - seat {seat} - game {n} of the last {count}", seat=number, n=n, count=count)
-    head = [_("Game: {title}", title=g.get("title") or g.get("game", "?")),
+    head = [_("Game: {title}", title=_(str(g.get("title") or g.get("game", "?")))),  # the game's name in the reader's words
             _("Round {round}, {when}", round=g["round_no"], when=when or "-"),
             _("Credit before: credit {credit}, club {club} (points)", credit=_.number(g["before"]["credit"]),
               club=_.number(g["before"]["club"]))]
