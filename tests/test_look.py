@@ -181,3 +181,44 @@ def test_no_text_of_any_player_scene_crosses_the_felts_arc(language, monkeypatch
                          if tile.contains(r) and r.top < tile.bottom - METERS_TOP * tile.height / 540
                          and len({inside(x, y, e) for x, y in outline(r)}) > 1]
     assert crossing == []
+
+
+def limited_texts_of(monkeypatch) -> list[tuple[str, int, float | None, pygame.Rect]]:
+    """Every text drawn from now on with the room it was given (``width``) and where it went."""
+    drawn: list[tuple[str, int, float | None, pygame.Rect]] = []
+    text = Renderer.text
+
+    def record(self, surf, msg, size, color, center=None, topleft=None, topright=None, width=None, smallest=9):
+        r = text(self, surf, msg, size, color, center, topleft, topright, width, smallest)
+        drawn.append((msg, size, width, r))
+        return r
+
+    monkeypatch.setattr(Renderer, "text", record)
+    return drawn
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_text_of_any_player_scene_runs_past_its_room_at_the_windows_size(language, monkeypatch):
+    """On the 1920x1080 window's tiles every text given a room fits in it (the Russian title of
+    eenentwintig ran 9 pixels past the header's at its smallest size)."""
+    drawn = limited_texts_of(monkeypatch)
+    over = []
+    for name in scenes.SCENES:
+        if name == "starting":
+            continue
+        drawn.clear()
+        scenes.render_scene(name, size=(1920, 1080), language=language)
+        over += [(name, m, w, r.width) for m, _size, w, r in drawn if w is not None and r.width > w + 0.5]
+    assert over == []
+
+
+@pytest.mark.parametrize("scene", ["ochko-reveal", "ochko-settled", "eenentwintig-settled"])
+def test_a_lone_hands_result_keeps_its_type_size_in_russian(scene, monkeypatch):
+    """"Выигрыш 2 (возврат 4)" under a seat's one hand is drawn at the result's size, not squeezed
+    into the width of two cards (it was, to about half the size of the English "Win 2 (4 back)")."""
+    drawn = limited_texts_of(monkeypatch)
+    scenes.render_scene(scene, size=(1920, 1080), language="ru")
+    renderer = Renderer(language="ru")
+    results = [(m, r.width, renderer.font(size).size(m)[0]) for m, size, _w, r in drawn
+               if size == 19 and m.startswith(("Выигрыш", "Проигрыш"))]
+    assert results and all(drawn_w == full for _m, drawn_w, full in results), results

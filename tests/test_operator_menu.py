@@ -226,6 +226,19 @@ def test_the_settings_page_offers_only_the_settings_of_the_game_in_force(tmp_pat
     cab.journal.close()
 
 
+def test_the_games_range_names_up_to_three_games_and_counts_more(tmp_path, monkeypatch):
+    """The Settings page's Game range: up to three titles, else how many (nine titles in one cell
+    were drawn in 6-pixel type)."""
+    cab = boot(tmp_path)
+    menu = menu_for(cab)
+    enabled = ["random-blackjack", "ochko"]
+    monkeypatch.setattr(type(cab), "games_enabled", property(lambda self: list(enabled)))
+    assert menu.range_text("game") == " / ".join(menu.game_title(g) for g in enabled)
+    enabled += ["eenentwintig", "spanish-21"]
+    assert menu.range_text("game") == "one of the 4 enabled games"
+    cab.journal.close()
+
+
 # -- the operator's language, the settings table, paging, the event log's times (issue 13) -----------
 
 MENU_SOURCES = ("machine/operator/menu.py", "machine/operator/menupages.py", "machine/operator/menuwords.py",

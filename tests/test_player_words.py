@@ -188,3 +188,37 @@ def test_a_leftover_below_the_smallest_coin_is_explained(tmp_path):
     text = r._("{money} is below the smallest coin: it stays on your credit to play", money=r.money(5, 10))
     assert text == "€0.50 is below the smallest coin: it stays on your credit to play"
     cab.journal.close()
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+def test_a_seat_has_one_word_and_a_place_of_31_another(language):
+    """Every message about seat N names it with the word of "Seat {seat}" (Dutch said "Plaats"
+    in two and "Speler" elsewhere), and a place of eenendertigen has a word of its own, since the
+    screen writes both side by side (Norwegian drew "Plass 2 · Plass 2")."""
+    words = catalog(language)
+
+    def word(msgstr: str, field: str) -> str:
+        return msgstr.split(field)[0].strip().lower().split()[-1]
+
+    seat, place = word(words["Seat {seat}"], "{seat}"), word(words["Place {place}"], "{place}")
+    assert seat != place
+    for msgid, msgstr in words.items():  # the word's stem, as Russian declines it («места»)
+        if msgid.startswith("Seat {seat} "):
+            assert seat[:4] in msgstr.lower() and place[:4] not in msgstr.lower(), (msgid, msgstr)
+        if msgid.startswith("Place {place} "):
+            assert place[:4] in msgstr.lower() and seat[:4] not in msgstr.lower(), (msgid, msgstr)
+
+
+@pytest.mark.parametrize("language", [lang for lang in LANGUAGES if lang != "en"])
+def test_a_button_named_in_a_sentence_has_the_name_its_legend_shows(language):
+    """A sentence that names a button uses the legend the button shows in that language (the
+    Russian and Norwegian "Insert coins to play, or Collect" kept the English "Collect" beside a
+    button reading «Забрать» / "Ta ut"); Dutch keeps the seed's English names on both."""
+    from machine.display.notes import BUTTON_LABELS
+
+    words = catalog(language)
+    wrong = []
+    for name in (n for n in BUTTON_LABELS.values() if n in words and words[n] != n):
+        wrong += [(msgid, msgstr) for msgid, msgstr in words.items()
+                  if msgid != name and re.search(rf"\b{name}\b", msgid) and re.search(rf"\b{name}\b", msgstr)]
+    assert wrong == []

@@ -6,6 +6,9 @@ events of the games it keeps."""
 from __future__ import annotations
 
 import dataclasses
+import os
+import subprocess
+import sys
 
 import pytest
 
@@ -142,6 +145,27 @@ def test_ochko_the_stake_the_bank_and_a_win(tmp_path):
         "  Staked 2, returned 4 (stakes included), net +2", "  Bank after: 96", "  Credit after: credit 10, club 12 (points)"]
 
 
+def test_the_returns_as_money_are_named_returned_not_set_after_the_net(tmp_path):
+    """The menu writes what came back as money too: "(returned €0.40)" for 4 points back, which
+    read as the net's worth when it stood bare after "net +2"."""
+    cab = boot(tmp_path, "ochko", "TS 9S 7H 8S QS KH 6H TC")
+    play(cab, ["start", "draw", "stand"])
+    g = recalled(cab.journal, 1, 1)[-1]
+    assert recall_of(g, Words("en"), cents=10).result[0] == (
+        "Staked 2, returned 4 (stakes included), net +2  (returned \u20ac0.40)")
+    assert recall_of(g, Words("nl"), cents=10).result[0].endswith("(terug \u20ac\u00a00,40)")
+
+
+def test_the_game_is_named_in_the_readers_language(tmp_path):
+    """The recall's "Game:" line gives the game's title in the recall's language ("Ochko" stood
+    in the Russian recall)."""
+    cab = boot(tmp_path, "ochko", "TS 9S 7H 8S QS KH 6H TC")
+    play(cab, ["start", "draw", "stand"])
+    g = recalled(cab.journal, 1, 1)[-1]
+    assert recall_of(g, Words("ru")).head[0] == "\u0418\u0433\u0440\u0430: \u041e\u0447\u043a\u043e"
+    assert recall_of(g, Words("en")).head[0] == "Game: Ochko"
+
+
 def test_eenentwintig_closed_cards_and_the_bank(tmp_path):
     cab = boot(tmp_path, "eenentwintig", "QS 9D AS 9H 8S JD AH TS JC QD")
     play(cab, ["start", "draw", "stand"])
@@ -243,6 +267,22 @@ def test_the_existing_recall_output_is_unchanged_by_the_new_options(tmp_path, ca
     assert main(["audit", "recall", *args, "--seat", "1"]) == 0
     text = capsys.readouterr().out.splitlines()
     assert text[0] == "Seat 1: last 2 games" and text[1].startswith("  game 1 (random-blackjack): bet 2  dealer ")
+
+
+def test_audit_recall_png_prints_only_the_pictures_and_says_when_a_seat_has_none(tmp_path, capsys):
+    """Standard output holds the pictures' names and nothing of pygame's (its banner came first), and
+    a seat with no game says so instead of printing nothing."""
+    args = journal_with_games(tmp_path, rounds=1)
+    out = tmp_path / "pictures"
+    env = {k: v for k, v in os.environ.items() if k != "PYGAME_HIDE_SUPPORT_PROMPT"}
+    run = subprocess.run([sys.executable, "-m", "machine", "audit", "recall", *args, "--seat", "1", "--png", str(out)],
+                         capture_output=True, text=True, env=env, timeout=120)
+    assert run.returncode == 0 and run.stdout.splitlines() == [str(out / "seat1-game1.png")], run.stdout
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    boot(empty, "random-blackjack").journal.close()
+    assert main(["audit", "recall", "--data", str(empty), args[2], args[3], "--png", str(empty / "pictures")]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"Seat {n}: last 0 games, the newest first" for n in (1, 2)]
 
 
 @pytest.mark.parametrize("extra, says", [

@@ -10,6 +10,7 @@ the journal; never writes over a file that is no picture of its own.
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -61,7 +62,7 @@ def recall_pictures(args: argparse.Namespace, path: Path, key: bytes) -> int:
             raise CommandError(f"--png {out}: cannot make the folder ({exc.strerror or exc})") from None
     for n, records in chosen.items():
         newest_first = records[::-1]
-        if args.steps or out is None:
+        if args.steps or out is None or not newest_first:  # --png alone: a seat with no game still says so
             print(_("Seat {seat}: last {count} games, the newest first", seat=n, count=len(newest_first)))
         for k, g in enumerate(newest_first, 1):
             rc = recall_of(g, _, k, len(newest_first), None, utc(g["at"]) if g.get("at") else "")
@@ -75,6 +76,7 @@ def recall_pictures(args: argparse.Namespace, path: Path, key: bytes) -> int:
 
 
 def _png(rc: Any, to: Path) -> None:
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # only the pictures' names on standard output
     import pygame
 
     from machine.display.recallpic import recall_png

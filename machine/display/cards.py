@@ -129,7 +129,9 @@ class CardsPainter(Painter):
         total = sum(widths) + gap * (len(widths) - 1)
         x = W / 2 - total / 2
         y = HANDS_Y * s
-        room = [wdt + gap - 8 * s for wdt in widths]  # a label as wide as its hand and the gap
+        # a label as wide as its hand and the gap; a lone hand's as wide as half the screen, so a
+        # long language's result ("Выигрыш 2 (возврат 4)") keeps its size
+        room = [wdt + gap - 8 * s for wdt in widths] if len(widths) > 1 else [max(widths[0] + gap, W * 0.5)]
         for i, (hand, wdt) in enumerate(zip(seat.hands, widths, strict=True)):
             if hand.active:
                 frame = pygame.Rect(x - 6 * s, y - 6 * s, wdt + 12 * s, ch + 12 * s)

@@ -361,6 +361,8 @@ class OperatorMenu:
             low, high = _.number(min(values)), _.number(max(values))
             return {"seconds": _("{low}-{high} s", low=low, high=high),
                     "points": _("{low}-{high} points", low=low, high=high)}.get(unit, f"{low}-{high}")
+        if unit == "game" and len(values) > 3:  # nine titles in one cell were too small to read: Start shows each
+            return _("one of the {n} enabled games", n=len(values))
         return " / ".join(self.value_text(name, v) for v in values)
 
     # -- what the screen shows -------------------------------------------------------------------------

@@ -66,7 +66,7 @@ def recall_of(g: dict[str, Any], _: Words, n: int = 1, count: int = 1, cents: in
     number = seat.get("seat") or _seat_of(g)
     places = "places" in g and "dealer" not in g
     title = _("RECALL - seat {seat} - game {n} of the last {count}", seat=number, n=n, count=count)
-    head = [_("Game: {title}", title=g.get("title") or g.get("game", "?")),
+    head = [_("Game: {title}", title=_(str(g.get("title") or g.get("game", "?")))),  # the game's name in the reader's words
             _("Round {round}, {when}", round=g["round_no"], when=when or "-"),
             _("Credit before: credit {credit}, club {club} (points)", credit=_.number(g["before"]["credit"]),
               club=_.number(g["before"]["club"]))]
@@ -81,7 +81,7 @@ def recall_of(g: dict[str, Any], _: Words, n: int = 1, count: int = 1, cents: in
     staked, returned = seat.get("staked", seat.get("bet", 0)), seat.get("returned", 0)
     result = [_("Staked {staked}, returned {returned} (stakes included), net {net}", staked=_.number(staked),
                 returned=_.number(returned), net=_signed(returned - staked, _))
-              + ("  (" + _.money(returned, cents) + ")" if returned and cents else "")]
+              + ("  " + _("(returned {money})", money=_.money(returned, cents)) if returned and cents else "")]
     for k, word in (("insurance", N_("insurance {n}")), ("bonus", N_("bonus {n}"))):
         if seat.get(k):
             result.append(_(word, n=_.number(seat[k])))
