@@ -108,8 +108,13 @@ def test_a_module_built_from_other_sources_is_refused(aot, monkeypatch, tmp_path
 def test_the_module_refuses_an_array_it_would_misread(aot):
     dealer_dists = exact_aot.kernels()[0]
     ft = exact_fast.FastTable(UpTable(load_profile("casino-blackjack").rules, 6))
-    with pytest.raises(TypeError, match="C-contiguous"):
-        dealer_dists(np.asfortranarray(ft.C), ft.dl)
+    assert np.array_equal(dealer_dists(ft.C, ft.dl), ft.dist0)
+    # the module itself would read these wrongly (a Fortran or strided array) or crash (int32)
+    for wrong in (np.asfortranarray(ft.C), ft.C[::2], ft.C.astype(np.int32)):
+        with pytest.raises(TypeError, match="C-contiguous arrays of its signature"):
+            dealer_dists(wrong, ft.dl)
+    with pytest.raises(TypeError, match="C-contiguous arrays of its signature"):
+        dealer_dists(ft.C, ft.dl[:-1])
 
 
 PROBE = """

@@ -37,18 +37,28 @@ NAME = "exact_kernels_aot"  # the extension's module name (its PyInit_ symbol)
 HERE = Path(__file__).parent
 SOURCES = ("exact_kernels.py", "exact_layout.py", "exact_aot.py")  # what the module is compiled from
 
-# The kernels' argument types as exact_fast passes them (every array C-contiguous: exact_fast
-# builds each one, and ``_checked`` holds it to that), in numba's signature notation.
-_DL = "Tuple((int64[::1], int64[::1], float64[::1], int64[:, ::1], int64[::1], float64[::1], int64[:, ::1], " \
-      "float64[:, ::1], float64[::1], int64[::1]))"
-SIGNATURES = {
-    "dealer_dists": f"float64[:, ::1](int64[:, ::1], {_DL})",
-    "play_values": (
-        f"float64[::1](int64[::1], int64[::1], int64[::1], int64[:, ::1], int64[:, ::1], float64[:, ::1], "
-        f"float64[:, ::1], float64[:, ::1], int64, int64, int64, float64, {_DL}, float64[:, ::1], int8[::1], "
-        "float64[:, :, ::1], int8[:, ::1], float64[:, ::1], float64[:, ::1], float64[:, ::1], boolean[:, ::1], boolean)"
-    ),
+# The kernels' argument types as exact_fast passes them: "dtype/dimensions" of a C-contiguous
+# array (the module would misread any other layout, and crash on another dtype: ``_checked``
+# refuses both), or a scalar's dtype; a tuple is ``dl``. SIGNATURES, numba's notation, is read
+# from them.
+_DL = ("i8/1", "i8/1", "f8/1", "i8/2", "i8/1", "f8/1", "i8/2", "f8/2", "f8/1", "i8/1")
+ARGUMENTS: dict[str, tuple[str, tuple[Any, ...]]] = {
+    "dealer_dists": ("f8/2", ("i8/2", _DL)),
+    "play_values": ("f8/1", (
+        "i8/1", "i8/1", "i8/1", "i8/2", "i8/2", "f8/2", "f8/2", "f8/2", "i8", "i8", "i8", "f8", _DL,
+        "f8/2", "i1/1", "f8/3", "i1/2", "f8/2", "f8/2", "f8/2", "b1/2", "b1")),
 }
+_NUMBA = {"i8": "int64", "i1": "int8", "f8": "float64", "b1": "boolean"}
+
+
+def _numba_type(code: Any) -> str:
+    if isinstance(code, tuple):
+        return f"Tuple(({', '.join(map(_numba_type, code))}))"
+    dtype, _, dims = code.partition("/")
+    return _NUMBA[dtype] + (f"[{', '.join([':'] * (int(dims) - 1) + ['::1'])}]" if dims else "")
+
+
+SIGNATURES = {name: f"{_numba_type(ret)}({', '.join(map(_numba_type, args))})" for name, (ret, args) in ARGUMENTS.items()}
 
 
 def digest() -> str:
@@ -91,14 +101,31 @@ def load(where: Path | None = None) -> ModuleType | None:
     return module
 
 
-def _checked(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """``fn`` refusing an array the signatures do not describe (numba's jit would have
-    compiled for it; the module would misread it)."""
+def _expected(code: Any) -> Any:
+    """What ``_checked`` compares an argument with: (dtype, dimensions) of an array, None for a
+    scalar, a tuple of those for a tuple."""
+    if isinstance(code, tuple):
+        return tuple(map(_expected, code))
+    dtype, _, dims = code.partition("/")
+    return (np.dtype(dtype), int(dims)) if dims else None
+
+
+def _checked(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` refusing an argument its signature does not describe (numba's jit would compile
+    for it; the module would misread it, or crash)."""
+    expected = _expected(ARGUMENTS[name][1])
+
+    def fits(x: Any, want: Any) -> bool:
+        if want is None:
+            return not isinstance(x, np.ndarray)
+        if isinstance(want[0], np.dtype):
+            return isinstance(x, np.ndarray) and x.dtype == want[0] and x.ndim == want[1] and x.flags.c_contiguous
+        return isinstance(x, tuple) and len(x) == len(want) and all(map(fits, x, want))
+
     def call(*args: Any) -> Any:
-        for a in args:
-            for x in a if isinstance(a, tuple) else (a,):
-                if isinstance(x, np.ndarray) and not x.flags.c_contiguous:
-                    raise TypeError("the ahead-of-time kernels take C-contiguous arrays only")
+        if len(args) != len(expected) or not all(map(fits, args, expected)):
+            raise TypeError(f"the ahead-of-time {name} takes C-contiguous arrays of its signature only: "
+                            f"{SIGNATURES[name]}")
         return fn(*args)
 
     call.__doc__ = fn.__doc__
@@ -110,7 +137,7 @@ def kernels() -> tuple[Callable[..., Any], Callable[..., Any], str]:
     numba's jit ("jit"; ImportError without numba)."""
     module = None if os.environ.get("CABINET_EXACT") == "jit" else load()
     if module is not None:
-        return _checked(module.dealer_dists), _checked(module.play_values), "aot"
+        return _checked("dealer_dists", module.dealer_dists), _checked("play_values", module.play_values), "aot"
     from machine.gamemath.blackjack.exact_kernels import dealer_dists, play_values
 
     return dealer_dists, play_values, "jit"
