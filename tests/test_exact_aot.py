@@ -16,6 +16,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -29,9 +30,9 @@ from machine.gamemath.blackjack.table import UpTable  # noqa: E402
 from machine.profiles import load_profile  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-ANCHOR = {"hole_card": True, "double_hard": "any", "double_soft": "any", "double_makes_aces_hard": False,
+ANCHOR: dict[str, Any] = {"hole_card": True, "double_hard": "any", "double_soft": "any", "double_makes_aces_hard": False,
           "max_splits_and_doubles": None, "resplit_aces": False, "three_sevens_bonus": 0}
-RULE_SETS = [
+RULE_SETS: list[tuple[str, dict[str, Any]]] = [
     ("random-blackjack", ANCHOR),  # the anchor rules: six decks, peek, resplits
     ("random-blackjack", {"decks": 1}),  # no hole card, the three sevens bonus, the joint limit
     ("spanish-21", {"decks": 2}),  # 48-card decks, the player's 21 wins
