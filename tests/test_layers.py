@@ -52,7 +52,7 @@ class Rule:
 #   display -> core, games, operator (the menu's view), i18n
 #   operator -> core, games, money, i18n
 #   loop -> core, display, operator, games, gamemath, money, i18n, hardware, sas
-#   sas -> core, operator, money, hardware (the SAS bridge the loop steps)
+#   sas -> core, operator, gamemath, money, hardware (the SAS bridge the loop steps; 1F's base %)
 #   cli -> every layer;  devtools -> every layer but cli
 #
 # so games < gamemath < money < core < loop/operator/display < cli, with the scripts beside the

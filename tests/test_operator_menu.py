@@ -290,7 +290,7 @@ def test_the_meters_page_in_pages_with_money_at_the_cabinets_denomination(tmp_pa
     assert len(first.lines) == 18 and "Draw: next page" in first.footer
     menu.press(1, "draw", 0)
     second = menu.view()
-    assert "page 2 of 2" in second.title and second.lines[0].startswith("Hopper test coins\t")
+    assert "page 2 of 2" in second.title and second.lines[0].startswith("Power-ups\t")  # rows of notes and vouchers on page 1
     menu.press(1, "draw", 0)  # no third page: stays on the last
     assert menu.view().lines == second.lines
     assert any(line.startswith("Credit / club now\t") and line.endswith("\t20 / 0\t0 / 0") for line in second.lines)

@@ -157,7 +157,7 @@ def test_bad_session_scripts_name_the_step(steps, message):
 
 
 def test_bad_machine_settings_are_named():
-    with pytest.raises(ScriptError, match="machine: payout must be hopper or handpay, not 'coins'"):
+    with pytest.raises(ScriptError, match="machine: payout must be hopper, handpay or voucher, not 'coins'"):
         run_session_script({"game": "random-blackjack", "machine": {"payout": "coins"}, "steps": []})
     assert MoneySettings().hopper_coin == 10
 

@@ -3,7 +3,8 @@
 Owns: header numbers, the reply codes (ACK 0, NAK 5, BUSY 6), the data lengths of Table 8 (part
 3) for the headers used here, and encoding/decoding of their data: 229 buffered credit, 184
 coin id, 166 hopper status, 163 test hopper flags, 167 dispense (serial-number and
-"no encryption" security), 168 dispense count, 242 serial number, 245/246 strings, 231/228
+"no encryption" security), the bill validators' 159..152 (numbers and lengths; their data in
+bills.py), 168 dispense count, 242 serial number, 245/246 strings, 231/228
 inhibits, 232 self-check, 217 payout level status, 216 data storage availability, 197 ROM
 checksum, plus the coin acceptor error codes of Table 2. Pure functions and frozen dataclasses;
 never does I/O, never keeps state between calls.
@@ -47,6 +48,12 @@ class Header(enum.IntEnum):
     ENABLE_HOPPER = 164
     TEST_HOPPER = 163
     CIPHER_KEY = 160
+    READ_BUFFERED_BILL = 159  # bill validators (hardware/cctalk/bills.py has their data formats)
+    REQUEST_BILL_ID = 157
+    SCALING_FACTOR = 156
+    ROUTE_BILL = 154
+    MODIFY_BILL_MODE = 153
+    REQUEST_BILL_MODE = 152
 
 
 ACK = Header.REPLY
@@ -56,6 +63,7 @@ ENABLE_CODE = 165  # data of 164 that enables a hopper; anything else disables i
 
 CATEGORY_COIN_ACCEPTOR = "Coin Acceptor"
 CATEGORY_PAYOUT = "Payout"
+CATEGORY_BILL_VALIDATOR = "Bill Validator"
 
 # Table 8 (part 3): (min, max) data bytes sent with each header, and in its reply.
 REQUEST_LENGTHS: dict[int, tuple[int, int]] = {
@@ -86,6 +94,12 @@ REQUEST_LENGTHS: dict[int, tuple[int, int]] = {
     Header.ENABLE_HOPPER: (1, 1),
     Header.TEST_HOPPER: (0, 0),
     Header.CIPHER_KEY: (0, 0),
+    Header.READ_BUFFERED_BILL: (0, 0),
+    Header.REQUEST_BILL_ID: (1, 1),
+    Header.SCALING_FACTOR: (2, 2),
+    Header.ROUTE_BILL: (1, 1),
+    Header.MODIFY_BILL_MODE: (1, 1),
+    Header.REQUEST_BILL_MODE: (0, 0),
 }
 REPLY_LENGTHS: dict[int, tuple[int, int]] = {
     Header.RESET_DEVICE: (0, 0),
@@ -115,6 +129,12 @@ REPLY_LENGTHS: dict[int, tuple[int, int]] = {
     Header.ENABLE_HOPPER: (0, 0),
     Header.TEST_HOPPER: (1, 3),
     Header.CIPHER_KEY: (8, 8),
+    Header.READ_BUFFERED_BILL: (11, 11),
+    Header.REQUEST_BILL_ID: (7, 7),
+    Header.SCALING_FACTOR: (3, 3),
+    Header.ROUTE_BILL: (0, 1),  # ACK, or an error code (254 escrow empty, 255 failed to route)
+    Header.MODIFY_BILL_MODE: (0, 0),
+    Header.REQUEST_BILL_MODE: (1, 1),
 }
 
 

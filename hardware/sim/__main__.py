@@ -41,6 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--config", help="YAML or JSON file with devices (see README.md)")
     p.add_argument("--acceptor", action="append", default=[], metavar="ADDR[:k=v,...]")
     p.add_argument("--hopper", action="append", default=[], metavar="ADDR[:k=v,...]")
+    p.add_argument("--validator", action="append", default=[], metavar="ADDR[:k=v,...]",
+                   help="a bill validator: bills=EU0005A+EU0010A+..., capacity=, escrow_timeout=")
     p.add_argument(
         "--echo", action="store_true", default=None, help="echo the host's bytes (a real bus)"
     )
@@ -78,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         devices = devices_of(data)
         devices += [("acceptor", parse_device_spec(s)) for s in args.acceptor]
         devices += [("hopper", parse_device_spec(s)) for s in args.hopper]
+        devices += [("validator", parse_device_spec(s)) for s in args.validator]
         if not devices:
             devices = [("acceptor", {"address": 2}), ("hopper", {"address": 3})]
         bus = build_bus(

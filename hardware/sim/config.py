@@ -16,11 +16,13 @@ from typing import Any
 import yaml
 
 from hardware.cctalk.codec import Checksum
+from hardware.sim.bill_device import DEFAULT_BILLS, SimBillValidator
 from hardware.sim.cctalk_bus import SimulatedBus
 from hardware.sim.cctalk_devices import SimCoinAcceptor, SimDevice, SimHopper
 
 DEFAULT_COINS = {1: "EU100A", 2: "EU200A", 3: "EU050A"}
 _ACCEPTOR_KEYS = {"address", "coins", "serial", "manufacturer", "product"}
+_VALIDATOR_KEYS = {"address", "bills", "serial", "manufacturer", "product", "capacity", "escrow_timeout"}
 _HOPPER_KEYS = {
     "address", "serial", "manufacturer", "product", "coin", "level", "lifetime", "speed",
     "security", "stall_time",
@@ -45,9 +47,9 @@ def build_device(kind: str, spec: Mapping[str, Any], rng: random.Random) -> SimD
     """One device from its settings; ``ValueError`` naming the first wrong setting."""
     if "address" not in spec:
         raise ValueError(f"{kind}: address missing")
-    keys = _ACCEPTOR_KEYS if kind == "acceptor" else _HOPPER_KEYS if kind == "hopper" else None
+    keys = {"acceptor": _ACCEPTOR_KEYS, "hopper": _HOPPER_KEYS, "validator": _VALIDATOR_KEYS}.get(kind)
     if keys is None:
-        raise ValueError(f"unknown device type {kind!r} (acceptor or hopper)")
+        raise ValueError(f"unknown device type {kind!r} (acceptor, hopper or validator)")
     unknown = set(spec) - keys
     if unknown:
         raise ValueError(f"{kind} {spec['address']}: unknown settings {sorted(unknown)}")
@@ -64,6 +66,11 @@ def build_device(kind: str, spec: Mapping[str, Any], rng: random.Random) -> SimD
                 common[key] = str(spec[key])
         if kind == "acceptor":
             return SimCoinAcceptor(coins=_coins(spec.get("coins", DEFAULT_COINS)), **common)
+        if kind == "validator":
+            val = SimBillValidator(bills=_coins(spec.get("bills", DEFAULT_BILLS)), **common)
+            val.capacity = int(spec.get("capacity", val.capacity))
+            val.escrow_timeout = float(spec.get("escrow_timeout", val.escrow_timeout))
+            return val
         hopper: dict[str, Any] = {}
         numbers = (("level", int), ("lifetime", int), ("speed", float), ("stall_time", float))
         for key, conv in numbers:
@@ -131,7 +138,7 @@ def devices_of(data: Mapping[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     out = []
     for i, item in enumerate(data.get("devices", [])):
         if not isinstance(item, Mapping) or "type" not in item:
-            raise ConfigError(f"devices[{i}]: a mapping with 'type' (acceptor or hopper)")
+            raise ConfigError(f"devices[{i}]: a mapping with 'type' (acceptor, hopper or validator)")
         spec = {k: v for k, v in item.items() if k != "type"}
         out.append((str(item["type"]), spec))
     return out

@@ -8,6 +8,7 @@ restore power, report a device's state. Pure: a line and ``now`` in, ``OK ...`` 
 
 from __future__ import annotations
 
+from hardware.sim.bill_device import SimBillValidator
 from hardware.sim.cctalk_bus import SimulatedBus
 from hardware.sim.cctalk_devices import SimCoinAcceptor, SimDevice, SimHopper
 
@@ -17,6 +18,7 @@ DEFAULT_LATE = 0.25  # seconds: longer than the host's default 0.2 s reply timeo
 
 HELP = (
     "commands: coin ADDR COINID [COUNT] | coin_error ADDR CODE [COUNT] | refill ADDR N | spill ADDR N | "
+    "note ADDR BILLID | note_pull ADDR | note_jam ADDR | stacker ADDR full|remove|insert | "
     "fault ADDR empty|jam|opto [AFTER] | fault ADDR extra|runaway|powercut | "
     "fault ADDR noreply [HEADER] | fault ADDR late [SECONDS] | fault ADDR garble [PROB] | "
     "clear ADDR | power ADDR on|off | reset ADDR | speed ADDR COINS_PER_S | status ADDR | "
@@ -66,6 +68,11 @@ class Controller:
         assert isinstance(dev, SimCoinAcceptor)
         return dev
 
+    def _validator(self, args: list[str]) -> SimBillValidator:
+        dev = self._device(args, SimBillValidator)
+        assert isinstance(dev, SimBillValidator)
+        return dev
+
     def _hopper(self, args: list[str]) -> SimHopper:
         dev = self._device(args, SimHopper)
         assert isinstance(dev, SimHopper)
@@ -102,6 +109,32 @@ class Controller:
         for _ in range(self._count(args, 2)):
             acc.error(int(args[1]))
         return f"counter={acc.counter}"
+
+    def _cmd_note(self, args: list[str], now: float) -> str:
+        val = self._validator(args)
+        if len(args) < 2:
+            raise CommandError("note ADDR BILLID")
+        ev = val.insert(args[1], now)
+        held = "escrow" if ev.a and ev.b == 1 else "stacked" if ev.a else f"refused:{ev.b}"
+        return f"{held} counter={val.counter}"
+
+    def _cmd_note_pull(self, args: list[str], now: float) -> str:
+        val = self._validator(args)
+        if not val.pull_back(now):
+            raise CommandError(f"validator {val.address}: no note in escrow to pull back")
+        return f"counter={val.counter}"
+
+    def _cmd_note_jam(self, args: list[str], now: float) -> str:
+        val = self._validator(args)
+        val.jam(now)
+        return f"counter={val.counter}"
+
+    def _cmd_stacker(self, args: list[str], now: float) -> str:
+        val = self._validator(args)
+        if len(args) < 2:
+            raise CommandError("stacker ADDR full|remove|insert")
+        val.stacker(args[1].lower(), now)
+        return f"stacked={val.stacked} counter={val.counter}"
 
     def _cmd_refill(self, args: list[str], now: float) -> str:
         hop = self._hopper(args)
@@ -154,7 +187,7 @@ class Controller:
         faults = self.bus.faults[dev.address]
         faults.noreply, faults.late, faults.garble = False, 0.0, 0.0
         faults.noreply_headers.clear()
-        if isinstance(dev, SimHopper):
+        if isinstance(dev, SimHopper | SimBillValidator):
             dev.clear(now)
         elif not dev.powered:
             dev.power_on(now)

@@ -71,6 +71,18 @@ class SimControl:
     def fault(self, address: int, kind: str, arg: object = None) -> str:
         return self.command(f"fault {address} {kind}" + ("" if arg is None else f" {arg}"))
 
+    def note(self, address: int, bill_id: str) -> str:
+        return self.command(f"note {address} {bill_id}")
+
+    def note_pull(self, address: int) -> str:
+        return self.command(f"note_pull {address}")
+
+    def note_jam(self, address: int) -> str:
+        return self.command(f"note_jam {address}")
+
+    def stacker(self, address: int, what: str) -> str:
+        return self.command(f"stacker {address} {what}")
+
     def clear(self, address: int) -> str:
         return self.command(f"clear {address}")
 

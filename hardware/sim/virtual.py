@@ -94,7 +94,7 @@ class VirtualSim:
         options = {"checksum": "sum8", "echo": False}
         it = iter(args)
         for arg in it:
-            if arg in ("--acceptor", "--hopper"):
+            if arg in ("--acceptor", "--hopper", "--validator"):
                 devices.append((arg[2:], parse_device_spec(next(it))))
             elif arg == "--echo":
                 options["echo"] = True

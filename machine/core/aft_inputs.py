@@ -82,6 +82,12 @@ class AftInputs(CabinetQueries):
         return ([dict(r.data) for r in self.core.journal.records("aft", seat=n)],
                 aft.seat_row(self.core, n).get("registration"))
 
+    def aft_lock(self, n: int, locked: bool) -> None:
+        """The host locked seat ``n`` for a transfer (SAS 74) or the lock ended (the transfer done,
+        the host's release, its timeout): while locked the seat takes no new bet and is dealt
+        into no round. Not journaled (no money moves); a restart ends it, as it ends the machine's."""
+        self.seats[n].aft_locked = locked
+
     def aft_available(self, n: int) -> tuple[bool, bool]:
         return aft.available(self.core, n)
 

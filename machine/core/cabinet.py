@@ -31,10 +31,12 @@ from machine.core.admin import fresh_seat
 from machine.core.aft_inputs import AftInputs
 from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, CabinetSettings, Core, GameFactory, Shuffler
 from machine.core.device_inputs import DeviceInputs
+from machine.core.note_inputs import NoteInputs
 from machine.core.operator_inputs import OperatorInputs
 from machine.core.payouts import POWER_CUT
 from machine.core.play_inputs import PlayInputs
 from machine.core.state import CabinetRow, CabinetState, Payout, SeatState
+from machine.core.voucher_inputs import VoucherInputs
 from machine.games.cards import RandomSource, shuffle
 from machine.games.rules import Profile
 from machine.money.journal import Journal, JournalError
@@ -97,7 +99,7 @@ def stacked_shuffle(shoes: Callable[[int], list[str]]) -> Shuffler:
     return lambda cards, round_no: list(shoes(round_no))
 
 
-class Cabinet(PlayInputs, DeviceInputs, OperatorInputs, AftInputs):
+class Cabinet(PlayInputs, DeviceInputs, NoteInputs, VoucherInputs, OperatorInputs, AftInputs):
     """The controller of one cabinet. Build with ``Cabinet.boot`` (or ``open_cabinet``).
 
     Its read side is ``CabinetQueries`` (machine/core/queries.py); its inputs, each one journal

@@ -45,6 +45,10 @@ class CabinetSettings:
     money: MoneySettings = field(default_factory=MoneySettings)
     coin_values: dict[str, int] = field(default_factory=lambda: {"EU050A": 5, "EU100A": 10, "EU200A": 20})
     credit_limit: int = 10_000  # no coins accepted while the credit meter is at or above this
+    note_values: dict[str, int] = field(default_factory=dict)  # bill id -> points (machine/core/notes.py)
+    note_max: dict[int, int] = field(default_factory=dict)  # seat -> the largest note it takes, points
+    vouchers: bool = False  # a ticket printer is fitted (machine/core/vouchers.py)
+    cabinet_id: int = 1  # the cabinet's number on its vouchers
     betting_time: float = 20.0
     decision_timeout: float = 15.0
     reveal_hold: float = 2.0  # seconds a hand shown to every seat (ochko's 21 or bust) holds play (machine/core/reveal.py)

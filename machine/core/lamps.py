@@ -47,7 +47,7 @@ def game_step(state: CabinetState, n: int, button: Button, games: int) -> int:
     points); 0 when it does not."""
     if button not in GAME_CHOICE or not _may_offer_game(state, n, games) or game_choice_held(state, n) is not None:
         return 0
-    if state.seats[n].host_disabled:
+    if state.seats[n].host_disabled or state.seats[n].aft_locked:
         return 0
     return GAME_CHOICE[button]
 
@@ -171,8 +171,8 @@ def is_live(state: CabinetState, game: Game, n: int, button: Button, games: int 
         return False
     if state.hold is not None and state.round is not None and (_group(button) == "play" or bet_decision(state, n)):
         return False  # a reveal's hold (machine/core/reveal.py): the next decision waits for the screens
-    if state.seats[n].host_disabled and not state.in_round(n) and _group(button) == "bet":
-        return False  # shut down by the casino's host (SAS 01): no new bet or entry until it starts the seat up
+    if (state.seats[n].host_disabled or state.seats[n].aft_locked) and not state.in_round(n) and _group(button) == "bet":
+        return False  # shut down (SAS 01) or locked for a transfer (74) by the casino's host: no new bet or entry
     if tournament.in_force(state):
         return tournament_live(state, game, n, button)
     seat = state.seats[n]

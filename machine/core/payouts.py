@@ -32,6 +32,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from machine.core import vouchers
 from machine.core.admin import audit
 from machine.core.context import Core
 from machine.core.play import bettors
@@ -96,7 +97,7 @@ def collect(core: Core, seat: SeatState) -> None:
         core.state.payouts[seat.number] = Payout(asked=plan.coins, paid=0, coin_value=plan.coin_value)
         core.store.mark("payouts")
         core.store.append("payout_start", {"coins": plan.coins, "coin_value": plan.coin_value}, seat.number)
-    if plan.handpay:
+    if plan.handpay and not vouchers.issue(core, seat, plan.handpay):
         lock_handpay(core, seat, plan.handpay)
 
 
@@ -193,7 +194,9 @@ def end_payout(core: Core, seat: SeatState, fault: str | None) -> None:
 
 
 def attendant_may_clear(core: Core, n: int) -> bool:
-    return core.state.seats[n].lock in ("handpay", "tilt") and n not in core.state.payouts
+    """Not while the hopper pays, nor while a voucher waits for the printer (it would be paid twice)."""
+    waiting = str(n) in core.state.row.vouchers.get("pending", {})
+    return core.state.seats[n].lock in ("handpay", "tilt") and n not in core.state.payouts and not waiting
 
 
 def attendant_clear(core: Core, seat: SeatState) -> None:
@@ -228,8 +231,10 @@ def handpay_rest_amount(core: Core, n: int) -> int:
 
 
 def handpay_rest(core: Core, seat: SeatState, amount: int) -> None:
+    """What the hopper could not pay: a voucher where a printer is fitted, else a handpay."""
     seat.lock = None
-    lock_handpay(core, seat, amount)
+    if not vouchers.issue(core, seat, amount):
+        lock_handpay(core, seat, amount)
 
 
 # -- the devices' own counters: evidence of coins the journal never saw ---------------------------

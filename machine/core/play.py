@@ -28,7 +28,7 @@ class ShoeError(RuntimeError):
 
 def bettors(core: Core) -> list[SeatState]:
     return [s for s in core.state.seats.values()
-            if s.lock is None and not s.host_disabled and s.money.bet >= core.game.min_bet]
+            if s.lock is None and not s.host_disabled and not s.aft_locked and s.money.bet >= core.game.min_bet]
 
 
 def deal_shoe(core: Core, round_no: int) -> list[str]:

@@ -37,6 +37,9 @@ class SeatState:
     proposal: int = 0  # at a bet decision (games that bet after the deal): the bet the buttons set
     picks: dict[str, int] = field(default_factory=dict)  # the cards it chose for its next action (eenendertigen)
     host_disabled: bool = False  # the casino's host shut the seat down (SAS 01): no new bet or coin until 02
+    # locked by the host for a cashless transfer (SAS 74): no new bet or round until the lock ends;
+    # the machine's, held in memory only (never in to_dict: it moves no money, a restart ends it)
+    aft_locked: bool = field(default=False, compare=False)
 
     paid: int = 0  # points its last Collect paid out (hopper and handpay), shown until its next action
 
@@ -168,6 +171,11 @@ class CabinetRow:
     tournaments: dict[str, Any] = field(default_factory=dict)
     # wrong operator PINs in a row and the lock they earned (machine/core/pinlock.py); plain data
     pin_lock: dict[str, Any] = field(default_factory=dict)
+    # bill validators (machine/core/notes.py): "counters" (address -> last event counter journaled),
+    # "escrow" (address -> the note held and what the cabinet decided); plain data
+    notes: dict[str, Any] = field(default_factory=dict)
+    # vouchers (machine/core/vouchers.py): "count" issued, "pending" (seat -> the voucher to print)
+    vouchers: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self, seats: int) -> dict[str, Any]:
         extra: dict[str, Any] = {}  # what an old row did not have stays out of it until it is used
@@ -179,6 +187,10 @@ class CabinetRow:
             extra["hopper_test"] = dict(self.hopper_test)
         if self.pin_lock:
             extra["pin_lock"] = dict(self.pin_lock)
+        if self.notes:
+            extra["notes"] = copy.deepcopy(self.notes)
+        if self.vouchers:
+            extra["vouchers"] = copy.deepcopy(self.vouchers)
         return {
             "seats": seats,
             "meters": self.meters.to_dict(),
@@ -221,6 +233,8 @@ class CabinetRow:
             carry={k: dict(v) for k, v in d.get("carry", {}).items()},
             tournaments=copy.deepcopy(dict(d.get("tournaments", {}))),
             pin_lock=dict(d.get("pin_lock", {})),
+            notes=copy.deepcopy(dict(d.get("notes", {}))),
+            vouchers=copy.deepcopy(dict(d.get("vouchers", {}))),
         )
 
 

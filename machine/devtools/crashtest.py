@@ -6,7 +6,9 @@ comparison of the hopper's count with the journal's (a kill point of its own), a
 keeps its own counters the way a real hopper does across a power cut, the child process that
 runs the real cabinet core on a journal and SIGKILLs itself at a chosen disk-touching instant,
 and the comparison of the final meters, recall, payouts and coins against an uninterrupted
-run. ``cabinet crashtest --kills N [--seed S]`` runs it.
+run. The script has banknotes too, through simulated bill validators that keep their memory across a
+kill (``crashnotes.py``): what their stackers hold must be what the journal credited. ``cabinet
+crashtest --kills N [--seed S]`` runs it.
 
 The child is a ``fork`` of this process, so a kill point costs milliseconds, not a Python
 start-up; it is a real ``SIGKILL`` of a real process all the same.
@@ -28,12 +30,15 @@ from typing import Any
 
 from machine.core.cabinet import Cabinet, CabinetSettings, Shuffler, open_cabinet
 from machine.devtools.aftcrash import apply_aft, resume, with_aft
+from machine.devtools.crashnotes import ADDRESS, FileValidators, add_notes
+from machine.devtools.crashvouchers import FilePrinter, paper_problems
 from machine.games.blackjack.game import BlackjackGame
 from machine.games.blackjack.round import Round
 from machine.games.cards import shuffle
 from machine.loop.payout import HopperTestLedger, check_counter, run_payouts
 from machine.money.memory import FileHeadStore, Memory
 from machine.money.seatmoney import MoneySettings
+from machine.operator.noteconfig import default_notes
 from machine.profiles import load_profile
 from machine.progress import Progress
 
@@ -179,7 +184,8 @@ def shoes_for(seed: int) -> Shuffler:
     return lambda cards, round_no: shuffle(cards, random.Random(seed * 7919 + round_no))
 
 
-SETTINGS = CabinetSettings(seats=SEATS, money=MoneySettings(hopper_limit=300))
+SETTINGS = CabinetSettings(seats=SEATS, money=MoneySettings(hopper_limit=150), note_values=default_notes(10),
+                           credit_limit=1500, note_max={3: 200}, vouchers=True)
 
 
 def apply(cab: Cabinet, hopper: FileHopper, step: tuple[Any, ...]) -> None:
@@ -229,22 +235,37 @@ def run_child(data: Path, seed: int, kill_at: int | None, auto: Callable[[Round]
                        lambda profile: BlackjackGame(profile, auto), shoes_for(seed), memory_of(data, key), hook,
                        create=True)
     hopper = FileHopper(data / "hopper.json", hook)
+    validators = FileValidators(data, SEATS, SETTINGS.note_values, hook)
+    printer = FilePrinter(data, hook)
     label.write_text("device counters")  # before anything else: the hopper's count against the journal's
     check_counter(cab, hopper, ALL_SEATS, when="at start-up")
     label.write_text("aft")
     resume(cab)  # a transfer journaled as pending when the kill came: finished now
-    script = make_script(seed)
+    validators.start()
+    validators.resume(cab.validator_counters())
+    script = add_notes(make_script(seed), seed, SEATS)
+    if cab.cursor < len(script) and script[cab.cursor][0] == "note" and validators.inserted(script[cab.cursor][3]):
+        cab.cursor += 1  # a kill after the step's note went in, before the cabinet saw it: the step goes on here
+    label.write_text("note")  # a note a kill left in escrow is routed as the journal decided
+    validators.drive(cab)
     if cab.cursor:  # the clock ticks on after a restart: a timeout the cut interrupted happens now
         label.write_text("timeout")
         cab.tick(script[cab.cursor - 1][3])
     label.write_text("payout")
     drive_payouts(cab, hopper)
+    label.write_text("voucher")  # a voucher a kill cut mid-print: printed again as a duplicate of its number
+    printer.drive(cab)
     for i in range(cab.cursor, len(script)):
         label.write_text(_label(script[i]))
         cab.cursor = i + 1
-        apply(cab, hopper, script[i])
+        if script[i][0] == "note":
+            validators.step(cab, script[i])
+        else:
+            apply(cab, hopper, script[i])
         label.write_text("payout")
         drive_payouts(cab, hopper)
+        label.write_text("voucher")
+        printer.drive(cab)
     cab.journal.close()
 
 
@@ -258,8 +279,8 @@ def _label(step: tuple[Any, ...]) -> str:
         if arg in PLAY_PRESSES:
             return "decision/settlement"
         return "bet"
-    return {"coin": "coin", "attendant": "attendant", "refill": "refill", "tick": "timeout", "hopper_test": "hopper test",
-            "aft": "aft"}[kind]
+    return {"coin": "coin", "note": "note", "attendant": "attendant", "refill": "refill", "tick": "timeout",
+            "hopper_test": "hopper test", "aft": "aft"}[kind]
 
 
 def final_state(data: Path) -> dict[str, Any]:
@@ -271,6 +292,7 @@ def final_state(data: Path) -> dict[str, Any]:
         cab = j.get("cabinet")
         seats = {n: j.get(f"seat/{n}") for n in range(1, cab["seats"] + 1)}
         recall = [(r.seat, r.data) for r in j.records("game")]
+        events = [r.data for r in j.records("event")]
         lifetime = cab["meters"]["lifetime"]
         out = {
             "hopper_meters": {k: lifetime.get(k, 0) for k in ("hopper_test_coins", "hopper_out_unexplained")},
@@ -287,6 +309,13 @@ def final_state(data: Path) -> dict[str, Any]:
     finally:
         j.close()
     out["hopper"] = json.loads((data / "hopper.json").read_text())
+    paper = json.loads((data / "paper.json").read_text()) if (data / "paper.json").exists() else []
+    out["vouchers_printed"] = sorted({(t["seat"], t["count"], t["amount"]) for t in paper})  # the same in every run
+    out["paper_problems"] = paper_problems(paper, events)
+    kept = data / "validators.json"
+    out["notes_stacked"] = json.loads(kept.read_text())["stacked_points"] if kept.exists() else {}
+    out["notes_credited"] = {str(ADDRESS + n - 1): s["meters"]["lifetime"]["note_in_value"]
+                             for n, s in out["seats"].items() if s["meters"]["lifetime"].get("note_in_value")}
     coin_value = SETTINGS.money.hopper_coin
     paid = sum(s["meters"]["lifetime"].get("hopper_out", 0) for s in out["seats"].values())
     out["coins_credited"] = paid // coin_value + out["hopper_meters"]["hopper_test_coins"]
@@ -362,6 +391,9 @@ def crashtest(
                     progress(report)
             want, got = final_state(ref), final_state(crash)
             diffs = differences(want, got)
+            diffs += [f"paper: {p}" for p in got["paper_problems"]]
+            if got["notes_stacked"] != got["notes_credited"]:
+                diffs.append(f"notes stacked {got['notes_stacked']} != notes credited {got['notes_credited']}")
             if got["hopper"]["lifetime"] != got["coins_credited"]:
                 diffs.append(f"coins out {got['hopper']['lifetime']} != coins credited {got['coins_credited']}")
             if got["hopper_counters"] != {str(FileHopper.address): got["hopper"]["lifetime"]}:

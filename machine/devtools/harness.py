@@ -33,12 +33,16 @@ KEYS = {  # keyboard -> panel button of the selected seat
     "d": "draw", "s": "stand", "b": "double", "p": "split", "i": "insurance", "a": "auto", "c": "collect",
 }
 COIN_KEYS = {"q": "EU050A", "w": "EU100A", "e": "EU200A"}
+NOTE_KEYS = {"g": "EU0005A", "h": "EU0010A", "j": "EU0020A", "k": "EU0050A"}  # into the seat's bill validator
 KEY_HINTS = {b: ("Space" if k == "space" else k.upper()) for k, b in KEYS.items()}
 HELP_HEIGHT = 26
 # Seconds between two coins into one simulated acceptor: a real acceptor's pace (about three a
 # second). The bus worker polls each acceptor every 0.16 s (0.18 s at most, measured with four
 # acceptors and a hopper), so at most one event waits in the acceptor's five-event buffer.
 COIN_PACE = 0.3
+# Seconds between two notes into one validator: a note waits in escrow for the cabinet's decision
+# (one poll to see it, one more to see it stacked), and a validator holds one note at a time.
+NOTE_PACE = 0.8
 
 
 class CoinFeeder:
@@ -85,6 +89,7 @@ class Simulators:
         """``link_key``: the simulated panel comes paired with it (``simulated_panel_key``)."""
         self.bus: Any = None
         self.panel: Any = None
+        self.printer: Any = None
         self.state = state
         try:
             if state is not None:
@@ -105,6 +110,11 @@ class Simulators:
 
                 nv_file = None if state is None else str(state / PANEL_FILE)
                 self.panel = PanelSimulator(seats=cfg.seats, nv_file=nv_file, link_key=link_key).start()
+            if cfg.devices.printer is not None and is_simulated(cfg.devices.printer):
+                from hardware.sim.printer import PrinterSimulator
+
+                tickets = None if state is None else state / "vouchers"  # each voucher printed, as a PNG
+                self.printer = PrinterSimulator(tickets).start()
         except BaseException:
             self.stop()
             raise
@@ -118,6 +128,8 @@ class Simulators:
             args += ["--acceptor", f"{addr}:coins={coins}"]
         for h in cfg.devices.hoppers:
             args += ["--hopper", f"{h.address}:level=500,speed=8,security={h.security}"]
+        for _seat, addr in sorted(cfg.devices.validators.items()):
+            args += ["--validator", f"{addr}:bills={'+'.join(cfg.note_values())}"]
         if cfg.devices.bus_echo:
             args.append("--echo")
         if cfg.devices.bus_checksum == "crc16":
@@ -132,7 +144,13 @@ class Simulators:
     def bus_url(self) -> str | None:
         return self.bus.link if self.bus else None
 
+    @property
+    def printer_url(self) -> str | None:
+        return self.printer.link_url if self.printer else None
+
     def stop(self) -> None:
+        if self.printer:
+            self.printer.stop()
         if self.panel:
             self.panel.stop()
         if self.bus:
@@ -158,10 +176,11 @@ class SimulatedCabinet(CabinetApp):
         self.sims = Simulators(cfg, state_folder(cfg, base), key)
         self.selected_seat = 1
         self.coins = CoinFeeder(lambda address, coin_id: self.sims.bus.control.coin(address, coin_id))
+        self.notes = CoinFeeder(lambda address, bill_id: self.sims.bus.control.note(address, bill_id), NOTE_PACE)
         try:
             super().__init__(
                 cfg, base, headless=headless, clock=clock, wall=wall, auto=auto, shoes=shoes,
-                panel_url=self.sims.panel_url, bus_url=self.sims.bus_url,
+                panel_url=self.sims.panel_url, bus_url=self.sims.bus_url, printer_url=self.sims.printer_url,
                 key_hints=KEY_HINTS, help_height=HELP_HEIGHT if self.sims.panel else 0, first_start=first_start,
             )
         except BaseException:
@@ -176,11 +195,13 @@ class SimulatedCabinet(CabinetApp):
 
     def frame(self) -> None:
         self.coins.feed(self.clock())
+        self.notes.feed(self.clock())
         super().frame()
 
     def help_text(self) -> str:
         return (f"Simulated panel - keys: F1-F{self.cfg.seats} choose seat (now seat {self.selected_seat}), "
                 "buttons as marked (or click them), click a card to touch it, Q/W/E insert 0.50/1/2 EUR, "
+                "G/H/J/K notes of 5/10/20/50 EUR, "
                 "O operator key, T attendant key, R door, Esc quit")
 
     def on_input(self, event: Any) -> None:
@@ -199,6 +220,10 @@ class SimulatedCabinet(CabinetApp):
                 addr = self.cfg.devices.acceptors.get(self.selected_seat)
                 if addr is not None:
                     self.coins.add(addr, COIN_KEYS[name], self.clock())
+            elif down and name in NOTE_KEYS and self.sims.bus:
+                addr = self.cfg.devices.validators.get(self.selected_seat)
+                if addr is not None:
+                    self.notes.add(addr, NOTE_KEYS[name], self.clock())
             elif down and sim and name == "o":
                 sim.set_key("operator", not bool(self.panel.keys.get("operator")))
             elif down and sim and name == "t":

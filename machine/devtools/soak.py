@@ -1,11 +1,12 @@
 """``tools/run --headless --rounds N``: robot players on the simulated devices, then the audit.
 
 Owns: a robot per seat that plays only through the simulators, as a person at the cabinet
-would: it inserts coins through the bus simulator's control channel, reads the lamps the
+would: it inserts coins and banknotes through the bus simulator's control channel, reads the lamps the
 cabinet lit on the simulated panel (over the real panel link) and presses lit buttons —
 random bets, Auto and random decisions, collects that pay out through the simulated hopper.
-After N rounds on every seat it collects everything and checks that every meter and every coin
-is accounted for. Works on a fresh data folder so the accounts start at zero.
+After N rounds on every seat it collects everything and checks that every meter, every coin and
+every note is accounted for (the notes each validator's stacker holds are the notes credited).
+Works on a fresh data folder so the accounts start at zero.
 """
 
 from __future__ import annotations
@@ -48,6 +49,24 @@ class Robot:
         with app.lock:  # a soak that goes on from an earlier one counts from where that one ended
             self.before = {n: {k: s.meters.get(k) for k in COUNTED} for n, s in app.cab.seats.items()}
         self.next_act = {n: 0.0 for n in app.cab.seats}
+        self.notes = app.cfg.note_values()
+        self.box_before = {n: self.box(n) for n in app.cfg.devices.validators}
+        self.first_seq = app.cab.journal.last_seq  # the vouchers of this soak are journaled after it
+
+    def box(self, n: int) -> dict[str, int]:
+        """The notes in seat ``n``'s validator's stacker, by bill id (its own count)."""
+        text = self.bus.control.status(self.app.cfg.devices.validators[n])["box"]
+        return {} if text == "empty" else {b: int(c) for b, _, c in (item.partition(":") for item in text.split("+"))}
+
+    def notes_stacked(self, n: int) -> int:
+        """Points of the notes seat ``n``'s validator stacked during this soak."""
+        if n not in self.box_before:
+            return 0
+        now, before = self.box(n), self.box_before[n]
+        return sum((c - before.get(b, 0)) * self.notes.get(b, 0) for b, c in now.items())
+
+    def note(self, n: int, bill_id: str) -> None:
+        self.bus.control.note(self.app.cfg.devices.validators[n], bill_id)
 
     def coin(self, n: int, coin_id: str) -> None:
         sim = self.bus
@@ -98,8 +117,12 @@ class Robot:
                 sim.tap(n, "collect")  # a game needs 10 points of credit: take the club meter back
                 self.next_act[n] = now + 0.3
             elif not playing and (credit + club < 30 or credit < 10) and may_coin:
-                self.coin(n, self.rng.choice(list(self.app.cfg.coins)))
-                self.next_act[n] = now + 0.25  # give the acceptor poll time to credit it
+                if n in self.box_before and self.notes and self.rng.random() < NOTE_SHARE:
+                    self.note(n, self.rng.choice(sorted(self.notes)))
+                    self.next_act[n] = now + 0.6  # escrow, the cabinet's decision, the stacker
+                else:
+                    self.coin(n, self.rng.choice(list(self.app.cfg.coins)))
+                    self.next_act[n] = now + 0.25  # give the acceptor poll time to credit it
             elif "start" in lit:
                 sim.tap(n, "start")
             elif lit & set(BET_BUTTONS) and not playing:
@@ -149,7 +172,9 @@ def _stay(app: SimulatedCabinet) -> None:
             raise
 
 
-COUNTED = ("games_played", "total_in", "hopper_out", "hopper_extra_out", "handpay_out", "aft_in")
+COUNTED = ("games_played", "total_in", "hopper_out", "hopper_extra_out", "handpay_out", "aft_in", "note_in_value",
+           "voucher_out")
+NOTE_SHARE = 0.15  # of a robot's money, put in as banknotes
 
 
 def _games(app: SimulatedCabinet, robot: Robot) -> dict[int, int]:
@@ -200,12 +225,30 @@ def _play(app: SimulatedCabinet, rounds: int, rng: random.Random, timeout: float
     return _check(app, robot)
 
 
+def _vouchers(app: SimulatedCabinet, robot: Robot) -> list[str]:
+    """The vouchers the simulated printer printed whole are the ones the journal paid, once each."""
+    if app.sims.printer is None:
+        return []
+    with app.lock:
+        paid = [r.data for r in app.cab.journal.records("event") if r.seq > robot.first_seq
+                and r.data["event"] == "voucher_printed"]
+        out = sum(s.meters.get("voucher_out") - robot.before[n]["voucher_out"] for n, s in app.cab.seats.items())
+    on_paper = sorted(t.barcodes[0].data for t in app.sims.printer.printed() if t.complete and t.barcodes)
+    print(f"vouchers printed {len(on_paper)} ({out} points)")
+    problems = []
+    if on_paper != sorted(e["number"] for e in paid):
+        problems.append(f"vouchers on paper {on_paper} != vouchers the journal paid {sorted(e['number'] for e in paid)}")
+    if sum(e["amount"] for e in paid) != out:
+        problems.append(f"voucher_out {out} != the vouchers paid, {sum(e['amount'] for e in paid)} points")
+    return problems
+
+
 def _check(app: SimulatedCabinet, robot: Robot) -> int:
     problems: list[str] = []
     with app.lock:
         cab = app.cab
         problems += [f"journal: {p}" for p in cab.journal.verify()]
-        total_in = total_hopper = total_handpay = 0
+        total_in = total_hopper = total_handpay = total_notes = 0
         for n, s in cab.seats.items():
             m = s.meters.get
             ran = {k: m(k) - robot.before[n][k] for k in COUNTED}  # this soak's part
@@ -213,8 +256,13 @@ def _check(app: SimulatedCabinet, robot: Robot) -> int:
                 problems.append(f"seat {n}: {s.money.audit_problem()}")
             if s.lock == "memory_error":
                 problems.append(f"seat {n}: memory error: {s.lock_detail}")
-            if ran["total_in"] - ran["aft_in"] != robot.inserted[n]:  # a host's AFT transfers in are not the robot's
-                problems.append(f"seat {n}: total_in {ran['total_in']} but the robot put in {robot.inserted[n]}")
+            stacked = robot.notes_stacked(n)
+            if ran["note_in_value"] != stacked:
+                problems.append(f"seat {n}: note_in_value {ran['note_in_value']} but its validator stacked {stacked}")
+            if ran["total_in"] - ran["aft_in"] != robot.inserted[n] + stacked:  # a host's AFT transfers in are not the robot's
+                problems.append(f"seat {n}: total_in {ran['total_in']} but the robot put in {robot.inserted[n]} in coins "
+                                f"and {stacked} in notes")
+            total_notes += stacked
             total_in += ran["total_in"]
             total_hopper += ran["hopper_out"] + ran["hopper_extra_out"]
             total_handpay += ran["handpay_out"]
@@ -226,7 +274,9 @@ def _check(app: SimulatedCabinet, robot: Robot) -> int:
         left += robot.bus.control.count(h.address, "left")
     if left * app.cfg.hopper_coin != total_hopper:
         problems.append(f"coins out of the hopper {left} x {app.cfg.hopper_coin} != hopper meters {total_hopper}")
-    print(f"coins in {total_in} points; hopper paid {left} coins ({total_hopper} points); handpays {total_handpay} points")
+    print(f"coins in {total_in - total_notes} points; notes in {total_notes} points; hopper paid {left} coins "
+          f"({total_hopper} points); handpays {total_handpay} points")
+    problems += _vouchers(app, robot)
     for p in problems:
         print(f"PROBLEM: {p}")
     print("every meter and coin accounted for" if not problems else f"{len(problems)} problem(s)")

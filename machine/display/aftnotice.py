@@ -14,7 +14,10 @@ IN, OUT = N_("{amount} transferred in"), N_("{amount} transferred out")
 
 
 def notice(cab: Any, n: int, now: float, cents_per_point: int) -> tuple[str, dict[str, object]] | None:
-    """The message and fields of seat ``n``'s transfer of the last seconds, or None."""
+    """The message and fields of seat ``n``'s transfer of the last seconds, or None (also while
+    the host holds the seat locked for the next one: its screen says to wait)."""
+    if cab.seats[n].aft_locked:
+        return None
     shown = cab.aft_notice(n, now)
     if shown is None:
         return None

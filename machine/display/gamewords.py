@@ -55,6 +55,9 @@ WORDS = (  # a text exactly as the game writes it
     N_("classic"), N_("modern"), N_("32 cards, 7 to ace"), N_("52 cards"),
     N_("Draw/Stand: character"), N_("Double: take it"), N_("Split: erase"), N_("Start: done"), N_("Auto: give up"),
     N_("Next"), N_("Previous"), N_("Take"), N_("Erase"), N_("Done"), N_("Give up"), N_("Next round"), N_("Enter"),
+    # the bill validators' tilts (machine/core/notes.py)
+    N_("bill validator: a note was pulled back"), N_("bill validator: a note is jammed"),
+    N_("bill validator: the cash box was removed"), N_("bill validator: the cash box is full"),
 )
 
 TEMPLATES = (  # the core's Text message ids, to read back their English from the journal; most specific first
@@ -65,6 +68,10 @@ TEMPLATES = (  # the core's Text message ids, to read back their English from th
     N_("hopper paid {extra} coin(s) more than asked"), N_("hopper: {fault}; {unpaid} coin(s) owed"),
     N_("hopper {fault}: {coins} coin(s) paid out unasked"),
     N_("self-audit failed before {when}: {problem}"),
+    N_("voucher of {amount} points: printing"),
+    N_("bill validator: fraud attempt (code {code})"), N_("bill validator: fault (code {code})"),
+    N_("bill validator: a note of unknown value was stacked (type {type})"),
+    N_("bill validator {address}: event counter {last} -> {now}: nothing credited"),
 )
 
 NUMBER = re.compile(r"^-?\d+(\.\d+)?$")

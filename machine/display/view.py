@@ -149,27 +149,15 @@ def build_view(
     assert table is not None  # between rounds with no round to show, the table between rounds
     house = between or table
     betting = rnd is None and any(st.money.bet for st in cab.seats.values())  # the next betting started
-    revealing = cab.revealing
     seats = []
     for n, st in sorted(cab.seats.items()):
         m = st.money
         hands, insurance, insurance_returned, message, fields, watching = _seat_round(cab, n, last, table, pending)
         others = {o: table.seen_by(n, o) for o in sorted(table.hands) if o != n} if shown_round and not betting else {}
         state = cab.seat_state(n)
-        shower = min(revealing - {n}, default=None)
-        if n in revealing:  # a reveal's hold: its own screen says its result, every other one points at it
-            message, fields = "", {}
-        elif shower is not None and state not in LOCKED:
-            message, fields = REVEAL_MESSAGE, {"seat": shower}
-        if not message:
-            dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
-            message = _seat_message(state, st, hands, cab, dealer_bj, table.dealer_title, bool(table.places))
-        message, fields = aft_notice(cab, n, now, settings.denomination_cents) or (message, fields)  # display/aftnotice.py
+        message, fields = _message(cab, n, state, hands, (message, fields), shown_round, table, now)
         min_bet, max_bet, max_why = cab.bet_limits(n)
-        ms = settings.money
-        coin = ms.hopper_coin if ms.payout == "hopper" else 0
-        leftover = m.credit if (coin and ms.remainder == "keep" and 0 < m.credit < coin and not m.club
-                                and not m.bet and state in ("idle", "ready")) else 0
+        leftover = _leftover(cab, n, state)
         seats.append(
             SeatView(
                 number=n,
@@ -228,11 +216,36 @@ def build_view(
         decision_time=cab.decision_time(),
         betting_left=betting_left,
         betting_time=settings.betting_time,
-        revealing=revealing,
+        revealing=cab.revealing,
         motif=catalog.engine(cab.profile.engine).motif,
         pay_rule=cab.pay_rule(),
         game_change=GameChange(**change) if (change := cab.game_change(now)) else None,
     )
+
+
+def _message(cab: Cabinet, n: int, state: str, hands: tuple[HandView, ...], said: tuple[str, dict[str, object]],
+             shown_round: GameRound | None, table: TableShown, now: float) -> tuple[str, dict[str, object]]:
+    """Seat ``n``'s message and its fields: the round's own (``said``), a reveal's, the seat's
+    state's, or a transfer's notice over any of them."""
+    message, fields = said
+    revealing = cab.revealing
+    shower = min(revealing - {n}, default=None)
+    if n in revealing:  # a reveal's hold: its own screen says its result, every other one points at it
+        message, fields = "", {}
+    elif shower is not None and state not in LOCKED:
+        message, fields = REVEAL_MESSAGE, {"seat": shower}
+    if not message:
+        dealer_bj = bool(shown_round and shown_round.finished and table.dealer_text == "blackjack")
+        message = _seat_message(state, cab.seats[n], hands, cab, dealer_bj, table.dealer_title, bool(table.places))
+    return aft_notice(cab, n, now, cab.settings.denomination_cents) or (message, fields)  # display/aftnotice.py
+
+
+def _leftover(cab: Cabinet, n: int, state: str) -> int:
+    """The credit below the smallest coin the hopper pays that a seat keeps (shown with a note), or 0."""
+    ms, m = cab.settings.money, cab.seats[n].money
+    coin = ms.hopper_coin if ms.payout == "hopper" else 0
+    return m.credit if (coin and ms.remainder == "keep" and 0 < m.credit < coin and not m.club
+                        and not m.bet and state in ("idle", "ready")) else 0
 
 
 def _seat_round(
@@ -325,6 +338,8 @@ def _seat_message(
         return N_("Paying out")
     if st.host_disabled and state in ("idle", "ready", "betting"):  # the casino's host shut the seat down
         return N_("Out of service")
+    if st.aft_locked and state in ("idle", "ready", "betting"):  # locked by the host for a cashless transfer
+        return N_("Transfer in progress: please wait")
     if st.paid:  # the payout's end, until the seat's next action (the screen fills in {money})
         return N_("{money} paid")
     if hands:

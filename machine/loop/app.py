@@ -54,6 +54,7 @@ class CabinetApp:
         shoes: Callable[[int], list[str]] | None = None,
         panel_url: str | None = None,
         bus_url: str | None = None,
+        printer_url: str | None = None,
         key_hints: dict[str, str] | None = None,
         help_height: int = 0,
         first_start: bool = False,
@@ -70,7 +71,7 @@ class CabinetApp:
         try:
             self.wiring = Wiring.build(
                 cfg, base, panel_url or cfg.devices.panel, bus_url or cfg.devices.bus, clock, auto, shoes,
-                watch=self.screens, first_start=first_start,
+                watch=self.screens, first_start=first_start, printer_url=printer_url,
             )
         except BaseException as exc:
             if self.screens is not None:
@@ -97,6 +98,9 @@ class CabinetApp:
             self.sas = SasBridge.from_config(cfg, self.cab)
         if self.sas is not None:
             self.sas.start()
+        self.printer = w.printer
+        if self.printer is not None:
+            self.printer.start()
 
     @property
     def menu(self) -> OperatorMenu | None:
@@ -120,6 +124,8 @@ class CabinetApp:
     def frame(self) -> None:
         if self.worker.error is not None:
             raise RuntimeError(f"the ccTalk bus worker stopped: {self.worker.error}") from self.worker.error
+        if self.printer is not None and self.printer.error is not None:
+            raise RuntimeError(f"the ticket printer's worker stopped: {self.printer.error}") from self.printer.error
         now = self.clock()
         self.panel.poll(now)
         for ev in self.panel.events():

@@ -27,10 +27,12 @@ from hardware.cctalk.codec import Checksum
 from hardware.cctalk.headers import BUFFER_EVENTS, new_event_count
 from hardware.cctalk.hopper import Hopper
 from hardware.cctalk.host import CctalkBus, CctalkError
+from hardware.cctalk.validator import BillValidator
 from hardware.links import open_transport
 from hardware.transport import Transport, TransportError
 
 from machine.core.cabinet import Cabinet
+from machine.loop import notes
 from machine.loop.payout import HopperTestLedger, SeatLedger, check_counter, pending_test, run_payouts
 from machine.operator.config import MachineConfig
 
@@ -48,6 +50,7 @@ class BusDevices:
     # seat -> (the event counter the journal last credited, the acceptor's counter at start-up)
     acceptor_start: dict[int, tuple[int, int]] = field(default_factory=dict)
     reopen: Callable[[], Transport] | None = None  # a new transport on the same link (None: cannot)
+    validators: dict[int, BillValidator] = field(default_factory=dict)  # seat -> bill validator (loop/notes.py)
 
     def reconnect(self) -> None:
         """After the link was lost: a new transport, and every device identified again.
@@ -69,9 +72,12 @@ class BusDevices:
                 acc.tracker = CreditTracker(counter)
         for hopper, _seats in self.hoppers:
             hopper.start()
+        for val in self.validators.values():
+            notes.restart(val)
 
     @classmethod
-    def open(cls, cfg: MachineConfig, url: str, counters: dict[str, int] | None = None) -> BusDevices:
+    def open(cls, cfg: MachineConfig, url: str, counters: dict[str, int] | None = None,
+             note_counters: dict[str, int] | None = None) -> BusDevices:
         """Open the bus and identify every configured device (a clear error names any missing).
 
         ``counters``: each acceptor's last event counter the journal credited; the driver
@@ -96,10 +102,11 @@ class BusDevices:
                 hopper = Hopper(bus, h.address, security=h.security)
                 hopper.start()
                 hoppers.append((hopper, list(h.seats)))
+            validators = notes.open_validators(cfg, bus, note_counters or {})
         except BaseException:
             bus.close()
             raise
-        return cls(bus, acceptors, hoppers, start, lambda: open_transport(url))
+        return cls(bus, acceptors, hoppers, start, lambda: open_transport(url), validators)
 
     def close(self) -> None:
         self.bus.close()
@@ -113,6 +120,7 @@ class BusWorker:
     clock: Callable[[], float] = time.monotonic  # the cabinet's clock: a lost link's pause and resume
     faults: dict[str, str] = field(default_factory=dict)  # device -> what is wrong, for the screen
     credited: int = 0  # coins credited since start (for soak checks)
+    notes_credited: int = 0  # banknotes credited since start
     error: BaseException | None = None  # what stopped the worker; the frame loop re-raises it
     requests: list[str] = field(default_factory=list)  # from the operator menu: "hopper_test"
     link_lost: str | None = None  # why the bus link is down (None: up)
@@ -214,6 +222,14 @@ class BusWorker:
                 continue
             self._clear(name)
             self._report(seat, acc, events)
+        for seat, val in self.devices.validators.items():
+            name = f"bill validator {val.address} (seat {seat})"
+            try:
+                self.notes_credited += notes.poll_validator(self.cab, self.lock, seat, val)
+            except CctalkError as exc:
+                self._fault(name, str(exc))
+                continue
+            self._clear(name)
         while self.requests:
             if self.requests.pop(0) == "hopper_test" and self.devices.hoppers:
                 self._hopper_test(*self.devices.hoppers[0])
@@ -223,9 +239,11 @@ class BusWorker:
                 with self.lock:
                     owed = any(self.cab.is_paying(n) for n in seats)
                 if owed:
-                    for acc in self.devices.acceptors.values():
-                        if acc.accepting:  # no coin may wait in an acceptor while we pay
-                            acc.set_accepting(False)
+                    devs: list[CoinAcceptor | BillValidator] = [*self.devices.acceptors.values(),
+                                                                *self.devices.validators.values()]
+                    for dev in devs:
+                        if dev.accepting:  # no coin or note may wait in a device while we pay
+                            dev.set_accepting(False)
                     run_payouts(self.cab, hopper, self.lock, seats)
                     check_counter(self.cab, hopper, seats, self.lock)
                 else:

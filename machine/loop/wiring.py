@@ -28,6 +28,7 @@ from machine.core.cabinet import Cabinet, CabinetLocked, MemoryLocked, open_cabi
 from machine.games.catalog import make_game
 from machine.loop.devices import BusDevices, BusWorker
 from machine.loop.panelhead import PanelHeadStore
+from machine.loop.vouchers import PrinterWorker
 from machine.money.archive import JournalKeeper
 from machine.money.memory import UntrustedMemory
 from machine.operator import applying
@@ -96,6 +97,7 @@ class Wiring:
     keeper: JournalKeeper | None = None  # the journal's own archiving, a step each frame
     later: threading.Timer | None = None  # the other games' Auto tables, a minute after start
     journal_lock: applying.FolderLock | None = None  # one cabinet per journal
+    printer: PrinterWorker | None = None  # the ticket printer's worker (vouchers), not started yet
 
     @classmethod
     def build(
@@ -109,6 +111,7 @@ class Wiring:
         shoes: Callable[[int], list[str]] | None = None,
         watch: StartWatch | None = None,
         first_start: bool = False,
+        printer_url: str | None = None,
     ) -> Wiring:
         """``watch``: a window's start-up screen, told how far Auto's tables of the game in
         force are while they are prepared (``prepare_auto``). ``first_start``: where no witness
@@ -155,15 +158,21 @@ class Wiring:
                 cab.operator_event("software identity", clock(), id=ident, manifest="match" if not manifest else manifest[0])
             if manifest and cfg.require_manifest:
                 raise CabinetLocked(f"software identity: the program files do not match the release manifest: {manifest[0]}")
-            devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters))
+            devices = BusDevices.open(cfg, bus_url, dict(cab.acceptor_counters), cab.validator_counters())
             opened.callback(devices.close)
             worker = BusWorker(cab, lock, devices, clock)
+            if cfg.devices.printer is not None and is_simulated(printer_url or cfg.devices.printer):
+                raise ValueError(f"devices.printer: {cfg.devices.printer} needs the simulators (cabinet run starts them)")
             worker.check_at_start()  # the bus is open: the devices' counters against the journal's, before any payout
             opened.pop_all()  # started: Wiring.close closes them from now on
         keeper = JournalKeeper(cab.journal, cfg.data_path(base) / "archive", cfg.seats, cfg.memory.archive_at_mb * 2**20,
                                cfg.memory.archive_at_days * 86400.0, idle=lambda: cab.round is None and not cab.is_paying(),
                                games=max(100, cab.settings.recall_games))
-        return cls(cab, lock, ident, panel, devices, worker, panel_head, made, keeper, later, held)
+        printer = None
+        if cfg.devices.printer is not None:  # opened by its worker, which says when it cannot be
+            printer = PrinterWorker(cab, lock, printer_url or cfg.devices.printer, language=cfg.language,
+                                    cents_per_point=cfg.denomination_cents)
+        return cls(cab, lock, ident, panel, devices, worker, panel_head, made, keeper, later, held, printer)
 
     def close(self) -> None:
         if self.later is not None:
@@ -171,6 +180,8 @@ class Wiring:
         if self.keeper is not None:
             self.keeper.close()
         self.worker.stop()
+        if self.printer is not None:
+            self.printer.stop()
         self.devices.close()
         if self.panel_head is not None:
             self.panel_head.close()

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 # Per seat (the cabinet's figure is their sum) ------------------------------------------------
 SEAT_METERS = (
     "total_in",  # coins and notes, points
+    "note_in_count",  # banknotes stacked (machine/core/notes.py)
+    "note_in_value",  # their points
     "hopper_out",  # points paid by the hopper
     "handpay_out",  # points paid by an attendant
     "total_out",  # hopper_out + handpay_out
@@ -27,8 +29,10 @@ SEAT_METERS = (
     "insurance_taken",  # insurance stakes, points
     "insurance_paid",  # insurance returns, points
     "handpays",  # count
+    "voucher_out",  # points paid by printed vouchers (machine/core/vouchers.py)
+    "vouchers_out",  # vouchers printed (count)
 )
-# Per coin type: coin_in_count:<id> and coin_in_value:<id>
+# Per coin type: coin_in_count:<id> and coin_in_value:<id>; per note: note_in_count:<id>, note_in_value:<id>
 # Per game (GLI-11 asks a multi-game machine to meter each game): <meter>:<game> for these
 GAME_METERS = ("games_played", "total_bet", "total_won")
 # Cabinet only -------------------------------------------------------------------------------
@@ -81,7 +85,18 @@ EVENT_CODES = {
     "tournament_entry": 202,
     "tournament_closed": 203,
     "tournament_prize": 204,
-    "aft_in": 210, "aft_out": 211,  # cashless transfers (SAS AFT) to and from a seat (machine/core/aft.py)
+    "note_returned": 210,  # a note went back to the player from escrow (refused, or not routed in time)
+    "note_rejected": 211,  # the validator rejected a note (not valid, or a transport problem)
+    "note_fraud": 212,  # pulled back, tamper, opto or string fraud: the seat tilts
+    "note_fault": 213,  # a jam, the stacker full, removed or faulty: the seat tilts
+    "note_counter_fault": 214,  # the validator's counter moved in a way its buffer cannot show
+    "note_stacked_unasked": 215,  # a note stacked that the journal had not accepted (credited: it is in the box)
+    "note_status": 216,  # the validator's information (stacker inserted, stacker OK, inhibited note...)
+    "voucher_issued": 220,  # a voucher's number journaled, before it is printed
+    "voucher_printed": 221,  # printed whole: the credit left the seat
+    "voucher_to_handpay": 222,  # the printer failed before the voucher was whole: void, the amount a handpay
+    "voucher_reprint": 223,  # printed again after a cut, as a duplicate of the same number
+    "aft_in": 230, "aft_out": 231,  # cashless transfers (SAS AFT) to and from a seat (machine/core/aft.py)
 }
 
 

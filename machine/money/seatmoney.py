@@ -73,14 +73,14 @@ class MoneySettings:
     min_credit_to_play: int = 10
     club_cap: int = 10_000
     collect_step: int = 100
-    payout: str = "hopper"  # hopper or handpay
+    payout: str = "hopper"  # hopper, handpay or voucher (a printed ticket; the cabinet core decides)
     hopper_coin: int = 10  # points per hopper coin
     hopper_limit: int = 1000  # a credit meter above this is paid whole as a handpay
     remainder: str = "keep"  # keep or handpay: what is left below one coin
 
     def __post_init__(self) -> None:
-        if self.payout not in ("hopper", "handpay"):
-            raise ValueError(f"payout must be hopper or handpay, not {self.payout!r}")
+        if self.payout not in ("hopper", "handpay", "voucher"):
+            raise ValueError(f"payout must be hopper, handpay or voucher, not {self.payout!r}")
         if self.remainder not in ("keep", "handpay"):
             raise ValueError(f"remainder must be keep or handpay, not {self.remainder!r}")
         for name in ("game_fee", "club_cap", "collect_step", "hopper_coin", "hopper_limit"):
@@ -172,7 +172,7 @@ class SeatMoney:
         s, credit = self.settings, self.credit
         if credit <= 0:
             return PayoutPlan()
-        if s.payout == "handpay" or credit > s.hopper_limit:
+        if s.payout in ("handpay", "voucher") or credit > s.hopper_limit:
             return PayoutPlan(handpay=credit)
         coins = credit // s.hopper_coin
         rest = credit - coins * s.hopper_coin
@@ -340,6 +340,14 @@ class SeatMoney:
         self.credit -= amount
         self.total_out += amount
         return [self._move("handpay", amount)]
+
+    def voucher(self, amount: int) -> list[Move]:
+        """A voucher for ``amount`` was printed: it leaves the credit meter."""
+        if not 0 < amount <= self.credit:
+            raise MoneyError(f"cannot pay a voucher of {amount} from a credit meter of {self.credit}")
+        self.credit -= amount
+        self.total_out += amount
+        return [self._move("voucher_out", amount)]
 
     # -- checks and plain data ----------------------------------------------------------------
 

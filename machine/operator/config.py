@@ -34,6 +34,7 @@ from machine.money.memory import DEFAULT_HEAD_STORE, DEFAULT_KEY_FILE, FileHeadS
 from machine.money.seatmoney import MoneySettings
 from machine.operator import pin
 from machine.operator.aftconfig import AftConfig, aft_problems
+from machine.operator.noteconfig import default_notes, note_problems
 from machine.operator.sasconfig import SasConfig, sas_problems
 from machine.profiles import config_dir, load_profile
 
@@ -68,6 +69,7 @@ class _Model(BaseModel):
 
 
 CoinId = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9.]{1,6}$")]  # ccTalk coin ids: EU100A
+BillId = Annotated[str, StringConstraints(pattern=r"^[A-Z0-9.]{1,7}$")]  # ccTalk bill ids: EU0020A
 
 
 class WindowPlace(_Model):
@@ -152,11 +154,14 @@ class DevicesConfig(_Model):
     bus_checksum: Literal["sum8", "crc16"] = "sum8"
     acceptors: dict[int, Annotated[int, Field(ge=2, le=17)]] = Field(default_factory=lambda: {1: 2, 2: 11, 3: 12, 4: 13})
     hoppers: list[HopperConfig] = Field(default_factory=lambda: [HopperConfig()])
+    validators: dict[int, Annotated[int, Field(ge=2, le=255)]] = Field(default_factory=dict)  # seat -> bill validator
+    printer: Link | None = None  # the ticket printer's link (vouchers; machine/core/vouchers.py), or none
 
-    @field_validator("panel", "bus")
+    @field_validator("panel", "bus", "printer")
     @classmethod
-    def _a_link(cls, v: str) -> str:
-        links.parse_link(v)  # LinkError is a ValueError: reported at the setting's line
+    def _a_link(cls, v: str | None) -> str | None:
+        if v is not None:
+            links.parse_link(v)  # LinkError is a ValueError: reported at the setting's line
         return v
 
     @field_validator("acceptors")
@@ -182,7 +187,10 @@ class MachineConfig(_Model):
     coins: Annotated[dict[CoinId, Annotated[int, Field(ge=1, le=100000)]], Field(min_length=1)] = Field(
         default_factory=lambda: {"EU050A": 5, "EU100A": 10, "EU200A": 20}
     )
-    payout: Literal["hopper", "handpay"] = "hopper"
+    notes: dict[BillId, Annotated[int, Field(ge=1, le=100000)]] | None = None  # None: EUR 5 to 50 (noteconfig.py)
+    note_max: dict[int, Annotated[int, Field(ge=1, le=MAX_CREDIT_LIMIT)]] = Field(default_factory=dict)  # seat -> points
+    payout: Literal["hopper", "handpay", "voucher"] = "hopper"
+    cabinet_id: Annotated[int, Field(ge=1, le=9999)] = 1  # the cabinet's number on its vouchers
     hopper_coin: Annotated[int, Field(ge=1, le=100000)] = 10
     hopper_limit: Annotated[int, Field(ge=1, le=MAX_HOPPER_LIMIT)] = 1000
     remainder: Literal["keep", "handpay"] = "keep"
@@ -267,6 +275,11 @@ class MachineConfig(_Model):
                 out.append((("devices", "acceptors"), f"seat {seat} has no coin acceptor (every seat takes its coins "
                             "through its own: seat -> address)"))
         out += self._denomination()
+        if self.payout == "voucher" and self.devices.printer is None:
+            out.append((("payout",), "voucher needs a ticket printer: devices.printer (sim for its simulator)"))
+        taken = {a: "coin acceptor" for a in self.devices.acceptors.values()}
+        taken.update({h.address: "hopper" for h in self.devices.hoppers})
+        out += note_problems(self.notes, self.denomination_cents, self.devices.validators, self.seats, self.note_max, taken)
         out += sas_problems(self.sas, self.seats)
         out += aft_problems(self.aft, [x.seat for x in self.sas.links], self.seats)
         served = [s for h in self.devices.hoppers for s in h.seats]
@@ -304,12 +317,20 @@ class MachineConfig(_Model):
                 payout=self.payout, hopper_coin=self.hopper_coin, hopper_limit=self.hopper_limit, remainder=self.remainder
             ),
             coin_values=dict(self.coins),
+            note_values=self.note_values(),
+            note_max=dict(self.note_max),
+            vouchers=self.devices.printer is not None,
+            cabinet_id=self.cabinet_id,
             credit_limit=self.credit_limit,
             betting_time=self.betting_time,
             decision_timeout=self.decision_timeout,
             denomination_cents=self.denomination_cents,
             language=self.language,
         )
+
+    def note_values(self) -> dict[str, int]:
+        """The notes the validators take: bill id -> points (EUR 5 to 50 unless ``notes`` says)."""
+        return dict(self.notes) if self.notes is not None else default_notes(self.denomination_cents)
 
     def data_path(self, base: Path) -> Path:
         return _path(self.data_dir, base)

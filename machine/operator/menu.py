@@ -316,6 +316,8 @@ class OperatorMenu:
     def _choices(self, name: str) -> tuple[Any, ...]:
         if name == "game":
             return tuple(self.cab.games_enabled)
+        if name == "payout" and not self.cab.settings.vouchers:  # no printer: no voucher
+            return tuple(c for c in EDITABLE[name] if c != "voucher")
         if name == "decks":  # as config check: one deck can be too few for this game on this many seats
             return tuple(d for d in EDITABLE[name] if d >= fewest_decks(self.cab.profile, len(self.cab.seats)))
         return EDITABLE[name]

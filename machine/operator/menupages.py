@@ -151,6 +151,10 @@ def meters_page(menu: OperatorMenu) -> MenuView:
     for m in names:
         by_seat = [] if m in CABINET_METERS else [_.number(s.meters.get(m)) for s in seats.values()]
         rows.append(row(_(METER_NAMES.get(m, m)), m, life.get(m, 0), per.get(m, 0), by_seat))
+    for key in sorted(k for k in life if k.startswith(("note_in_count:", "note_in_value:"))):  # per note
+        meter, _sep, bill = key.partition(":")
+        by_seat = [_.number(s.meters.get(key)) for s in seats.values()]
+        rows.append(row(f"{_(METER_NAMES[meter])}: {bill}", meter, life.get(key, 0), per.get(key, 0), by_seat))
     rows.append("\t".join([_("Credit / club now"), "", "", "", ""]
                           + [f"{_.number(s.money.credit)} / {_.number(s.money.club)}" for s in seats.values()]))
     life_games, per_games = per_game(life), per_game(per)

@@ -30,7 +30,7 @@ EDITABLE: dict[str, tuple[Any, ...]] = {
     "betting_time": (10.0, 15.0, 20.0, 30.0, 45.0, 60.0),
     "decision_timeout": (10.0, 15.0, 20.0, 30.0),
     "credit_limit": (1000, 5000, 10000),
-    "payout": ("hopper", "handpay"),
+    "payout": ("hopper", "handpay", "voucher"),  # voucher: only with a ticket printer (menu.py)
     "hopper_limit": (500, 1000, 2000, 5000),
     "remainder": ("keep", "handpay"),
     "decks": (1, 2, 4, 6, 8),  # game mathematics: after a RAM clear
@@ -65,7 +65,8 @@ SETTINGS: dict[str, Setting] = {
     "sound_volume": Setting(N_("Sound volume (per cent)"), "count"),
     "sound_muted": Setting(N_("Sound off"), "yes/no"),
 }
-CHOICES = {"hopper": N_("hopper"), "handpay": N_("handpay"), "keep": N_("kept on the credit meter")}
+CHOICES = {"hopper": N_("hopper"), "handpay": N_("handpay"), "keep": N_("kept on the credit meter"),
+           "voucher": N_("voucher")}
 
 # The meters by their human names; the money meters count points and are shown as money too
 METER_NAMES = {
@@ -79,12 +80,14 @@ METER_NAMES = {
     "hopper_refills": N_("Hopper refills"), "tournaments": N_("Tournaments"),
     "tournament_entries": N_("Tournament entries"), "tournament_prizes": N_("Tournament prizes"),
     "hopper_out_unexplained": N_("Hopper out, unexplained"),
+    "note_in_count": N_("Banknotes in"), "note_in_value": N_("Banknotes in, value"),
+    "voucher_out": N_("Paid by voucher"), "vouchers_out": N_("Vouchers printed"),
     "aft_in": N_("Transferred in (AFT)"), "aft_in_count": N_("Transfers in (AFT)"),
     "aft_out": N_("Transferred out (AFT)"), "aft_out_count": N_("Transfers out (AFT)"),
 }
 MONEY_METERS = frozenset({"total_in", "hopper_out", "handpay_out", "total_out", "total_bet", "total_won",
                           "insurance_taken", "insurance_paid", "tournament_entries", "tournament_prizes",
-                          "hopper_out_unexplained", "aft_in", "aft_out"})
+                          "hopper_out_unexplained", "note_in_value", "voucher_out", "aft_in", "aft_out"})
 
 # The event log: each event by its human name (the code stays beside it)
 EVENT_NAMES = {
@@ -108,6 +111,12 @@ EVENT_NAMES = {
     "coin_counter_fault": N_("Coin acceptor counter fault"),
     "hopper_count_unexplained": N_("Hopper count does not explain a payout"),
     "aft_in": N_("Transfer in by the host (AFT)"), "aft_out": N_("Transfer out to the host (AFT)"),
+    "note_returned": N_("Banknote returned"), "note_rejected": N_("Banknote rejected"),
+    "note_fraud": N_("Banknote fraud attempt"), "note_fault": N_("Bill validator fault"),
+    "note_counter_fault": N_("Bill validator counter fault"),
+    "note_stacked_unasked": N_("Banknote stacked without acceptance"), "note_status": N_("Bill validator status"),
+    "voucher_issued": N_("Voucher issued"), "voucher_printed": N_("Voucher printed"),
+    "voucher_to_handpay": N_("Voucher failed: handpay"), "voucher_reprint": N_("Voucher printed again"),
 }
 # An event's detail: the words it is written with (any other key or value reads as recorded)
 DETAIL_WORDS = {

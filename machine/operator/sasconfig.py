@@ -1,6 +1,6 @@
 """The ``sas:`` section of the machine configuration: which seat answers SAS on which port.
 
-Owns: the typed model (``SasConfig``: ``links``, each ``{port, address, seat}``) and the rules
+Owns: the typed model (``SasConfig``: ``links``, each ``{port, address, seat, implied_nack}``) and the rules
 across its entries that ``config check`` reports, one line each (``sas_problems``: a seat at
 most once, an address at most once on a port, a seat the cabinet has). The address range 1-127
 is the model's own. Never opens a port: the bridge (``machine/sas/``) does, at start.
@@ -23,6 +23,7 @@ class SasLink(BaseModel):
     port: Annotated[str, Field(min_length=1)]  # a device path or a URL of hardware/links.py
     address: Annotated[int, Field(ge=1, le=127)]  # SAS addresses are 1 to 127 (0 is the broadcast)
     seat: Annotated[int, Field(ge=1)]
+    implied_nack: bool = False  # a host that follows the document's implied ACK/NACK (docs/sas.md)
 
     @field_validator("port")
     @classmethod

@@ -62,6 +62,12 @@ class CabinetAft:
         limit = max(0, min(self.limits.transfer_in, self.limits.daily_in - today, room))
         return {"to": to_seat, "from": from_seat, "limit": limit, "lockable": not self.cab.in_round(seat)}
 
+    def release(self) -> None:
+        """Every seat's AFT lock ended (the child serving the ports is gone)."""
+        for seat in self.assets:
+            if seat in self.cab.seats:
+                self.cab.aft_lock(seat, False)
+
     def resume(self, now: float) -> None:
         """At start: a transfer a power cut left journaled as pending is finished now."""
         if self.limits is not None:
@@ -76,8 +82,11 @@ class CabinetAft:
         if event == "aft_registration":
             self.cab.aft_registration(seat, {k: message[k] for k in ("status", "asset", "key", "pos_id")})
             return None
+        if event == "aft_lock":
+            self.cab.aft_lock(seat, bool(message["locked"]))  # no new bet or round until it ends
+            return None
         if event != "aft_transfer":
-            return None  # a lock: the machine holds it; the cabinet's rounds do not wait for it
+            return None
         when = datetime.now().replace(microsecond=0).isoformat()
         result = self.cab.aft_transfer(seat, message["id"], bool(message["to_seat"]), int(message["points"]),
                                        bool(message["partial"]), self.limits, now, when)

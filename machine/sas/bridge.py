@@ -14,6 +14,7 @@ came since the last start. Never blocks a frame on a port, never counts money of
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -22,6 +23,30 @@ from machine.sas import exceptions as ex
 from machine.sas.aft import CabinetAft
 from machine.sas.server import ServerProcess, snapshot_data
 from machine.sas.source import seat_meters
+from machine.sas.tickets import VoucherBook
+
+
+def link_spec(link: Any, serial: str) -> dict[str, Any]:
+    """One configured link as the child's spec names it (its serial: ``<serial>-<seat>``)."""
+    return {"port": link.port, "address": link.address, "seat": link.seat, "implied_nack": link.implied_nack,
+            "serial": f"{serial}-{link.seat}" if serial else str(link.seat)}
+
+
+def base_percents(profiles: Mapping[str, Any], names: Mapping[int, str]) -> dict[int, int]:
+    """Each game number's return with Auto's play at a flat bet, in hundredths of a percent (1F,
+    53): exact where the game math has it (computed once, then its cache), the cached simulated
+    figure otherwise; a game with neither is left out (0000 on the wire), never simulated here."""
+    from machine.gamemath import engines
+
+    out = {}
+    for number, name in names.items():
+        profile = profiles.get(name)
+        if profile is None:
+            continue
+        got = engines.returns(profile) if engines.has_exact_rtp(profile.engine) else engines.cached_returns(profile)
+        if got is not None:
+            out[number] = min(9999, round(got[0] * 10000))
+    return out
 
 
 class SasBridge:
@@ -42,6 +67,7 @@ class SasBridge:
         self.server: ServerProcess | None = None
         self._down_said = False
         self.aft = aft or CabinetAft(cab, {}, None)  # cashless transfers (machine/sas/aft.py); None: off
+        self.tickets = VoucherBook(cab, self.seats)  # the vouchers the host validates (machine/sas/tickets.py)
 
     @classmethod
     def from_config(cls, cfg: Any, cab: Any) -> SasBridge | None:
@@ -64,11 +90,11 @@ class SasBridge:
             codes.append(ex.RAM_CLEARED)
         codes.append(ex.POWER_APPLIED)
         self.server = ServerProcess({
-            "links": [{"port": x.port, "address": x.address, "seat": x.seat,
-                       "serial": f"{self.serial}-{x.seat}" if self.serial else str(x.seat)} for x in self.links],
+            "links": [link_spec(x, self.serial) for x in self.links],
             "games": list(self.names), "cents": self.cents, "exceptions": codes,
             "max_bets": {str(k): self.cab.core.profiles[g].rules.max_bet for k, g in self.names.items()
                          if g in self.cab.core.profiles},
+            "base_percents": {str(k): v for k, v in base_percents(self.cab.core.profiles, self.names).items()},
             "snapshots": {str(n): snapshot_data(s) for n, s in self._snapshots().items()},
             "aft": {str(n): self.aft.spec(n) for n in self.seats},
         })
@@ -95,17 +121,22 @@ class SasBridge:
             print("sas: the process serving the SAS ports stopped; the cabinet plays on without its host",
                   file=sys.stderr)
             self._down_said = True
+            self.aft.release()  # no host left to end a lock: the seats play on
         server.flush()
         asked, self._pending = [*self._pending, *server.received()], []
         for message in asked:
             self._asked(message["asked"], message["event"], message, now)
         last = self.cab.journal.last_seq
         if last != self.seen:
-            for record in self.cab.journal.records(since=self.seen):
-                self._record(record.kind, record.seat, record.data)
+            records = self.cab.journal.records(since=self.seen)
+            for record in records:
+                self.tickets.record(record.kind, record.seat, record.data, record.at)
+                self._counts(record.kind, record.data)
             self.seen = last
-            for n, snap in self._snapshots().items():
+            for n, snap in self._snapshots().items():  # first: an exception's poll reads what it tells of
                 server.send({"snap": n, "s": snapshot_data(snap)})
+            for record in records:
+                self._record(record.kind, record.seat, record.data)
 
     def _asked(self, seat: int, event: str, message: dict[str, Any], now: float) -> None:
         cab = self.cab
@@ -121,12 +152,15 @@ class SasBridge:
             assert self.server is not None
             self.server.send(reply)  # only now that the journal holds the transfer
 
-    def _record(self, kind: str, seat: int | None, data: Any) -> None:
+    def _counts(self, kind: str, data: Any) -> None:
+        """The games since the door and since power-up start again (before the snapshots)."""
         if kind == "event" and data.get("event") == "door_closed":
             self.door_games = {n: self.cab.seats[n].meters.get("games_played") for n in self.seats}
         if kind == "event" and data.get("event") == "ram_clear":  # the meters start again from zero
             self.power_up_games = dict.fromkeys(self.seats, 0)
             self.door_games = dict.fromkeys(self.seats, 0)
+
+    def _record(self, kind: str, seat: int | None, data: Any) -> None:
         coin_in = lambda n: self.cab.seats[n].meters.get("total_bet")  # noqa: E731 - the seat's, as 11 reads it
         for n, code, extra in ex.exceptions_of(kind, seat, data, coin_in):
             for target in (self.seats if n is None else [n] if n in self.seats else []):
@@ -136,4 +170,5 @@ class SasBridge:
     def _snapshots(self) -> dict[int, Any]:
         cab = self.cab
         return {n: replace(seat_meters(cab.seats[n], self.names, cab.profile.game, self.power_up_games[n],
-                                       self.door_games[n]), aft=self.aft.availability(n)) for n in self.seats}
+                                       self.door_games[n]), aft=self.aft.availability(n), **self.tickets.of(n))
+                for n in self.seats}

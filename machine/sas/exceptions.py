@@ -42,6 +42,7 @@ EVENT_EXCEPTIONS: Mapping[str, int] = {
     "hopper_extra_coin": 0x24,
     "play_paused": 0x84,  # self test or operator menu entered (the operator's key)
     "play_resumed": 0x85,  # exited
+    "voucher_printed": 0x3D,  # cash out ticket printed (its record: 4D, machine/sas/tickets.py)
 }
 
 

@@ -38,8 +38,8 @@ class PostedMachine(SasMachine):
     exception queue just before it reads the host's bytes (so an exception posted before a
     general poll arrives is the one that poll reports)."""
 
-    def __init__(self, address: int, source: Any, *, now: float = 0.0) -> None:
-        super().__init__(address, source, now=now)
+    def __init__(self, address: int, source: Any, *, now: float = 0.0, implied_nack: bool = False) -> None:
+        super().__init__(address, source, now=now, implied_nack=implied_nack)
         self.posted: queue.SimpleQueue[tuple[int, bytes]] = queue.SimpleQueue()  # (code, real-time data)
         self.aft_results: queue.SimpleQueue[dict[str, Any]] = queue.SimpleQueue()  # the cabinet's, once journaled
 

@@ -38,12 +38,14 @@ SWITCH_INTERVAL = 0.001  # the child's threads hand the interpreter's lock on th
 
 def snapshot_data(snap: SeatSnapshot) -> dict[str, Any]:
     return {"meters": dict(snap.meters), "per_game": {str(k): dict(v) for k, v in snap.per_game.items()},
-            "selected": snap.selected, "handpay": snap.handpay, "aft": dict(snap.aft)}
+            "selected": snap.selected, "handpay": snap.handpay, "aft": dict(snap.aft),
+            "printer": snap.printer, "vouchers": [dict(v) for v in snap.vouchers]}
 
 
 def snapshot_of(data: dict[str, Any]) -> SeatSnapshot:
     return SeatSnapshot(data["meters"], {int(k): v for k, v in data["per_game"].items()}, data["selected"],
-                        data["handpay"], data.get("aft", {}))
+                        data["handpay"], data.get("aft", {}), bool(data.get("printer")),
+                        tuple(data.get("vouchers", ())))
 
 
 class ServerProcess:
@@ -156,9 +158,12 @@ def serve(lines: IO[str], out: IO[str]) -> None:
     for link in spec["links"]:
         seat = link["seat"]
         sources[seat] = SeatSource(seat, tuple(spec["games"]), link["serial"], rom, clock, spec["cents"],
-                                   {int(k): v for k, v in spec["max_bets"].items()})
+                                   {int(k): v for k, v in spec["max_bets"].items()},
+                                   {int(k): v for k, v in spec.get("base_percents", {}).items()})
         sources[seat].snapshot = snapshot_of(spec["snapshots"][str(seat)])
-        machines[seat] = PostedMachine(link["address"], sources[seat], now=time.monotonic())
+        sources[seat].validation.start()  # the vouchers printed before are taken as reported
+        machines[seat] = PostedMachine(link["address"], sources[seat], now=time.monotonic(),
+                                       implied_nack=bool(link.get("implied_nack", False)))
         for code in spec["exceptions"]:  # the start's: power lost, RAM cleared, power applied
             machines[seat].post_exception(code)
         aft_start(machines[seat], sources[seat], spec.get("aft", {}).get(str(seat), {}))

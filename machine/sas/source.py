@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from hardware.cctalk.bills import bill_face_units
 from hardware.sas.source import BaseMeterSource, GameInfo
 
 from machine.sas.rom import RomSignature
+from machine.sas.tickets import SeatTickets
 
 # SAS meter name -> the seat's meter in the journal (machine/money/meters.py)
 SEAT_METERS: dict[str, str] = {
@@ -27,10 +29,12 @@ SEAT_METERS: dict[str, str] = {
     "drop": "total_in", "true_coin_in": "total_in", "true_coin_out": "hopper_out",
     "games_played": "games_played", "games_won": "games_won", "games_lost": "games_lost",
     "aft_in": "aft_in", "aft_in_count": "aft_in_count", "aft_out": "aft_out", "aft_out_count": "aft_out_count",
+    "bills_credits": "note_in_value", "vouchers_out": "voucher_out", "vouchers_out_count": "vouchers_out",
 }
 # what the journal's total in and out hold besides coins and hopper or hand payouts: AFT, which SAS
 # meters on its own (17/18, A0/A1, B8/B9), never as drop, true coin in or cancelled credits
 NOT_CASH = {"drop": "aft_in", "true_coin_in": "aft_in", "cancelled": "aft_out"}
+NOTES_COUNT = "note_in_count:"  # the seat's notes stacked of one bill id (``note_in_count:EU0020A``)
 # SAS meter name -> the per-game meter (``<name>:<game>``) of a game number
 GAME_METERS: dict[str, str] = {"coin_in": "total_bet", "coin_out": "total_won", "games_played": "games_played"}
 
@@ -44,6 +48,8 @@ class SeatSnapshot:
     selected: int = 0
     handpay: bool = False
     aft: Mapping[str, Any] = field(default_factory=dict)  # machine/sas/aft.py's availability: to, from, limit, lockable
+    printer: bool = False  # the seat pays by voucher: its host validates them (machine/sas/tickets.py)
+    vouchers: tuple[Mapping[str, Any], ...] = ()  # its last printed vouchers, oldest first (tickets.voucher_entry)
 
 
 def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_games: int, door_games: int) -> SeatSnapshot:
@@ -54,15 +60,28 @@ def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_gam
     played = m("games_played")
     meters = {sas: m(ours) for sas, ours in SEAT_METERS.items()}
     meters |= {sas: meters[sas] - m(aft) for sas, aft in NOT_CASH.items()}
+    meters["true_coin_in"] -= m("note_in_value")  # coins only: notes are bills (20, 46, 31-37), all are drop
+    meters |= notes_by_value(seat.meters.lifetime)
     meters |= {
         "credits": seat.money.credit + seat.money.club,
-        "bills_value": 0,
         "games_since_power_up": max(0, played - power_up_games),
         "games_since_door": max(0, played - door_games),
     }
     per_game = {number: {sas: m(f"{ours}:{game}") for sas, ours in GAME_METERS.items()} for number, game in names.items()}
     selected = next((number for number, game in names.items() if game == in_force), 0)
     return SeatSnapshot(meters, per_game, selected, seat.lock == "handpay")
+
+
+def notes_by_value(lifetime: Mapping[str, int]) -> dict[str, int]:
+    """The seat's stacked notes as SAS counts them: ``bills_<value>`` (how many of each face value,
+    in the currency's whole units) and ``bills_value`` (their whole value, in those units)."""
+    out: dict[str, int] = {"bills_value": 0}
+    for key, count in lifetime.items():
+        units = bill_face_units(key[len(NOTES_COUNT):]) if key.startswith(NOTES_COUNT) else None
+        if units is not None:
+            out[f"bills_{units}"] = out.get(f"bills_{units}", 0) + count
+            out["bills_value"] += units * count
+    return out
 
 
 class HostClock:
@@ -86,10 +105,12 @@ class SeatSource(BaseMeterSource):
     what it does not override is ``BaseMeterSource``'s default (no notes, no tickets, AFT off)."""
 
     def __init__(self, seat: int, games: tuple[int, ...], serial: str, rom: RomSignature, clock: HostClock,
-                 denomination_cents: int, max_bets: Mapping[int, int] | None = None) -> None:
+                 denomination_cents: int, max_bets: Mapping[int, int] | None = None,
+                 base_percents: Mapping[int, int] | None = None) -> None:
         self.seat = seat
         self._games = games
         self._max_bets = dict(max_bets or {})
+        self._base_percents = dict(base_percents or {})  # game number -> return in hundredths of a percent
         self._serial = serial
         self._rom = rom
         self._clock = clock
@@ -98,6 +119,7 @@ class SeatSource(BaseMeterSource):
         self.aft_on = False
         self.asset = 0
         self.aft_done: dict[str, Any] = {}  # transaction id -> its AftRecord (the journal's, given at start)
+        self.validation = SeatTickets(lambda: self.snapshot.vouchers, self.meter, denomination_cents)
 
     def meter(self, name: str, game: int = 0) -> int:
         snap = self.snapshot
@@ -129,9 +151,14 @@ class SeatSource(BaseMeterSource):
 
     def game_info(self, game: int) -> GameInfo:
         """1F (game 0: the game in force) and 53: a card game (``BJ``), its number as the
-        additional id, its table's maximum bet in credits."""
+        additional id, its table's maximum bet in credits, its return (0000 where none is known)."""
         number = game or self.snapshot.selected
-        return GameInfo(game_id="BJ", additional_id=f"{number:03d}", max_bet=self._max_bets.get(number, 0))
+        return GameInfo(game_id="BJ", additional_id=f"{number:03d}", max_bet=self._max_bets.get(number, 0),
+                        base_percent=self._base_percents.get(number, 0))
+
+    def tickets(self) -> SeatTickets | None:
+        """The machine's own validation of its vouchers where the seat has a ticket printer."""
+        return self.validation if self.snapshot.printer else None
 
     # -- AFT: what the snapshot says; the cabinet checks each transfer again when it journals it --
 

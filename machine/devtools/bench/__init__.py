@@ -5,8 +5,8 @@ temporary cache folder of its own. The benchmarks live in a module per area and 
 themselves by name (``common.bench``): ``journal`` (the core: journal, boot, crash, PIN),
 ``gamemath`` (rtp, auto, simulate, fastsim, cluster, variants, every game's math, startup,
 simstart, exact), ``hardware`` (frames, payout, press), ``hhoppe`` and ``farmer`` (beside other
-engines), ``sas`` (the SAS poll-to-reply time under play), ``firstrun`` (compile, suite, firstrun: a new
-user's first run). ``ORDER`` is the order ``cabinet bench`` runs them in with no name.
+engines), ``sas`` (the SAS poll-to-reply time under play), ``money`` (notes, vouchers), ``firstrun``
+(compile, suite, firstrun: a new user's first run). ``ORDER`` is the order ``cabinet bench`` runs them in with no name.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import tempfile
 from typing import Any
 
-from machine.devtools.bench import farmer, firstrun, gamemath, hardware, hhoppe, journal, sas  # noqa: F401 - they register
+from machine.devtools.bench import farmer, firstrun, gamemath, hardware, hhoppe, journal, money, sas  # noqa: F401 - they register
 from machine.devtools.bench.common import BENCHES, bench, set_env
 from machine.devtools.journal_keeping import journal_keeping_bench
 from machine.devtools.shufflestats import shuffle_bench
@@ -26,7 +26,7 @@ __all__ = ["BENCHES", "ORDER", "bench", "run"]
 
 ORDER = ("journal-keeping", "journal", "boot", "crash", "rtp", "auto", "simulate", "fastsim", "cluster", "ochko",
          "variants", "frames", "payout", "press", "pin", "eenentwintig", "eenendertigen", "startup", "simstart", "hhoppe",
-         "farmer", "exact", "shuffle", "sas", "compile", "suite", "firstrun")
+         "farmer", "exact", "shuffle", "sas", "notes", "vouchers", "compile", "suite", "firstrun")
 """Every benchmark, in the order ``BENCHES`` lists them (``cabinet bench`` with no name runs
 them in it; a benchmark registered later comes after them)."""
 
