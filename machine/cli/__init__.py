@@ -54,10 +54,6 @@ def _drop_stdout() -> None:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    from machine.core.cabinet import CabinetLocked, MemoryLocked
-    from machine.money.journal import JournalError  # a state row failing its checksum, a file that is no journal
-    from machine.money.memory import UntrustedMemory
-
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.version:
@@ -68,14 +64,33 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     try:
         return int(args.func(args))
-    except UntrustedMemory as exc:
+    except Exception as exc:
+        status = _failed(args.command, exc)
+        if status is None:
+            raise
+        return status
+
+
+def _raised(exc: Exception, module: str, name: str) -> bool:
+    """Whether ``exc`` is ``module``'s exception ``name``: never when the command did not import
+    that module (so that a command needing no cabinet, journal or memory never loads them)."""
+    found = getattr(sys.modules.get(module), name, None)
+    return isinstance(found, type) and isinstance(exc, found)
+
+
+def _failed(command: str, exc: Exception) -> int | None:
+    """The exit status of a command that raised ``exc``, its line printed; None: not ours to
+    turn into a line (a bug: its traceback)."""
+    if _raised(exc, "machine.money.memory", "UntrustedMemory"):
         print(f"memory error: {exc}", file=sys.stderr)
         return EXIT_MEMORY
-    except CabinetLocked as exc:  # "memory error: ..." (3), or "software identity: ..." (2)
+    if _raised(exc, "machine.core.cabinet", "CabinetLocked"):  # "memory error: ..." (3), or "software identity: ..." (2)
         print(exc, file=sys.stderr)
-        return EXIT_MEMORY if isinstance(exc, MemoryLocked) else EXIT_USAGE
-    except (ValueError, CommandError, JournalError) as exc:
+        return EXIT_MEMORY if _raised(exc, "machine.core.cabinet", "MemoryLocked") else EXIT_USAGE
+    # a state row failing its checksum, a file that is no journal
+    if isinstance(exc, (ValueError, CommandError)) or _raised(exc, "machine.money.journal", "JournalError"):
         # ConfigError lists every problem, one per line
         # ScriptError, RulesError, YamlError and CardError are all ValueErrors with a full line.
-        print(f"cabinet {args.command}: {exc}", file=sys.stderr)
+        print(f"cabinet {command}: {exc}", file=sys.stderr)
         return exc.status if isinstance(exc, CommandError) else EXIT_USAGE
+    return None

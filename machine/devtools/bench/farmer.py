@@ -119,11 +119,13 @@ def farmer_bench(repeats: int = 3) -> None:
     and each side's time (``repeats`` runs, best and median). Farmer's engine is built from the
     checkout named by ``FARMER_BLACKJACK`` (never part of this repository); without it, ours
     alone. Ours: ``game_rtp`` in this process with every cache cleared (after one call on other
-    rules, so compiled kernels are loaded), and ``cabinet rtp`` as a new process each time."""
+    rules, so compiled kernels are loaded), and ``cabinet rtp`` as a new process each time, with
+    which kernels served it (the ahead-of-time module, numba never imported, or numba's jit)."""
     import json
     import subprocess
 
     from machine.gamemath import blackjack
+    from machine.gamemath.blackjack.exact_fast import KERNELS as kernels
     from machine.gamemath.blackjack.game import game_rtp
     from machine.profiles import load_profile
 
@@ -180,10 +182,14 @@ def farmer_bench(repeats: int = 3) -> None:
     if command:
         print(_times("ours, cabinet rtp --json as a new process (imports included), an empty cache folder", command)
               + (f": {_ratio(min(command), min(farmer[0]))}" if farmer else ""))
+        parts = [("Python's start", "pass"), ("numpy's import", "import numpy"), ("numba's import", "import numba"),
+                 ("the command's imports", "import machine.cli, machine.gamemath.blackjack.exact_fast")]
+        if kernels == "aot":  # numba is never imported: its part is no part of the command
+            parts.pop(2)
         print("  of which, as new processes: " + ", ".join(
-            f"{label} {min(_child_seconds(code, base_env) for _ in range(repeats)):.2f} s" for label, code in (
-                ("Python's start", "pass"), ("numpy's import", "import numpy"), ("numba's import", "import numba"),
-                ("the command's imports", "import machine.cli.games, machine.gamemath.blackjack.exact_fast"))))
+            f"{label} {min(_child_seconds(code, base_env) for _ in range(repeats)):.2f} s" for label, code in parts)
+            + ("; the kernels: the ahead-of-time module (exact_aot), numba not imported" if kernels == "aot" else
+               "; the kernels: numba's jit (no ahead-of-time module of the current source: the set-up builds it)"))
 
 
 def _child_seconds(code: str, env: dict[str, str]) -> float:

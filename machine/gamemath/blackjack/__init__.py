@@ -112,10 +112,16 @@ def fast_simulate(
 
 
 def precompile_exact() -> None:
-    """Compile (or load) the exact analysis's kernels: one analysis of the casino profile."""
+    """Compile (or load) the exact analysis's kernels: one analysis of the casino profile (numba's
+    jit, cached), then their ahead-of-time module unless it is built from the current source
+    (``exact_aot``: what a process such as ``cabinet rtp`` loads without importing numba)."""
+    import sys
+
+    from machine.gamemath.blackjack import exact_aot
     from machine.profiles import load_profile
 
     Analysis(load_profile("casino-blackjack").rules).compute_all(1)
+    exact_aot.build(lambda line: print(f"  {line}", file=sys.stderr, flush=True))
 
 
 def precompile_fast() -> None:

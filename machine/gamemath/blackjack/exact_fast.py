@@ -3,8 +3,9 @@
 Owns: ``FastTable`` (one up card's dealer outcomes for every hand the player can hold, and
 the numbers the kernels read) and ``FastPlay`` (the values of ``table.Play``: the optimal
 play, Auto's policy or a chart's, from the hand's own cards or with pair cards also out), and
-the numba kernels behind them (``exact_kernels``). ``table.UpTable`` uses them when numba is installed and falls
-back to its own pure-Python ``Play`` otherwise (or with ``CABINET_EXACT=python``); the split
+the kernels behind them (``exact_kernels``, compiled by numba's jit, or ahead of time into a
+module that needs no numba: ``exact_aot``). ``table.UpTable`` uses them when either is there and
+falls back to its own pure-Python ``Play`` otherwise (or with ``CABINET_EXACT=python``); the split
 walk (``split``), the first decision and the whole game (``game``) are the same code on either.
 
 Writes no rule: which hands exist, their totals, what a settled hand is paid, which removal
@@ -46,15 +47,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from machine.gamemath.blackjack import dealer
+from machine.gamemath.blackjack import dealer, exact_aot
 from machine.gamemath.blackjack.choices import ACTION_ORDER, best_of_values, doubles_to_sevens_bonus, stands_on_sevens_bonus
-from machine.gamemath.blackjack.exact_kernels import CARDS, CHILD, TDOUBLE, TOTAL, dealer_dists, play_values
+from machine.gamemath.blackjack.exact_layout import CARDS, CHILD, TDOUBLE, TOTAL
 from machine.gamemath.blackjack.shoe import Comp, hands_up_to, merge, plus, score, size
 
 if TYPE_CHECKING:
     from machine.gamemath.blackjack.table import Policy, UpTable
 
 ACTIONS = ACTION_ORDER[:3]  # the play actions: stand, hit, double
+
+# The kernels: the ahead-of-time module's when it is built from the current source (no numba
+# in the process), else numba's jit of the same source (ImportError without numba: the tables
+# fall back to the pure-Python play). KERNELS says which ("aot" or "jit").
+dealer_dists, play_values, KERNELS = exact_aot.kernels()
 
 # -- the tables and plays ---------------------------------------------------------------------
 

@@ -2,9 +2,10 @@
 
 Owns: ``dealer_dists`` (the dealer's outcomes for blocks of removals) and ``play_values`` (the
 values of the hands of one play, depth first), with their helpers, on the arrays
-``exact_fast.FastTable`` and ``FastPlay`` build; the layout of those arrays (the hand array's
-columns ``TOTAL``, ``CARDS``, ``TDOUBLE``, ``CHILD`` and the tuple ``dl``). Writes no rule and
-reads no object: ``exact_fast``'s docstring tells the theory of operation.
+``exact_fast.FastTable`` and ``FastPlay`` build; the layout of the tuple ``dl`` (the hand
+array's columns are ``exact_layout``'s). Writes no rule and reads no object: ``exact_fast``'s
+docstring tells the theory of operation. The same functions are compiled ahead of time into a
+numba-free extension module by ``exact_aot`` (its signatures: ``exact_aot.SIGNATURES``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,12 @@ import math
 import numpy as np
 from numba import njit
 
-# Columns of the hand array ``H``.
-TOTAL, CARDS, TDOUBLE, CHILD = 0, 1, 2, 3
+from machine.gamemath import kernels
+from machine.gamemath.blackjack import exact_layout
+from machine.gamemath.blackjack.exact_layout import CARDS, CHILD, TDOUBLE, TOTAL
+
+# numba's cache of these kernels goes stale when the layout they compile in changes.
+kernels.cache_follows(__file__, exact_layout.__file__)
 
 # The walks' stacks: a hand and its children at each card drawn, from 2 cards to 21 aces, and
 # numba does not check bounds.
