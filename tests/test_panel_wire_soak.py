@@ -146,7 +146,11 @@ def test_a_man_in_the_middle_on_the_panel_link_presses_nothing_and_creates_or_lo
         while time.monotonic() < end:
             seat = rng.randint(1, 2)
             with app.lock:
-                low = cab.seats[seat].money.credit < 20 and cab.may_take_coins(seat)
+                # not while the hopper pays: the acceptors are inhibited then and are not polled
+                # until the payout ends, so a robot's coins every 0.3 s would overrun the five-event
+                # buffer of a long payout and tilt the seat (a known limit, in the issue 26 note)
+                low = (cab.seats[seat].money.credit < 20 and cab.may_take_coins(seat)
+                       and not any(cab.is_paying(n) for n in cab.seats))
             if low and inserted < 60:
                 app.coins.add(cfg.devices.acceptors[seat], rng.choice(list(COINS)), app.clock())
                 inserted += 1
