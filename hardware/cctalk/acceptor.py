@@ -23,7 +23,7 @@ baseline from then on, so the fault is reported once and no later reading credit
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from hardware.cctalk.headers import (
@@ -115,6 +115,21 @@ class CreditTracker:
         return TrackerUpdate(events, False)
 
 
+def confirmed_reading(read: Callable[[], BufferedCredit], tracker: CreditTracker, tries: int) -> BufferedCredit | None:
+    """A buffered-events reading to act on: read once; when it holds news, read again until two
+    readings agree (at most ``tries`` more), so a reply corrupted on the wire is never taken for
+    events. None when they never agreed (nothing is acted on; the next poll reads anew)."""
+    reading = read()
+    if not tracker.is_news(reading):
+        return reading
+    for _ in range(tries):
+        again = read()
+        if again == reading:
+            return reading
+        reading = again
+    return None
+
+
 class CoinAcceptor:
     """One coin acceptor on a ccTalk bus."""
 
@@ -173,16 +188,10 @@ class CoinAcceptor:
 
     def poll(self) -> tuple[AcceptorEvent, ...]:
         """Read 229 once (twice when there is news) and report what is new, oldest first."""
-        reading = self._read()
-        if self.tracker.is_news(reading):
-            for _ in range(self.confirm_reads):
-                again = self._read()
-                if again == reading:
-                    break
-                reading = again
-            else:
-                self.unconfirmed += 1
-                return ()
+        reading = confirmed_reading(self._read, self.tracker, self.confirm_reads)
+        if reading is None:
+            self.unconfirmed += 1
+            return ()
         update = self.tracker.update(reading)
         out: list[AcceptorEvent] = []
         if update.reset:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from hardware.cctalk.acceptor import AcceptorReset, CounterFault, CreditTracker
+from hardware.cctalk.acceptor import AcceptorReset, CounterFault, CreditTracker, confirmed_reading
 from hardware.cctalk.bills import (
     EURO_SCALING,
     MODE_ESCROW,
@@ -134,16 +134,10 @@ class BillValidator:
 
     def poll(self) -> tuple[ValidatorEvent, ...]:
         """Read 159 (again until two readings agree, when there is news); what is new, oldest first."""
-        reading = self._read()
-        if self.tracker.is_news(reading):
-            for _ in range(self.confirm_reads):
-                again = self._read()
-                if again == reading:
-                    break
-                reading = again
-            else:
-                self.unconfirmed += 1
-                return ()
+        reading = confirmed_reading(self._read, self.tracker, self.confirm_reads)
+        if reading is None:
+            self.unconfirmed += 1
+            return ()
         update = self.tracker.update(reading)
         out: list[ValidatorEvent] = []
         if update.reset:
