@@ -38,12 +38,11 @@ from hardware.cctalk.headers import (
     BufferedCredit,
     CoinEvent,
     Header,
-    decode_uint,
     encode_self_check,
     encode_uint,
     next_counter,
 )
-from hardware.sim.cctalk_devices import ACK, Response, SimDevice
+from hardware.sim.cctalk_devices import ACK, Response, SimDevice, inhibit_reply
 
 DEFAULT_BILLS = {1: "EU0005A", 2: "EU0010A", 3: "EU0020A", 4: "EU0050A", 5: "EU0100A"}
 INVALID, INHIBITED, TRANSPORT = 2, 4, 3  # Table 7 codes of a note not taken
@@ -197,16 +196,9 @@ class SimBillValidator(SimDevice):
             return ACK
         if header == Header.REQUEST_BILL_MODE:
             return (Header.REPLY, bytes((self.mode,)))
-        if header == Header.MODIFY_INHIBIT:
-            self.inhibit_mask = decode_uint(data)
-            return ACK
-        if header == Header.REQUEST_INHIBIT:
-            return (Header.REPLY, encode_uint(self.inhibit_mask & 0xFFFF, 2))
-        if header == Header.MODIFY_MASTER_INHIBIT:
-            self.master_enabled = bool(data[0] & 1)
-            return ACK
-        if header == Header.REQUEST_MASTER_INHIBIT:
-            return (Header.REPLY, bytes((1 if self.master_enabled else 0,)))
+        inhibits = inhibit_reply(self, header, data)
+        if inhibits is not None:
+            return inhibits
         if header == Header.SELF_CHECK:
             return (Header.REPLY, encode_self_check(SELF_CHECK_OK))
         if header == Header.ROM_CHECKSUM:

@@ -33,7 +33,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from hardware.cctalk.headers import (
     BUFFER_EVENTS,
@@ -132,6 +132,30 @@ class SimDevice:
 # --- coin acceptor --------------------------------------------------------------------------
 
 
+
+class Inhibited(Protocol):
+    """A simulated device with per-position inhibits and a master inhibit (acceptor, validator)."""
+
+    inhibit_mask: int
+    master_enabled: bool
+
+
+def inhibit_reply(device: Inhibited, header: int, data: bytes) -> Response | None:
+    """231/230 and 228/227 for ``device`` (the inhibit mask and the master inhibit, set and
+    read), or None for any other header."""
+    if header == Header.MODIFY_INHIBIT:
+        device.inhibit_mask = decode_uint(data)
+        return ACK
+    if header == Header.REQUEST_INHIBIT:
+        return (Header.REPLY, encode_uint(device.inhibit_mask & 0xFFFF, 2))
+    if header == Header.MODIFY_MASTER_INHIBIT:
+        device.master_enabled = bool(data[0] & 1)
+        return ACK
+    if header == Header.REQUEST_MASTER_INHIBIT:
+        return (Header.REPLY, bytes((1 if device.master_enabled else 0,)))
+    return None
+
+
 @dataclass
 class SimCoinAcceptor(SimDevice):
     """A coin acceptor: positions 1..16 with coin ids, inhibits, and the 229 event buffer."""
@@ -195,16 +219,9 @@ class SimCoinAcceptor(SimDevice):
     def handle_own(self, header: int, data: bytes, now: float) -> Response | None:
         if header == Header.READ_BUFFERED_CREDIT:
             return (Header.REPLY, BufferedCredit(self.counter, tuple(self.events)).encode())
-        if header == Header.MODIFY_INHIBIT:
-            self.inhibit_mask = decode_uint(data)
-            return ACK
-        if header == Header.REQUEST_INHIBIT:
-            return (Header.REPLY, encode_uint(self.inhibit_mask & 0xFFFF, 2))
-        if header == Header.MODIFY_MASTER_INHIBIT:
-            self.master_enabled = bool(data[0] & 1)
-            return ACK
-        if header == Header.REQUEST_MASTER_INHIBIT:
-            return (Header.REPLY, bytes((1 if self.master_enabled else 0,)))
+        inhibits = inhibit_reply(self, header, data)
+        if inhibits is not None:
+            return inhibits
         if header == Header.SELF_CHECK:
             return (Header.REPLY, encode_self_check(self.fault, self.fault_info))
         if header == Header.ROM_CHECKSUM:
