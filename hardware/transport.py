@@ -70,7 +70,13 @@ class SerialTransport:
             raise TransportError(f"{self.url}: read failed: {exc}") from exc
 
     def close(self) -> None:
+        # pyserial's ``socket://`` close skips the socket's own close when its shutdown fails,
+        # as it does once the far end has reset the connection (a simulator killed mid-frame):
+        # the descriptor would leak until the collector found it. Close it here either way.
+        sock = getattr(self._port, "_socket", None)
         self._port.close()
+        if sock is not None:
+            sock.close()
 
     def __enter__(self) -> Self:
         return self

@@ -20,9 +20,12 @@ from __future__ import annotations
 import gettext
 import io
 from dataclasses import dataclass
-from decimal import Decimal
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 LANGUAGES: tuple[str, ...] = ("en", "nl", "nb", "ru")
 LANGUAGE_NAMES = {"en": "English", "nl": "Nederlands", "nb": "Norsk", "ru": "Русский"}  # each in its own words
@@ -87,6 +90,8 @@ class Words:
 
     def money(self, points: int, cents_per_point: int) -> str:
         """``points`` on the meters as money: ``€1.50`` (en), ``€ 1,50`` (nl), ``1,50 €`` (nb, ru)."""
+        from decimal import Decimal  # here, beside Babel (which needs it too), not for every LANGUAGES reader
+
         from babel.numbers import format_currency
 
         return format_currency(Decimal(points * cents_per_point) / 100, "EUR", locale=self.locale)

@@ -9,7 +9,6 @@ environment. Never deals a card.
 
 from __future__ import annotations
 
-import importlib.resources
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -26,10 +25,15 @@ def shipped_config_dir() -> Path:
     In a checkout and in an editable install ``machine/_config`` is a symbolic link to the
     repository's ``config/``; in a wheel it is a copy of it. Either way the package finds it.
     """
-    folder = importlib.resources.files("machine") / "_config"
-    if not isinstance(folder, Path):  # e.g. a zipped install: there is no folder to read
-        raise RulesError("config", [f"the shipped configuration is not a folder on disk ({folder})"])
-    return folder
+    folder = Path(__file__).parent / "_config"  # importlib.resources's answer on disk, without its import (~2 ms)
+    if folder.is_dir():
+        return folder
+    import importlib.resources
+
+    found = importlib.resources.files("machine") / "_config"
+    if not isinstance(found, Path):  # e.g. a zipped install: there is no folder to read
+        raise RulesError("config", [f"the shipped configuration is not a folder on disk ({found})"])
+    return found
 
 
 def config_dir() -> Path:

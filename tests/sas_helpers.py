@@ -10,8 +10,40 @@ import os
 import select
 import time
 import tty
+from pathlib import Path
 
 from hardware.sas.codec import crc_ok, from_bcd, with_crc
+
+
+def sas_children(pid: int) -> list[int]:
+    """The SAS children (``python -m machine.sas.server``) of cabinet process ``pid``."""
+    out = []
+    for entry in os.listdir("/proc"):
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text() if entry.isdigit() else ""
+            cmd = Path(f"/proc/{entry}/cmdline").read_bytes() if stat else b""
+        except OSError:  # ended meanwhile
+            continue
+        if stat and int(stat.rpartition(")")[2].split()[1]) == pid and b"machine.sas.server" in cmd:
+            out.append(int(entry))
+    return out
+
+
+def wait_gone(pids: list[int], limit: float = 60.0) -> None:
+    """Until each of ``pids`` ended (a zombie counts as ended): a SAS child of a killed cabinet
+    ends when it sees its input close, which on a loaded machine may take a while, and until
+    then it still holds its port. ``limit`` only bounds a hang."""
+    end = time.monotonic() + limit
+    for pid in pids:
+        while True:
+            try:
+                state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+            except OSError:
+                break
+            if state in ("Z", "X"):
+                break
+            assert time.monotonic() < end, f"the SAS child {pid} did not end"
+            time.sleep(0.02)
 
 
 class PtyHost:

@@ -17,3 +17,14 @@ def test_a_slow_test_s_reason_is_read_from_the_comment_above_it_whole():
                       "after each: what carries over between processes is what is checked")
     assert slow_reason("tests/test_bench_firstrun.py::test_the_first_run_benchmarks_are_registered") == "(no reason written)"
     assert slow_reason("tests/no_such_file.py::test_x") == "(no reason written)"
+
+
+def test_the_suite_benchmark_starts_as_many_workers_as_tools_test(tmp_path):
+    from pathlib import Path
+
+    from machine.devtools.bench.firstrun import suite_workers
+
+    assert suite_workers(Path(__file__).resolve().parents[1]) == "4"
+    (tmp_path / "tools").mkdir()
+    (tmp_path / "tools" / "test").write_text('exec pytest -n "${PYTEST_WORKERS:-3}" --dist loadfile "$@"\n')
+    assert suite_workers(tmp_path) == "3"

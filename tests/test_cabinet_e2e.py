@@ -47,6 +47,7 @@ def app(tmp_path):
     a.close()
 
 
+# slow: real decision timeouts and a hopper payout coin by coin on the simulators
 def test_two_seats_coins_bets_every_decision_timeouts_collect_and_payout(app):
     cab, sims = app.cab, app.sims
     ready(app)
@@ -124,6 +125,7 @@ def test_two_seats_coins_bets_every_decision_timeouts_collect_and_payout(app):
     assert cab.journal.verify() == []
 
 
+# slow: `cabinet run --headless`: three rounds a seat in real time on the simulators, then the payouts
 @pytest.mark.timeout(300)
 def test_headless_run_plays_rounds_on_every_seat_and_accounts_for_every_coin(tmp_path, capsys):
     from machine.cli import main

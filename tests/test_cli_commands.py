@@ -74,6 +74,21 @@ def test_the_parser_has_one_subcommand_per_row_of_the_table_in_its_order():
     assert [c.name for c in COMMANDS][:5] == ["round", "rtp", "strategy", "simulate", "session"]
 
 
+def test_every_handler_the_table_names_is_a_function_of_its_module():
+    import importlib
+
+    def rows(commands):
+        for c in commands:
+            yield c
+            yield from rows(c.sub)
+
+    named = [c.handler for c in rows(COMMANDS) if c.handler is not None]
+    assert len(named) > 15 and all(isinstance(h, str) for h in named)  # names: imported when their command runs
+    for name in named:
+        module, _, function = name.rpartition(".")
+        assert callable(getattr(importlib.import_module(f"machine.cli.{module}"), function)), name
+
+
 @pytest.fixture
 def no_harness(monkeypatch, tmp_path):
     """``cabinet run`` in ``tmp_path`` with a display taken as there and no Auto tables, and the

@@ -68,6 +68,7 @@ def run(argv, text, capsys, monkeypatch):
     return code, out, err
 
 
+# slow: the same simulation four ways: here, in a process pool, on one and on two Dask cluster workers
 def test_the_engine_figure_is_the_same_here_in_processes_and_on_one_or_two_cluster_workers(two):
     """Ochko's engine simulator (its Auto tables are quick to load in a new process): 3 chunks."""
     rules = load_profile("ochko").rules

@@ -14,7 +14,9 @@ from tests.cabinet_helpers import TEST_KEY
 # 100 kill points (seed 2: chosen so that they land in every phase, device counters, notes and vouchers
 # included); the
 # 200 of the issue run in tools/bench (pytest -m slow) and with `cabinet crashtest --kills 200`.
+# slow: 100 kill points (a forked cabinet killed at each, compared with an uninterrupted run)
 @pytest.mark.timeout(300)
+@pytest.mark.usefixtures("memory_tempdir")
 @pytest.mark.parametrize("kills", [100, pytest.param(200, marks=pytest.mark.slow)])
 def test_kill_points_leave_every_meter_round_recall_and_coin_as_an_uninterrupted_run(kills):
     report = crashtest.crashtest(kills, seed=2)
@@ -26,7 +28,9 @@ def test_kill_points_leave_every_meter_round_recall_and_coin_as_an_uninterrupted
         assert report.where[phase] > 0, (phase, report.where)
 
 
+# slow: 60 kill points of the crash test with a forgetful hopper payout
 @pytest.mark.timeout(120)
+@pytest.mark.usefixtures("memory_tempdir")
 def test_the_crash_test_sees_a_payout_that_forgets_coins_paid_before_a_cut(monkeypatch):
     """Without reconciling from the hopper's own count, coins go missing: the harness says so."""
 

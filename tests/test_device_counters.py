@@ -393,7 +393,10 @@ def test_the_bus_simulator_killed_mid_payout_pauses_play_and_the_payout_complete
     way a cut hopper stops (its coins counted), killed, and started again on the same link with
     the count its hopper had."""
     link = ["--link", f"socket://127.0.0.1:{free_port()}"]
-    bus = SimProcess.start([*sim_args("3:speed=4,level=400"), *link])
+    # a coin a second: the cut comes while the hopper pays even when the cabinet hears of the
+    # coins seconds late on a loaded machine (at four a second it once heard of two when all ten
+    # had gone, and there was no payout left to cut)
+    bus = SimProcess.start([*sim_args("3:speed=1,level=400"), *link])
     app = cabinet_on(bus, tmp_path)
     again: SimProcess | None = None
     try:
@@ -422,3 +425,32 @@ def test_the_bus_simulator_killed_mid_payout_pauses_play_and_the_payout_complete
         bus.stop()
         if again is not None:
             again.stop()
+
+
+def test_coins_pushed_into_the_inhibited_acceptor_during_a_long_payout_are_read_as_they_come_and_tilt_nothing(tmp_path):
+    """A player pushing coins while the hopper pays: each is refused (the acceptor is inhibited
+    while a hopper pays) and is an event in its five-event buffer. The acceptors are read between
+    the payout's polls; before, they went unread for the whole payout, and the sixth refused coin
+    was a counter fault that tilted the seat."""
+    bus = SimProcess.start(sim_args("3:speed=1,level=400"))  # (slow: the pushes outlast no payout, however loaded)
+    app = cabinet_on(bus, tmp_path)
+    try:
+        ready(app, bus)
+        bus.control.coin(2, "EU200A", 5)
+        run_until(app, lambda: app.cab.seats[1].money.credit == 100, what="the coins")
+        with app.lock:
+            app.cab.press(1, "collect", app.clock())  # ten coins owed: ten seconds at one a second
+        run_until(app, lambda: app.cab.seats[1].meters.get("hopper_out") >= 10, what="the first coin paid")
+        for k in range(1, 9):  # pushed one after another while the hopper pays, each once the last was read
+            bus.control.coin(2, "EU100A")  # (read as it comes: never the six unread a loaded machine could leave)
+            run_until(app, lambda k=k: app.cab.acceptor_counter(2) == 5 + k, what=f"refused coin {k} read")
+        assert app.cab.is_paying(1), "the payout ended before the coins were pushed: slow the hopper"
+        run_until(app, lambda: not app.cab.is_paying(1), timeout=30, what="the payout done")
+        assert bus.control.count(2, "counter") == 13  # five credits, eight refusals
+        run_until(app, lambda: app.cab.acceptor_counter(2) == 13, what="every event read")
+        seat = app.cab.seats[1]
+        assert app.cab.lock_of(1) is None and events(app.cab, "coin_counter_fault") == []
+        assert seat.meters.get("hopper_out") == 100 and seat.money.credit == 0  # the refused coins credited nothing
+    finally:
+        app.close()
+        bus.stop()

@@ -11,6 +11,7 @@ checkout's set-up has not built it yet, beside numba's cache (a few seconds to a
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -28,6 +29,8 @@ from machine.gamemath.blackjack import forget as forget_exact  # noqa: E402
 from machine.gamemath.blackjack.game import game_rtp  # noqa: E402
 from machine.gamemath.blackjack.table import UpTable  # noqa: E402
 from machine.profiles import load_profile  # noqa: E402
+
+from .newprocess import probe  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 ANCHOR: dict[str, Any] = {"hole_card": True, "double_hard": "any", "double_soft": "any", "double_makes_aces_hard": False,
@@ -118,25 +121,25 @@ def test_the_module_refuses_an_array_it_would_misread(aot):
         dealer_dists(ft.C, ft.dl[:-1])
 
 
-PROBE = """
-import atexit, runpy, sys
-def said():
-    fast = sys.modules.get("machine.gamemath.blackjack.exact_fast")
-    print("numba imported:", "numba" in sys.modules, "kernels:", fast and fast.KERNELS, file=sys.stderr)
-atexit.register(said)
-sys.argv = ["cabinet", *sys.argv[1:]]
-runpy.run_module("machine", run_name="__main__")
-"""
-
-
 @pytest.mark.parametrize(("command", "edge"), [("rtp", "house edge 0.40287 %"), ("strategy", "house edge 0.40435 %")])
 def test_a_command_the_module_serves_never_imports_numba(aot, command, edge, tmp_path):
     script = tmp_path / "anchor.json"
     script.write_text(json.dumps({"game": "random-blackjack", "rules": ANCHOR}))
     env = {"PYTHONPATH": str(ROOT), "CABINET_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
            "HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", PROBE, command, str(script)], capture_output=True, text=True,
-                          env=env, cwd=tmp_path, timeout=300)
+    probed = probe([command, str(script)], env, tmp_path)  # what else it must not import: test_command_imports.py
+    assert probed.done.returncode == 0, probed.done.stderr
+    assert (probed.kernels, probed.loaded("numba", "llvmlite")) == ("aot", [])
+    assert edge in probed.done.stdout  # Auto's on the anchor rules, and the total-dependent chart's
+
+
+def test_the_build_is_not_stopped_by_numbas_notice_that_pycc_will_go(tmp_path):
+    """numba warns that ``numba.pycc`` is to be removed (a pending deprecation): a process that
+    turns warnings into errors (pytest here, ``python -W error``) failed in the build, not with
+    "not built" but with the warning's traceback. Only the digest function is compiled (seconds)."""
+    code = ("import sys; from pathlib import Path; from machine.gamemath.blackjack import exact_aot; "
+            "exact_aot.SIGNATURES = {}; exact_aot.build(print, Path(sys.argv[1]))")
+    done = subprocess.run([sys.executable, "-W", "error", "-c", code, str(tmp_path)], capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1])))
     assert done.returncode == 0, done.stderr
-    assert "numba imported: False kernels: aot" in done.stderr
-    assert edge in done.stdout  # Auto's on the anchor rules, and the total-dependent chart's
+    assert "Traceback" not in done.stderr and "ahead-of-time module" in done.stdout

@@ -11,6 +11,7 @@ over the dealer's ordered draws.
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 
 import pytest
@@ -139,6 +140,32 @@ def test_the_figures_are_the_same_bits_on_one_thread_or_several(monkeypatch):
     game.analysis.cache_clear()
 
 
+def test_no_garbage_collection_while_the_tables_are_computed_and_the_collector_as_it_was_after(monkeypatch):
+    import gc
+
+    monkeypatch.delenv("CABINET_EXACT", raising=False)
+    rules = load_profile("casino-blackjack", {"decks": 2}).rules
+    one, two = Analysis(rules), Analysis(rules)
+    passes: list[int] = []
+
+    def counted(phase, info):
+        if phase == "start":
+            passes.append(info["generation"])
+
+    gc.callbacks.append(counted)
+    try:
+        assert gc.isenabled()
+        assert one.compute_all(2)
+        assert len(passes) <= 1 and gc.isenabled()  # (one pass may come once enabled again, as it returns)
+        passes.clear()
+        gc.disable()
+        assert two.compute_all(1)
+        assert passes == [] and not gc.isenabled()  # (disabled before: left so)
+    finally:
+        gc.enable()
+        gc.callbacks.remove(counted)
+
+
 def test_without_numba_or_when_told_the_tables_are_pure_python(monkeypatch):
     monkeypatch.setenv("CABINET_EXACT", "python")
     rules = load_profile("casino-blackjack").rules
@@ -160,6 +187,7 @@ def test_computing_every_up_card_reports_its_progress(workers, monkeypatch):
     assert not an.compute_all(workers, lambda done, of: seen.append((done, of))) and seen == []
 
 
+# slow: a chart's exact return computed twice, once in pure Python (the reference for the compiled one)
 @pytest.mark.parametrize(("profile", "over"), [PROFILES[2]], ids=[PROFILES[2][0]])
 def test_a_charts_return_is_the_same_compiled_or_pure_python(profile, over, monkeypatch):
     """A chart's policy is not Auto's: the compiled plays ask it once per hand and follow it."""
@@ -211,3 +239,69 @@ def test_two_threads_on_one_tables_split_values_get_the_values_of_one(monkeypatc
             t.join()
         for (_, up), values in got.items():
             assert values == want[up], up
+
+
+@pytest.mark.parametrize(("profile", "over"), [("random-blackjack", {"decks": 1}), ("casino-blackjack", {"decks": 6})])
+def test_the_kernels_hand_arrays_say_each_hands_totals_cards_children_and_bonus(profile, over, monkeypatch):
+    from machine.gamemath.blackjack.choices import doubles_to_sevens_bonus, stands_on_sevens_bonus
+    from machine.gamemath.blackjack.exact_layout import CARDS, CHILD, TDOUBLE, TOTAL
+    from machine.gamemath.blackjack.shoe import hands_up_to, plus, score
+
+    monkeypatch.delenv("CABINET_EXACT", raising=False)
+    rules = load_profile(profile, over).rules
+    ft = exact_fast.FastTable(UpTable(rules, 7))
+    limit = ft.t.left_after_up()
+    assert ft.hands == list(hands_up_to(None if limit is None else tuple(min(m, 21 // v) for v, m in enumerate(limit, 1))))
+    assert ft.H.shape == (ft.n, CHILD + 10) and ft.H.flags.c_contiguous and ft.C.flags.c_contiguous
+    bonus = float(rules.three_sevens_bonus)
+    for i, h in enumerate(ft.hands):
+        assert ft.index[h] == i and tuple(ft.C[i]) == h
+        assert (ft.H[i, TOTAL], ft.H[i, CARDS], ft.H[i, TDOUBLE]) == (
+            score(h)[0], sum(h), score(h, rules.double_makes_aces_hard)[0])
+        assert [ft.index.get(plus(h, v), -1) for v in range(1, 11)] == list(ft.H[i, CHILD:])
+        assert list(ft.F[i]) == [stands_on_sevens_bonus(bonus, h, False), stands_on_sevens_bonus(bonus, h, True),
+                                 doubles_to_sevens_bonus(bonus, h, False), doubles_to_sevens_bonus(bonus, h, True)]
+    assert ft.F.any() == (profile == "random-blackjack")  # (random blackjack's three sevens are there to see)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts the process's threads in /proc")
+def test_a_process_of_the_compiled_analysis_starts_no_blas_threads():
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    probe = ("import os; import machine.gamemath.blackjack.exact_fast; "
+             "print(os.environ['OPENBLAS_NUM_THREADS'], len(os.listdir('/proc/self/task')))")
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["1", "1"]  # (OpenBLAS's threads would spin on the cores the analysis's threads use)
+    env["OPENBLAS_NUM_THREADS"] = "2"  # a value the user set is kept
+    out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split()[0] == "2"
+
+
+def test_on_threads_gives_each_result_in_order_and_takes_the_items_in_order():
+    taken: list[int] = []
+    seen: list[int] = []
+
+    def square(x: int) -> int:
+        taken.append(x)
+        return x * x
+
+    assert game.on_threads(square, [5, 3, 9, 1], 2, seen.append) == [25, 9, 81, 1]
+    assert sorted(taken) == [1, 3, 5, 9] and seen == [1, 2, 3, 4]
+    taken.clear()
+    assert game.on_threads(square, [5, 3, 9, 1], 1) == [25, 9, 81, 1] and taken == [5, 3, 9, 1]
+
+
+def test_on_threads_raises_the_works_exception_and_starts_no_item_after_it():
+    started: list[int] = []
+
+    def work(x: int) -> int:
+        started.append(x)
+        if x == 2:
+            raise ValueError("two")
+        return x
+
+    with pytest.raises(ValueError, match="two"):
+        game.on_threads(work, [2, 4, 6, 8, 10, 12], 1)
+    assert started == [2]

@@ -158,6 +158,7 @@ def rich_shoes(shoes: numpy.ndarray, seats: int, hole: bool, seed: int) -> numpy
     return out
 
 
+# slow: thousands of shoes played by the compiled kernel and again, round by round, by the pure engine
 @pytest.mark.parametrize("name", list(RULE_SETS))
 def test_the_fast_path_plays_every_round_as_the_engine_does(name):
     rules, n_random, n_rich, seats, expected = RULE_SETS[name]

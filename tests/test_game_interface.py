@@ -175,6 +175,7 @@ def test_stakes_come_from_the_events_and_counters_from_the_settlement(tmp_path):
     assert m.get("blackjacks") == 0 and m.get("games_played") == 1
 
 
+# slow: a 1500-input random session on a journaled cabinet
 def test_seat_states_move_only_along_the_table(tmp_path):
     """A long random session: every input moves each seat only along SEAT_TRANSITIONS."""
     from machine.money.seatmoney import MoneySettings

@@ -38,6 +38,28 @@ def test_strategy_prints_the_chart_and_its_rtp(capsys, monkeypatch):
     assert "RTP with this chart" in out
 
 
+def test_the_math_commands_leave_their_tables_to_the_exit_only_as_the_processs_own_command(capsys, monkeypatch):
+    """``cabinet strategy`` / ``cabinet rtp`` as the process's command (no argv: the command
+    line's) run with Python's collector off and freeze what they made once done, so that the
+    exit skips its pass over every table; called with argv (here, a test), nothing changes."""
+    import gc
+
+    frozen = gc.get_freeze_count()  # (none, unless a test before froze some)
+    code, _, err = run(["strategy", "-"], "game: random-blackjack\n", capsys, monkeypatch)
+    assert code == 0, err
+    assert gc.get_freeze_count() == frozen
+    assert gc.isenabled()
+    monkeypatch.setattr(sys, "argv", ["cabinet", "strategy", "-"])
+    try:
+        code, out, err = run(None, "game: random-blackjack\n", capsys, monkeypatch)
+        assert code == 0, err
+        assert "RTP with this chart" in out and gc.get_freeze_count() > frozen and not gc.isenabled()
+    finally:
+        gc.enable()
+        if not frozen:
+            gc.unfreeze()
+
+
 def test_round_scripts_take_auto_now(capsys, monkeypatch):
     script = '{"game": "random-blackjack", "shoe": ["AS", "6H", "8C", "TD", "2D"], "seats": [{"bet": 10, "actions": ["auto"]}]}'
     code, out, err = run(["round", "-"], script, capsys, monkeypatch)

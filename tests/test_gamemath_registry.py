@@ -31,6 +31,18 @@ def test_every_games_math_package_offers_the_same_interface(name):
     assert [k for k in INTERFACE if not hasattr(math, k)] == []
 
 
+@pytest.mark.parametrize("name", catalog.names())
+def test_every_engine_names_its_settings_and_game_classes_in_its_own_game_package(name):
+    from machine.games.hosted import HostedGame
+    from machine.games.rules import TableRules
+
+    e = catalog.engine(name)
+    rules, game = e.rules_class(), e.game_class()  # named "module:Class", imported here
+    assert issubclass(rules, TableRules) and catalog.rules_class(name) is rules
+    assert isinstance(game, type) and issubclass(game, HostedGame)
+    assert (rules.__module__, game.__module__) == (f"machine.games.{name}.rules", f"machine.games.{name}.game")
+
+
 @pytest.fixture
 def toy(monkeypatch):
     """A game engine whose math is a module of this test only, registered for the test."""

@@ -82,6 +82,7 @@ def coins_and_bets(app: SimulatedCabinet) -> None:
 OCHKO_ROUND = "TS 9H 7D AC 8S KD 8H"
 
 
+# slow: a scripted round and a restart of the cabinet on the simulators, in real time
 def test_ochko_end_to_end_the_bank_moves_at_once_and_carries_across_a_restart(tmp_path):
     app = open_app("ochko", tmp_path, OCHKO_ROUND)
     try:
@@ -125,6 +126,7 @@ def test_ochko_end_to_end_the_bank_moves_at_once_and_carries_across_a_restart(tm
 EEN_ROUND = "7S 9H KD 8D AC TC AH AD 8C"
 
 
+# slow: scripted rounds with the decision clock run out on the simulators, in real time
 def test_eenentwintig_end_to_end_deal_then_bet_wash_and_the_bank_closed_until_its_turn(tmp_path):
     from machine.games.interface import FACE_DOWN
 

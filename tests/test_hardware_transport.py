@@ -64,3 +64,23 @@ def test_a_link_no_backend_serves_is_a_transport_error_naming_it(url, why):
         open_transport(url)
     with pytest.raises(LinkError):
         parse_link(url)
+
+
+def test_a_socket_link_whose_far_end_reset_it_closes_its_socket_too():
+    """pyserial's ``socket://`` close leaves the socket open when its shutdown fails (the far
+    end reset the connection, as a killed simulator does); the transport closes it itself."""
+    import socket
+    import struct
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        port = server.getsockname()[1]
+        link = SerialTransport(f"socket://127.0.0.1:{port}")
+        peer, _ = server.accept()
+        peer.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        peer.close()  # linger 0: a reset, not a clean close
+        inner = link._port._socket
+        with contextlib.suppress(TransportError):
+            for _ in range(100):  # until the reset has arrived
+                link.write(b"\x00")
+        link.close()
+        assert inner.fileno() == -1

@@ -119,6 +119,7 @@ def test_a_bel_in_a_script_file_names_the_file_and_line(command, tmp_path, capsy
     refused_in_one_line(status, err, f"{path}:2: column 18: the control character U+0007 (BEL)")
 
 
+# slow: hypothesis gives each command 25 configurations with a control character and 25 with a bad byte
 @pytest.mark.parametrize("argv", [
     ["config", "check"], ["config", "pin", "--pin-stdin"], ["config", "apply", "--pin-stdin"], ["init", "--config"],
     ["run", "--headless", "--rounds", "1", "--config"], ["archive", "--to", "/nonexistent/a.sqlite", "--config"],

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 
 from tests.conftest import children, left_behind, ports, threads
 
@@ -41,7 +42,12 @@ def test_a_child_process_still_running_is_named_until_it_is_gone():
     before = baseline()
     proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
     try:
-        [line] = left_behind(before)
+        end = time.monotonic() + 60  # bounds a hang only
+        while True:  # named once it has run its program: just after the fork, its command line is still empty
+            [line] = left_behind(before)
+            if "time.sleep(60)" in line or time.monotonic() > end:
+                break
+            time.sleep(0.01)
         assert line.startswith(f"process {proc.pid} (") and "time.sleep(60)" in line
     finally:
         proc.kill()

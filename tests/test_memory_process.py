@@ -89,6 +89,7 @@ def memory_error(tmp: Path, *words: str) -> str:
     return lines[0]
 
 
+# slow: a cabinet process soaked, SIGKILLed and soaked again on the same journal
 def test_a_soak_goes_on_after_a_kill_from_where_the_journal_stopped(soaked):
     put_back(soaked, "killed")
     done = run(soaked)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from machine.cli import main
 from machine.core.cabinet import CabinetSettings
 from machine.display.gamewords import say
@@ -118,14 +120,18 @@ def test_cabinet_audit_meters_lists_the_note_meters_in_text_and_json(tmp_path, c
         line.split() == ["note_in_count", "1", "1"] for line in text.splitlines())
 
 
+# slow: the crash test twice over the same 40 kill points (a forked cabinet killed at each)
+@pytest.mark.usefixtures("memory_tempdir")
 def test_the_crash_test_finds_a_validator_driver_that_forgets_the_journals_counter(monkeypatch):
     """Resuming from the device's counter instead of the journal's loses the notes stacked
-    between the route and the poll that would have credited them: the crash test must see it."""
+    between the route and the poll that would have credited them: the crash test must see it.
+    The same 40 kill points (seed 12) with the journal's counter and with the device's: none
+    wrong, then some (the forgetful driver is already seen within the first 20)."""
     from machine.devtools import crashnotes, crashtest
 
-    assert crashtest.crashtest(150, seed=12).discrepancies == 0
+    assert crashtest.crashtest(40, seed=12).discrepancies == 0
     monkeypatch.setattr(crashnotes.FileValidators, "resume", lambda self, counters: None)
-    assert crashtest.crashtest(150, seed=12).discrepancies > 0
+    assert crashtest.crashtest(40, seed=12).discrepancies > 0
 
 
 def test_the_menu_offers_payout_by_voucher_only_on_a_cabinet_with_a_ticket_printer(tmp_path):

@@ -13,7 +13,7 @@ import pytest
 
 from hardware.panel.codec import Frame, FrameDecoder, encode
 from hardware.panel.connection import HostConnection, PanelConnection
-from hardware.panel.host import NvNotSupported, PanelHost, PanelOffline
+from hardware.panel.host import NV_RETRY, NV_TRIES, NvNotSupported, PanelHost, PanelOffline
 from hardware.panel.messages import (
     ButtonPressed,
     MessageError,
@@ -95,7 +95,7 @@ def test_a_panel_without_nv_drops_the_request_as_an_unknown_message_and_carries_
 
 def _connected(link: str) -> PanelHost:
     host = PanelHost(link)
-    deadline = time.monotonic() + 3
+    deadline = time.monotonic() + 30  # bounds a hang only
     while not host.link_up:
         assert time.monotonic() < deadline, "the panel link did not come up"
         host.poll()
@@ -108,7 +108,7 @@ def nv_file(tmp_path: Path) -> Iterator[str]:
     yield str(tmp_path / "panel-memory.json")
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_the_head_is_stored_read_back_and_survives_a_restart_of_the_simulator(nv_file) -> None:
     sim = SimProcess("--nv-file", nv_file)
     try:
@@ -129,22 +129,24 @@ def test_the_head_is_stored_read_back_and_survives_a_restart_of_the_simulator(nv
         assert sim.close() == 0
 
 
-@pytest.mark.timeout(20)
-def test_a_panel_that_does_not_know_the_messages_is_reported_not_supported() -> None:
+@pytest.mark.timeout(120)
+def test_a_panel_that_does_not_know_the_messages_is_reported_not_supported(monkeypatch) -> None:
     sim = SimProcess("--no-nv")
     try:
         with _connected(sim.link) as host:
             start = time.monotonic()
             with pytest.raises(NvNotSupported):
                 host.store_head(b"head")
-            assert time.monotonic() - start < 2.0
+            # it waits out its whole timeout (the upper bound only catches a hang: the scheduler
+            # of a loaded machine may add to the wait, never take from it)
+            assert NV_RETRY * NV_TRIES <= time.monotonic() - start < NV_RETRY * NV_TRIES + 15
             assert host.nv_supported is False and host.link_up
-            start = time.monotonic()
-            with pytest.raises(NvNotSupported):  # remembered: no second wait
-                host.read_head()
-            assert time.monotonic() - start < 0.1
+            with monkeypatch.context() as m:  # remembered: no second wait, not one look at the clock
+                m.setattr(host, "clock", lambda: pytest.fail("waited again"))
+                with pytest.raises(NvNotSupported):
+                    host.read_head()
             assert sim.cmd("tap 1 start") == "OK"  # the panel works on as before
-            deadline = time.monotonic() + 3
+            deadline = time.monotonic() + 30  # bounds a hang only
             while ButtonPressed(1, "start") not in host.events():
                 assert time.monotonic() < deadline
                 host.poll()
@@ -154,14 +156,14 @@ def test_a_panel_that_does_not_know_the_messages_is_reported_not_supported() -> 
         assert sim.close() == 0
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_embedded_in_memory_with_the_host_polled_by_its_thread() -> None:
     with PanelSimulator(seats=2) as sim, _connected(sim.link_url) as host:
         host.start()
         host.store_head(b"\x7e\x7d head with flag bytes")
         assert host.read_head() == b"\x7e\x7d head with flag bytes"
         sim.reboot()  # a power cycle: the memory is non-volatile
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 30  # bounds a hang only
         while True:
             try:
                 assert host.read_head() == b"\x7e\x7d head with flag bytes"
@@ -171,11 +173,11 @@ def test_embedded_in_memory_with_the_host_polled_by_its_thread() -> None:
                 time.sleep(0.05)
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_an_offline_panel_says_so() -> None:
     with PanelSimulator(seats=2) as sim, _connected(sim.link_url) as host:
         sim.disconnect()
-        deadline = time.monotonic() + 3
+        deadline = time.monotonic() + 30  # bounds a hang only
         while host.link_up:
             assert time.monotonic() < deadline
             host.poll()

@@ -23,7 +23,7 @@ from hardware.sim.panel_device import PanelDevice
 
 from tests.hil import REAL_PANEL
 
-pytestmark = pytest.mark.timeout(30)
+pytestmark = pytest.mark.timeout(120)
 
 TRANSPORTS = ["memory", "pty", pytest.param("real", marks=pytest.mark.skipif(
     REAL_PANEL is None, reason="CABINET_TEST_PANEL names no real panel"))]
@@ -64,7 +64,9 @@ class PanelLink:
         self.transport.incoming += self.device.data_to_send()
 
     def until(self, done: Callable[[], bool], limit: float = 3.0) -> None:
-        """Poll (in the memory transport's own time, else the real one) until ``done``."""
+        """Poll (in the memory transport's own time, else the real one) until ``done``: ``limit``
+        in the transport's own time; in the real one, 30 s more, as a loaded machine can be slow."""
+        limit = limit if self.device is not None else limit + 30
         start, steps = time.monotonic(), 0
         while True:
             self.seen += self.host.events()

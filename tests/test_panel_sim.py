@@ -79,7 +79,8 @@ class Watcher:
         self.host = host
         self.seen: list[object] = []
 
-    def until(self, done: Callable[[], bool], limit: float = 3.0) -> float:
+    def until(self, done: Callable[[], bool], limit: float = 30.0) -> float:
+        """Poll until ``done()``; ``limit`` only bounds a hang (a loaded machine can be slow)."""
         start = time.monotonic()
         while True:
             self.host.poll()
@@ -125,7 +126,7 @@ def _lamps_match(sim: SimProcess, host: PanelHost) -> bool:
     return all(shown[str(s)] == {b: str(v) for b, v in host.lamps(s).items()} for s in (1, 2, 3, 4))
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_taps_through_the_control_channel_arrive_exactly_once(
     sim: SimProcess, watcher: Watcher
 ) -> None:
@@ -144,7 +145,7 @@ def test_taps_through_the_control_channel_arrive_exactly_once(
     assert sim.data("state")["pressed"] == []
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_keys_and_door_arrive_as_changes(sim: SimProcess, watcher: Watcher) -> None:
     for line in ("key operator on", "key attendant on", "door open", "key operator off"):
         assert sim.cmd(line) == "OK"
@@ -158,7 +159,7 @@ def test_keys_and_door_arrive_as_changes(sim: SimProcess, watcher: Watcher) -> N
     assert watcher.host.keys == {"operator": False, "attendant": True}
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_lamps_set_by_the_host_read_back_through_the_control_channel(
     sim: SimProcess, watcher: Watcher
 ) -> None:
@@ -173,7 +174,7 @@ def test_lamps_set_by_the_host_read_back_through_the_control_channel(
     assert list(shown["1"]) == list(BUTTONS)
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_disconnect_is_noticed_within_a_second_and_reconnect_resends_the_lamps(
     sim: SimProcess, watcher: Watcher
 ) -> None:
@@ -182,10 +183,26 @@ def test_disconnect_is_noticed_within_a_second_and_reconnect_resends_the_lamps(
     watcher.until(lambda: _lamps_match(sim, host))
     commands_before = sim.data("state")["lamp_commands"]
     assert sim.cmd("disconnect") == "OK"
-    took = watcher.until(lambda: LinkDown("timeout") in watcher.seen, 2.0)
-    assert took < 1.0
+    # Noticed within a second of the silence: the poll that read the last bytes (buffered ones
+    # prove the panel alive) is the first after the command; every poll that starts a second
+    # or more after it must have seen the link go. Timed per poll, not over the whole wait, so
+    # a test process the scheduler left waiting does not count against the host.
+    first: float | None = None
+    late: list[float] = []
+    end = time.monotonic() + 30
+    while LinkDown("timeout") not in watcher.seen:
+        assert time.monotonic() < end, f"the link never went down; saw {watcher.seen}"
+        began = time.monotonic()
+        first = began if first is None else first
+        host.poll()
+        watcher.seen += host.events()
+        if LinkDown("timeout") not in watcher.seen and began - first >= 1.0:
+            late.append(began - first)
+        time.sleep(0.002)
+    assert late == []
     assert not host.link_up
-    watcher.idle(0.3)  # the panel has noticed too and shows every lamp off
+    # the panel has noticed too and shows every lamp off
+    watcher.until(lambda: sim.data("state")["link"] == "down")
     state = sim.data("state")
     assert state["link"] == "down" and state["silent"] is True
     assert all(v == "off" for seat in sim.data("lamps").values() for v in seat.values())
@@ -194,6 +211,7 @@ def test_disconnect_is_noticed_within_a_second_and_reconnect_resends_the_lamps(
     assert sim.cmd("reconnect") == "OK"
     watcher.until(lambda: host.link_up and ButtonReleased(1, "repeat") in watcher.seen)
     watcher.until(lambda: _lamps_match(sim, host))
+    watcher.until(lambda: sim.data("state")["lamp_commands"] >= commands_before + 4)  # every seat again
     watcher.idle(0.3)
     events = watcher.take()
     assert [e for e in events if isinstance(e, (LinkUp, LinkDown))] == [
@@ -206,15 +224,17 @@ def test_disconnect_is_noticed_within_a_second_and_reconnect_resends_the_lamps(
     assert sim.data("lamps")["1"]["repeat"] == "on"
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_a_timed_disconnect_comes_back_by_itself(sim: SimProcess, watcher: Watcher) -> None:
-    assert sim.cmd("disconnect 1.2") == "OK"
-    watcher.until(lambda: LinkDown("timeout") in watcher.seen, 2.0)
-    watcher.until(lambda: watcher.host.link_up, 2.0)
+    # Silent for four link timeouts: a host polled late on a loaded machine still sees the
+    # link go before the panel speaks again.
+    assert sim.cmd("disconnect 3.2") == "OK"
+    watcher.until(lambda: LinkDown("timeout") in watcher.seen)
+    watcher.until(lambda: watcher.host.link_up)
     assert sim.data("state")["silent"] is False
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_a_panel_reboot_restarts_the_session_and_the_lamps_come_back(
     sim: SimProcess, watcher: Watcher
 ) -> None:
@@ -233,7 +253,7 @@ def test_a_panel_reboot_restarts_the_session_and_the_lamps_come_back(
     assert sim.data("lamps")["2"]["+10"] == "on"
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_control_errors_are_one_line_each(sim: SimProcess) -> None:
     assert sim.cmd("press 1 hit").startswith("ERR unknown button")
     assert sim.cmd("press 5 start").startswith("ERR this panel has 4 seats")
@@ -245,7 +265,7 @@ def test_control_errors_are_one_line_each(sim: SimProcess) -> None:
     assert sim.cmd("help").startswith("OK commands:")
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_the_simulator_listens_on_a_socket_url_too() -> None:
     proc = SimProcess("--link", "socket://127.0.0.1:0", "--seats", "2")
     try:
@@ -262,7 +282,7 @@ def test_the_simulator_listens_on_a_socket_url_too() -> None:
         assert proc.close() == 0
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_the_simulator_embedded_in_a_thread_with_the_host_in_a_thread(tmp_path: Path) -> None:
     control = f"unix:{tmp_path / 'panel.sock'}"
     with PanelSimulator(seats=3, panel_id=5, control=control) as sim:
@@ -271,7 +291,7 @@ def test_the_simulator_embedded_in_a_thread_with_the_host_in_a_thread(tmp_path: 
         host = PanelHost(sim.link_url)
         host.start(interval=0.002)
         try:
-            deadline = time.monotonic() + 3
+            deadline = time.monotonic() + 30  # bounds a hang only
             while not host.link_up and time.monotonic() < deadline:
                 time.sleep(0.01)
             assert host.link_up
@@ -283,7 +303,8 @@ def test_the_simulator_embedded_in_a_thread_with_the_host_in_a_thread(tmp_path: 
                 sock.sendall(b"tap 1 x2\n")
                 assert sock.makefile().readline() == "OK\n"
             seen: list[object] = []
-            while time.monotonic() < deadline + 2 and (
+            deadline = time.monotonic() + 30  # bounds a hang only
+            while time.monotonic() < deadline and (
                 ButtonReleased(1, "x2") not in seen or sim.lamps()["3"]["max"] != "on"
             ):
                 seen += host.events()
@@ -321,7 +342,7 @@ def test_the_control_language_without_a_link() -> None:
         assert ctl.handle("quit") == "OK" and ctl.quit
 
 
-@pytest.mark.timeout(20)
+@pytest.mark.timeout(120)
 def test_a_bad_command_line_is_one_line_on_stderr_and_status_2() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "hardware.sim.panel", "--seats", "9"],

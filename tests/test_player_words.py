@@ -222,3 +222,35 @@ def test_a_button_named_in_a_sentence_has_the_name_its_legend_shows(language):
         wrong += [(msgid, msgstr) for msgid, msgstr in words.items()
                   if msgid != name and re.search(rf"\b{name}\b", msgid) and re.search(rf"\b{name}\b", msgstr)]
     assert wrong == []
+
+
+def test_a_seat_the_host_holds_is_not_shown_the_betting_countdown(tmp_path):
+    """Seats 1 and 2 have bet; the host shuts seat 2 down (SAS 01) and locks seat 3 for a
+    transfer (SAS 74). The round starts without either: only seat 1 reads the countdown."""
+    from tests.screen_words import notes
+
+    cab = _cabinet(tmp_path, betting_time=20.0, decision_timeout=30.0)
+    for n in (1, 2, 3):
+        cab.coin(n, "EU200A", 0)
+    cab.press(1, "+2", 1)
+    cab.press(2, "+2", 1)
+    assert cab.host_control(2, False, 2)
+    cab.aft_lock(3, True)
+    view = build_view(cab, 6.0)
+    assert view.betting_left == 15.0 and [s.held for s in view.seats] == [False, True, True, False]
+    shown = {n: notes(cab, n, 6.0, view=view) for n in (1, 2, 3)}
+    assert "The round starts in 15 s" in shown[1]
+    assert not [line for n in (2, 3) for line in shown[n] if "round starts" in line], shown
+    cab.journal.close()
+
+
+def test_a_text_too_wide_at_its_smallest_size_is_narrowed_to_its_width_never_past_it():
+    """At 960x540 each seat's quarter gives a button 60 pixels: «Повтор ставки» at the smallest
+    type ran past its button into the next one."""
+    r = Renderer()
+    surf = pygame.Surface((480, 270))
+    for label in ("Повтор ставки", "Макс. ставка", "Repeat Bet"):
+        drawn = r.text(surf, label, 7, (255, 255, 255), center=(240, 135), width=57, smallest=7)
+        assert drawn.width <= 57 and drawn.height >= 8, label
+    wide = r.text(surf, "Повтор ставки", 30, (255, 255, 255), center=(240, 135), width=400)
+    assert wide.width == r.font(30).size("Повтор ставки")[0]  # what fits keeps its size and shape

@@ -24,7 +24,10 @@ def _compiled_in_a_new_process() -> list[str]:
     return list(json.loads(done.stdout.splitlines()[-1]))
 
 
-# slow: a new process loads every kernel (and compiles them when the sources changed): minutes, once
+# slow: a new process loads every kernel (and compiles them when the sources changed): minutes, once.
+# The test's own bound is its processes' (2 x 900 s): the suite's 300 s is what a cold compile on a
+# loaded machine outlasts.
+@pytest.mark.timeout(2 * 900 + 60)
 def test_after_the_kernels_were_compiled_once_a_new_process_compiles_none():
     pytest.importorskip("numba")
     if _compiled_in_a_new_process():  # a changed source: that process compiled and saved them
@@ -32,15 +35,20 @@ def test_after_the_kernels_were_compiled_once_a_new_process_compiles_none():
     # every fast path is covered: blackjack, eenentwintig, ochko and eenendertigen
 
 
-def _fake_venv(tmp_path: Path) -> Path:
-    """A project folder whose .venv/bin/python only logs how it was called."""
+def _fake_venv(tmp_path: Path, refuse: str = "") -> Path:
+    """A project folder whose .venv/bin/python only logs how it was called (and fails when its
+    arguments hold ``refuse``)."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
     bin_ = tmp_path / ".venv" / "bin"
     bin_.mkdir(parents=True)
     python = bin_ / "python"
-    python.write_text(f'#!/bin/sh\necho "$*" >> "{tmp_path}/calls"\n')
+    fail = f'case "$*" in *{refuse}*) exit 1;; esac\n' if refuse else ""
+    python.write_text(f'#!/bin/sh\necho "$*" >> "{tmp_path}/calls"\n{fail}')
     python.chmod(0o755)
     return tmp_path
+
+
+COMPAT = "--config-settings editable_mode=compat"  # a .pth line, no import hook at every Python start
 
 
 @pytest.mark.parametrize(("extras", "kernels", "precompiles"), [
@@ -55,10 +63,20 @@ def test_the_set_up_compiles_the_kernels_right_after_installing_the_fast_extra(t
     done = subprocess.run(["bash", "-c", script], cwd=project, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     calls = (project / "calls").read_text().splitlines()
-    expected = ["-m pip install --upgrade pip", f"-m pip install -e .[{extras}]"]
+    expected = ["-m pip install --upgrade pip", f"-m pip install -e .[{extras}] {COMPAT}"]
     assert calls == expected + precompiles  # once: not on the second call
     assert ("Compiling the numba kernels" in done.stderr) == bool(precompiles)
     assert ("in the background" in done.stderr) == (kernels == "cabinet")
+
+
+def test_where_setuptools_refuses_the_compat_editable_mode_the_set_up_installs_in_its_default(tmp_path):
+    project = _fake_venv(tmp_path, refuse="editable_mode=compat")
+    done = subprocess.run(["bash", "-c", f'. "{ROOT}/tools/_venv.sh" && ensure_venv test'], cwd=project,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert (project / "calls").read_text().splitlines() == [
+        "-m pip install --upgrade pip", f"-m pip install -e .[test] {COMPAT}", "-m pip install -e .[test]"]
+    assert "refused editable_mode=compat" in (project / ".venv" / "pip.log").read_text()
 
 
 def test_the_tools_ask_for_the_kernels_they_need():
@@ -85,6 +103,7 @@ def _used_by(code: str, tmp_path: Path) -> list[str]:
 
 
 # slow: two new processes, one of them a headless cabinet with its simulators
+@pytest.mark.timeout(2 * 900 + 60)  # its processes' bound (see above)
 def test_the_cabinet_needs_no_kernel_but_those_the_set_up_compiles_before_its_window(tmp_path):
     pytest.importorskip("numba")
     from machine.gamemath import precompile
@@ -100,15 +119,19 @@ def test_the_cabinet_needs_no_kernel_but_those_the_set_up_compiles_before_its_wi
 
 def test_a_first_use_that_compiles_says_so_once_and_a_cached_one_says_nothing(monkeypatch, capsys):
     pytest.importorskip("numba")
+    import threading
     import time
 
     from machine.gamemath import ochko, precompile
 
     ran: list[str] = []
     monkeypatch.setattr(precompile, "_READY", set())
-    def slow() -> None:
-        ran.append("slow")
+    def slow() -> None:  # longer than ``after``: 0.4 s, and until the timer has had its turn (on a
+        ran.append("slow")  # loaded machine its thread may start late; 30 s only bound a hang)
         time.sleep(0.4)
+        end = time.monotonic() + 30
+        for timer in [t for t in threading.enumerate() if isinstance(t, threading.Timer)]:
+            timer.finished.wait(max(0.0, end - time.monotonic()))
 
     monkeypatch.setattr(ochko, "precompile", slow)
     precompile.first_use("ochko", after=0.1)
@@ -119,7 +142,7 @@ def test_a_first_use_that_compiles_says_so_once_and_a_cached_one_says_nothing(mo
     assert "ochko's kernels compiled in" in err
     monkeypatch.setattr(precompile, "_READY", set())
     monkeypatch.setattr(ochko, "precompile", lambda: ran.append("cached"))
-    precompile.first_use("ochko", after=0.1)
+    precompile.first_use("ochko", after=30.0)  # well within it, however slow the machine (0.1 s may not be)
     assert ran == ["slow", "cached"] and capsys.readouterr().err == ""
 
 

@@ -76,19 +76,34 @@ def test_a_time_left_reads_in_seconds_minutes_or_hours():
     assert [duration(s) for s in (0, 42.4, 185, 7620, -3)] == ["0 s", "42 s", "3 min 05 s", "2 h 07 min", "0 s"]
 
 
-def test_working_says_the_elapsed_time_only_for_a_long_run_and_closes_its_line():
+def _until_shown(stream: io.StringIO) -> None:
+    """Until the progress thread wrote its first line (on a loaded machine it may start late; the
+    30 s only bound a hang)."""
+    end = time.monotonic() + 30
+    while "so far" not in stream.getvalue() and time.monotonic() < end:
+        time.sleep(0.005)
+
+
+def test_working_says_the_elapsed_time_only_for_a_long_run_and_closes_its_line(monkeypatch):
+    import types
+
+    import machine.progress
+
+    # the clock stands still: the seconds shown are the ones the lines are built from, not those
+    # a busy machine took
+    monkeypatch.setattr(machine.progress, "time", types.SimpleNamespace(monotonic=lambda: 100.0))
     quick = io.StringIO()
     with working("pricing", quick, after=5.0):
         pass
     assert quick.getvalue() == ""
     slow = io.StringIO()
     with working("pricing", slow, after=0.0):
-        time.sleep(0.05)
+        _until_shown(slow)
     lines = slow.getvalue().splitlines()
     assert lines[0] == "pricing, 0 s so far" and lines[-1] == "pricing, done in 0 s"
     term = Terminal()
     with working("pricing", term, after=0.0):
-        time.sleep(0.05)
+        _until_shown(term)
     assert term.getvalue().startswith("\rpricing, 0 s so far") and term.getvalue().endswith(f"\r{CLEAR_TO_END}")
 
 

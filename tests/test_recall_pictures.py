@@ -172,8 +172,8 @@ def test_eenentwintig_closed_cards_and_the_bank(tmp_path):
     assert body(steps(cab))[2:] == [
         "    1. Seat 1 receives a closed card (Q♠)", "    2. Bank receives a closed card (A♠)", "    3. Seat 1 receives 9♥",
         "    4. Bank receives a closed card (J♦)", "    5. Seat 1: stake 2 (player)",
-        "    6. Seat 1 turns the closed card over: Q♠", "    7. Seat 1: draw (player)", "    8. Seat 1 receives A♥",
-        "    9. Seat 1: stand (player)", "   10. Bank turns the closed card over: A♠",
+        "    6. Seat 1 turns the closed card over: Q♠", "    7. Seat 1: buy (player)", "    8. Seat 1 receives A♥",
+        "    9. Seat 1: pass (player)", "   10. Bank turns the closed card over: A♠",
         "   11. Bank turns the closed card over: J♦", "   12. Bank receives J♣", "   13. Bank receives Q♦",
         "   14. Seat 1: lost, 0 returned", "   15. Round over", "  Bank: A♠ J♦ J♣ Q♦ (18)",
         "  Q♠ 9♥ A♥  13: lost, stake 2, returned 0", "  Staked 2, returned 0 (stakes included), net -2",
@@ -333,3 +333,32 @@ def test_a_game_whose_round_events_were_archived_still_reads_its_end(tmp_path):
     assert "    1. The round's steps are no longer in the journal (archived): its end is below" in lines
     assert lines[-1] == "  Credit after: credit 10, club 12 (points)"
     cab.journal.close()
+
+
+def test_each_game_names_its_decisions_with_its_own_words_in_every_language(tmp_path):
+    """Eenentwintig buys and passes, ochko says enough (their buttons' words): the recall wrote
+    blackjack's "draw" and "stand" for them."""
+    cab = boot(tmp_path, "eenentwintig", "QS 9D AS 9H 8S JD AH TS JC QD")
+    play(cab, ["start", "draw", "stand"])
+    g = recalled(cab.journal, 1, 1)[-1]
+    for language, buy, passes in (("en", "buy", "pass"), ("nl", "kopen", "passen"), ("nb", "kjøp", "pass"),
+                                  ("ru", "купить", "пас")):
+        lines = recall_text(recall_of(g, Words(language)))
+        assert [line.split(": ", 1)[1] for line in lines if line.startswith(("    7. ", "    9. "))] == [
+            f"{buy} ({Words(language)('player')})", f"{passes} ({Words(language)('player')})"], language
+    cab = boot(tmp_path / "ochko", "ochko", "TS 9S 7H 8S QS KH 6H TC")
+    play(cab, ["start", "stand"])  # 10 and 8: enough
+    text = recall_text(recall_of(recalled(cab.journal, 1, 1)[-1], Words("en")))
+    assert [line for line in text if ": enough (" in line or ": stand (" in line] == ["    6. Seat 1: enough (player)"]
+
+
+def test_a_total_of_twenty_and_a_half_reads_as_the_language_writes_it(tmp_path):
+    """Eenentwintig's two aces (20½) are recorded as 20.5: the Russian and Dutch recall wrote
+    "20.5" where their readers write 20,5."""
+    cab = boot(tmp_path, "eenentwintig", "AS 9C 8D AH TS 7H 9S JD QC KH")
+    play(cab, ["start", "stand"])
+    g = recalled(cab.journal, 1, 1)[-1]
+    assert g["seat"]["hands"][0]["total"] == 20.5
+    for language, written in (("ru", "20,5"), ("nl", "20,5"), ("en", "20.5")):
+        text = "\n".join(recall_text(recall_of(g, Words(language))))
+        assert f"    {written}: " in text or f" {written}: " in text, (language, text)

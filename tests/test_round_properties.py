@@ -52,6 +52,7 @@ def play_out(rnd: Round, choices: list[int], stop_at: int | None = None) -> int:
     return n
 
 
+# slow: 300 hypothesis rounds, each played to settlement and checked against the table
 @settings(max_examples=300, deadline=None)
 @given(rounds())
 def test_stakes_and_returns_balance_and_every_return_follows_the_settlement_table(case):

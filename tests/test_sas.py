@@ -18,12 +18,13 @@ from hardware.sas.machine import (
     Shutdown,
     Startup,
 )
-from hardware.sas.source import BaseMeterSource
+from hardware.sas.source import BaseMeterSource, Handpay
 
 
 class Meters(BaseMeterSource):
     def __init__(self) -> None:
         self.pending = False
+        self.owed: Handpay | None = None
         self.computing = False
         self.values = {"coin_in": 12345678, "coin_out": 2500, "drop": 400, "cancelled": 90,
                        "games_played": 77, "games_won": 30, "games_lost": 47, "credits": 1234,
@@ -47,6 +48,9 @@ class Meters(BaseMeterSource):
 
     def handpay_pending(self) -> bool:
         return self.pending
+
+    def handpay(self) -> Handpay | None:
+        return self.owed
 
     def rom_signature(self, seed: int) -> int | None:
         return None if self.computing else crc16_kermit(seed.to_bytes(2, "little") + b"program")
@@ -213,6 +217,24 @@ def test_date_time_version_and_handpay_reset() -> None:
     source.pending = True
     m.receive_data(b"\x81" + with_crc(b"\x01\x94"), 1.5)  # a general poll between: a new 94
     assert m.data_to_send() == b"\x00" + with_crc(b"\x01\x94\x00") and m.next_event() == HandpayReset()
+
+
+def test_1b_reports_the_pending_handpay_and_zeros_without_one() -> None:
+    source = Meters()
+    m = SasMachine(1, source)
+    m.receive_data(b"\x01\x1b", 1.0)  # type R: no CRC from the host
+    assert m.data_to_send() == with_crc(b"\x01\x1b" + bytes(20))  # no handpay: all zeros
+    source.owed = Handpay(1234567)
+    m.receive_data(b"\x01\x1b", 1.1)
+    # group 00, level 80 (cancelled credits), amount 5 BCD, partial pay 2 BCD, reset id 00, 10 unused
+    assert m.data_to_send() == with_crc(bytes.fromhex("011b" "00" "80" "0001234567" "0000" "00") + bytes(10))
+    source.owed = Handpay(250, level=0x40, progressive_group=3, partial_pay=12, reset_id=1)
+    m.receive_data(b"\x01\x1b", 1.2)
+    assert m.data_to_send() == with_crc(bytes.fromhex("011b" "03" "40" "0000000250" "0012" "01") + bytes(10))
+    m.receive_data(b"\x02\x1b", 1.3)  # another machine's
+    m.receive_data(b"\x01", 1.5)
+    m.receive_data(b"\x1b", 1.7)  # its two bytes a gap apart: noise, not a poll
+    assert m.data_to_send() == b"" and m.next_event() is None
 
 
 def test_rom_signature_answered_at_once_or_acknowledged_and_delivered_later() -> None:

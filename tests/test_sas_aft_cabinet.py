@@ -59,7 +59,7 @@ def transfer(app, host: SasHost, tid: str, cents: int, to_seat: bool = True, ass
     the transfer), then the host interrogates until it is no longer pending."""
     reply = parse_aft_transfer(host.exchange(aft_transfer_poll(1, tid, cents, to_seat=to_seat, asset=asset,
                                                                partial=partial), 0x72).data)
-    end = time.monotonic() + 10
+    end = time.monotonic() + 60  # bounds a hang only
     while reply.status == 0x40:
         assert time.monotonic() < end, "the transfer stayed pending"
         app.frame()
@@ -82,7 +82,7 @@ def aft_meters(host: SasHost) -> list[int]:
 
 def test_in_out_replay_limits_credit_screen_meters_and_events(tmp_path):
     with cabinet(tmp_path, AFT) as (app, hosts):
-        host = SasHost(MasterLink(hosts[1].master), 1, timeout=1.0)
+        host = SasHost(MasterLink(hosts[1].master), 1, timeout=5.0)
         first = transfer(app, host, "IN-1", 500)  # €5.00 = 50 points of 10 cents
         assert (first.status, first.cents, first.transaction_id) == (0x00, 500, "IN-1") and first.completed
         seat = app.cab.seats[1]
@@ -117,6 +117,35 @@ def test_in_out_replay_limits_credit_screen_meters_and_events(tmp_path):
         assert len([x for x in lines if " aft_in " in x and "transferred in by the host" in x]) == 1
         assert len([x for x in lines if " aft_out " in x and "points=30" in x]) == 1
         assert app.cab.journal.records("aft_refused", seat=1)[-1].data["status"] == 0x84
+
+
+def test_a_limit_raised_in_the_operator_menu_lets_the_hosts_next_transfer_through(tmp_path):
+    """The menu's change reaches both checks of a transfer: the cabinet's and the child's, which
+    refuses over the limit the last snapshot told it (sent again once the change is journaled)."""
+    from machine.display.gamewords import say
+    from machine.operator.menu import OperatorMenu
+    from tests.helpers import stored_pin
+    from tests.test_operator_menu import PIN, enter_pin, goto
+
+    with cabinet(tmp_path, AFT.replace("daily_in_limit: 140", "daily_in_limit: 5000")) as (app, hosts):
+        host = SasHost(MasterLink(hosts[1].master), 1, timeout=1.0)
+        assert transfer(app, host, "IN-1", 1500).status == 0x84  # 150 points: over the configured 100
+        menu = OperatorMenu(app.cab, stored_pin(PIN), "test-id", say=say)
+        with app.lock:  # as the loop presses it: between frames, holding the cabinet
+            goto(menu, "Settings")
+            names = [line.split("\t")[0] for line in menu.view().lines]
+            for _ in range(names.index("AFT limit per transfer in")):
+                menu.press(1, "draw", 0)
+            menu.press(1, "start", 0)
+            enter_pin(menu, PIN)
+            menu.press(1, "draw", 0)  # 100 (the configuration's, none of the choices) -> 1,000
+            menu.press(1, "start", 0)
+        assert app.cab.journal.records("settings_change")[-1].data == {
+            "name": "transfer_in_limit", "old": 100, "new": 1000, "by": "operator"}
+        synced(app)
+        done = transfer(app, host, "IN-2", 1500)
+        assert (done.status, done.cents) == (0x00, 1500)
+        assert app.cab.seats[1].money.credit == 150
 
 
 def test_aft_off_answers_no_aft_poll(tmp_path):
@@ -184,6 +213,7 @@ def _run(data: Path, kill_at: int, script) -> bool:
     return os.WIFSIGNALED(status)
 
 
+# slow: a cabinet killed at every step of a transfer, each time restarted and replayed
 def test_a_kill_at_every_step_of_a_transfer_applies_it_once_or_not_at_all_then_the_replay_finishes(tmp_path):
     from machine.devtools.crashtest import memory_of
     from tests.aft_kill_helpers import boot, coins
@@ -223,7 +253,7 @@ def test_after_a_restart_a_replay_gets_its_first_result_and_the_registration_is_
 
     key = bytes(range(1, 21))
     with cabinet(tmp_path, AFT + "  registration_required: true\n") as (app, hosts):
-        host = SasHost(MasterLink(hosts[1].master), 1, timeout=1.0)
+        host = SasHost(MasterLink(hosts[1].master), 1, timeout=5.0)
         assert transfer(app, host, "IN-0", 200).status == 0x88  # not registered yet: refused by the cabinet
         host.exchange(aft_register_poll(1, 0x00), 0x73)
         reg = host.exchange(aft_register_poll(1, 0x01, asset=1001, key=key, pos_id=9), 0x73).data
@@ -233,7 +263,7 @@ def test_after_a_restart_a_replay_gets_its_first_result_and_the_registration_is_
         first = transfer(app, host, "IN-1", 400)
         assert first.status == 0x00 and app.cab.seats[1].money.credit == 40
     with cabinet(tmp_path, AFT + "  registration_required: true\n") as (app, hosts):
-        host = SasHost(MasterLink(hosts[1].master), 1, timeout=1.0)
+        host = SasHost(MasterLink(hosts[1].master), 1, timeout=5.0)
         reg = host.exchange(aft_register_poll(1, 0xFF), 0x73).data
         assert (reg[0], int.from_bytes(reg[1:5], "little"), reg[5:25]) == (0x01, 1001, key)
         again = transfer(app, host, "IN-1", 400)
@@ -244,18 +274,20 @@ def test_after_a_restart_a_replay_gets_its_first_result_and_the_registration_is_
         assert app.cab.seats[1].money.credit == 50
 
 
+# slow: four starts of the real cabinet process (each plays a round a seat before it stays up), three SIGKILLed
+# mid-transfer, the host repeating each transfer until it reads it completed
 def test_sigkills_around_transfers_of_a_running_cabinet_never_apply_one_twice_nor_lose_one(tmp_path):
     """The real cabinet (``run --headless --stay``) killed at random instants after the host sent
     a transfer; restarted, the host repeats each id until it reads it completed. Each is applied
     exactly once, and the soak's accounts close (coins and AFT apart)."""
     import random
 
-    from tests.sas_helpers import PtyHost
+    from tests.sas_helpers import PtyHost, sas_children, wait_gone
     from tests.test_sas_cabinet import sas_config
 
     rng = random.Random(26)
     pty = PtyHost()
-    host = SasHost(MasterLink(pty.master), 1, timeout=1.0)
+    host = SasHost(MasterLink(pty.master), 1, timeout=5.0)
     config = tmp_path / "machine.yaml"
     config.write_text(sas_config({1: pty.path}) + AFT.replace("transfer_in_limit: 100", "transfer_in_limit: 1000")
                       .replace("daily_in_limit: 140", "daily_in_limit: 100000")
@@ -275,7 +307,7 @@ def test_sigkills_around_transfers_of_a_running_cabinet_never_apply_one_twice_no
         return proc
 
     def until_done(tid: str) -> None:
-        end = time.monotonic() + 20
+        end = time.monotonic() + 60  # bounds a hang only
         while True:
             assert time.monotonic() < end, tid
             with contextlib.suppress(OSError):
@@ -294,6 +326,7 @@ def test_sigkills_around_transfers_of_a_running_cabinet_never_apply_one_twice_no
             try:
                 pty.drain()
                 host.exchange(aft_transfer_poll(1, tid, 500, asset=1001), 0x72)  # pending at once
+                sas = sas_children(proc.pid)
                 time.sleep(rng.uniform(0.0, 0.15))  # the kill: before, during or after its journaling
                 proc.send_signal(signal.SIGKILL)
                 proc.wait(timeout=30)
@@ -304,7 +337,8 @@ def test_sigkills_around_transfers_of_a_running_cabinet_never_apply_one_twice_no
                 for pipe in (proc.stdout, proc.stderr):
                     if pipe is not None:
                         pipe.close()
-            time.sleep(0.5)  # the SAS child sees its input close and ends
+            assert len(sas) == 1
+            wait_gone(sas)  # the SAS child sees its input close and ends (the next one's port is its own)
         proc = start()
         try:
             for tid in ids:  # the host repeats each killed one (and one more), until each reads completed

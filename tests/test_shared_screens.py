@@ -91,3 +91,23 @@ def test_the_one_window_of_the_tiles_layout_says_it_is_a_shared_development_scre
         assert pygame.display.get_caption()[0].endswith("development layout: a shared screen (4 seats in one window)")
     finally:
         screens.close()
+
+
+def test_the_window_caption_follows_the_game_in_force_when_it_changes_in_play(tmp_path, monkeypatch):
+    import pygame
+
+    from machine.devtools import scenes
+    from machine.display.screens import Screens
+    from machine.display.view import build_view
+    from machine.operator.firststart import temporary
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    cfg = temporary(parse_config(cfg_text(), "m.yaml"), tmp_path)
+    screens = Screens(cfg, "Ochko")  # the game in force at the start
+    cab = scenes.SCENES["betting"](tmp_path / "scene")  # then Random Blackjack is chosen
+    try:
+        screens.draw(build_view(cab, scenes.SCENE_TIME), scenes.SCENE_TIME, attract=False, banner="")
+        assert pygame.display.get_caption()[0].startswith("Random Blackjack - cabinet")
+    finally:
+        screens.close()
+        cab.journal.close()

@@ -76,6 +76,32 @@ def test_a_ram_clear_needs_a_reason(tmp_path, capsys):
                                     "an empty reason is refused")
 
 
+def test_the_archive_and_the_ram_clear_are_refused_while_a_cabinet_holds_the_journal(tmp_path, capsys, monkeypatch):
+    """They rewrite or move the journal a running cabinet keeps writing: they went ahead under it."""
+    from machine.operator.applying import hold_journal
+    from machine.operator.config import load_config
+
+    monkeypatch.chdir(tmp_path)
+    path = tmp_path / "m.yaml"
+    path.write_text(SHIPPED)
+    assert main(["init", "--config", str(path)]) == 0
+    capsys.readouterr()
+    journal = load_config(str(path)).journal_path(tmp_path)
+    before = journal.read_bytes()
+    running = hold_journal(journal)  # what a running cabinet holds (machine/loop/wiring.py)
+    try:
+        for argv, nothing in ((["archive", "--to", str(tmp_path / "a.sqlite"), "--keep-days", "0"], "nothing archived"),
+                              (["ram-clear", "--reason", "test", "--yes"], "nothing cleared")):
+            assert main([*argv, "--config", str(path)]) == 1
+            assert one_line(capsys) == (f"cabinet {argv[0]}: {journal}: the cabinet is running (another process has the "
+                                        f"journal open): stop it first; {nothing}")
+        assert journal.read_bytes() == before and not (tmp_path / "a.sqlite").exists()
+    finally:
+        running.release()
+    assert main(["ram-clear", "--reason", "test", "--yes", "--config", str(path)]) == 0  # stopped: it goes ahead
+    assert "RAM cleared" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize("example", ["ochko", "eenendertigen"])
 def test_the_readmes_example_scripts_are_priced_and_simulated(example, capsys):
     # the README calls them round scripts to start from; rtp and simulate read a round script's game and rules

@@ -7,6 +7,7 @@ from __future__ import annotations
 import fnmatch
 import logging
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,21 @@ from .cabinet_helpers import boot, stacked_shoes
 from .test_operator_menu import PIN, enter_pin, goto, menu_for
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _no_mixer_left_running() -> Iterator[None]:
+    """After this file the worker keeps no mixer and no Sound: the mixer's audio thread holds
+    SDL's audio lock at any instant, and a later test that forks this process (the crash test's
+    cabinet children) deadlocked in the child when its garbage collector freed a Sound left
+    here (Mix_FreeChunk waiting for that lock, which no thread of the child would ever release)."""
+    yield
+    import gc
+
+    import pygame
+
+    gc.collect()  # the Sounds of TableSounds gone: freed here, while the mixer is open
+    pygame.mixer.quit()
 
 
 def test_regenerating_the_sounds_gives_the_committed_bytes(tmp_path):

@@ -144,9 +144,10 @@ def start_soak(tmp_path: Path, tag: str) -> subprocess.Popen[bytes]:
     return proc
 
 
-def gone(tag: str, within: float = 5.0) -> dict[int, str]:
+def gone(tag: str, within: float = 30.0) -> dict[int, str]:
     """The processes of ``tag`` still running after ``within`` seconds, killed (so that a failing
-    test leaves nothing behind either)."""
+    test leaves nothing behind either). The default only bounds a hang: a simulator looks for its
+    parent every ``PARENT_POLL`` s, and on a loaded machine its look and its exit may come late."""
     deadline = time.monotonic() + within
     while (left := tagged(tag)) and time.monotonic() < deadline:
         time.sleep(0.05)

@@ -114,10 +114,22 @@ def test_the_window_answers_while_the_tables_take_long_between_two_reports(tmp_p
     monkeypatch.setattr(Renderer, "draw_starting", draw)
     workers: list[str] = []
 
+    zero = ("Random Blackjack", "nl", 0, 10)
+
+    def answered() -> bool:  # five pumps and five frames (two tiles each) since the first report was drawn,
+        first = log.index(zero) if zero in log else len(log)  # drawn over 0.3 s or more
+        moments = [n for n in nows if n is not None]
+        return log[first + 2:].count("pump") >= 5 and log[first:].count(zero) >= 10 and moments[-1] - moments[0] >= 0.3
+
     def tables() -> None:
         workers.append(threading.current_thread().name)
         screens.starting("Random Blackjack", 0, 10)
-        time.sleep(0.3)  # a long stretch without a report
+        # a long stretch without a report: 0.3 s at least, and until the window has answered (on a
+        # loaded machine the screens' thread may get fewer ticks in 0.3 s; 30 s only bounds a hang)
+        time.sleep(0.3)
+        end = time.monotonic() + 30
+        while not answered() and time.monotonic() < end:
+            time.sleep(0.01)
         for done in range(1, 11):
             screens.starting("Random Blackjack", done, 10)
 

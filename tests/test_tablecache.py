@@ -8,6 +8,7 @@ import dataclasses
 import hashlib
 import math
 import os
+import struct
 
 import pytest
 
@@ -193,3 +194,25 @@ def test_eenentwintig_values_restored_are_the_same(folder):
     assert warm.restore(tablecache.load("t", "k" * 64) or {})
     assert warm._first == fresh._first and warm._hand == fresh._hand and warm._split == fresh._split
     assert warm.hands() == fresh.hands() and same(warm.tables(), fresh.tables())
+
+
+def test_a_packed_table_is_written_as_the_dict_of_its_rows_and_a_short_one_refused():
+    rows = TABLES["rows"]
+    keys = b"".join(int(x).to_bytes(2, "little", signed=True) for k in rows for x in k)
+    values = b"".join(struct.pack("<d", x) for v in rows.values() for x in v)
+    packed = tablecache.Packed(3, 3, 3, keys, values)
+    assert tablecache.encode("k", {**TABLES, "rows": packed}) == tablecache.encode("k", TABLES)
+    with pytest.raises(ValueError, match="table rows: 3 rows"):
+        tablecache.encode("k", {"rows": dataclasses.replace(packed, values=values[:-8])})
+
+
+def test_blackjack_tables_saved_from_the_compiled_arrays_are_the_bytes_of_its_dicts(folder):
+    pytest.importorskip("numba")
+    rules = load_profile("casino-blackjack", {"decks": 2}).rules
+    an = game.Analysis(rules)
+    an.splits(6)
+    an.table(1)
+    assert an.table(6).dist_rows() is not None  # (compiled: saved from its arrays)
+    packed = an.packed()
+    assert isinstance(packed["dealer6"], tablecache.Packed)
+    assert tablecache.encode("k", packed) == tablecache.encode("k", an.tables())

@@ -23,11 +23,15 @@ from hardware.printer.escpos import (
     itf_modules,
 )
 
-from machine.core.cabinet import CabinetSettings
+from machine.core.cabinet import CabinetSettings, open_cabinet
+from machine.core.vouchers import luhn
+from machine.games.blackjack.game import BlackjackGame
+from machine.money.memory import Memory, MemoryHeadStore
 from machine.money.seatmoney import MoneySettings
 from machine.operator.config import ConfigError, parse_config
+from machine.profiles import load_profile
 
-from .cabinet_helpers import boot
+from .cabinet_helpers import boot, stacked_shoes, stand_player
 from .helpers import pin_setting
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
@@ -265,6 +269,8 @@ def test_a_printer_fault_before_the_voucher_is_whole_is_a_handpay_and_no_second_
     assert seat.meters.get("handpay_out") == 200 and seat.money.credit == 0
 
 
+# slow: 100 kill points of the crash test (a forked cabinet killed at each, its journal synced at every step)
+@pytest.mark.usefixtures("memory_tempdir")
 def test_the_crash_test_finds_a_cabinet_that_hand_pays_a_voucher_a_cut_left_mid_print(monkeypatch):
     """Turning a voucher cut mid-print into a handpay pays twice when the ticket had come out:
     the crash test's paper must show it (the cabinet prints it again as a duplicate instead)."""
@@ -281,7 +287,9 @@ def test_the_crash_test_finds_a_cabinet_that_hand_pays_a_voucher_a_cut_left_mid_
                 cab.voucher_failed(seat, fault)
 
     monkeypatch.setattr(crashvouchers.FilePrinter, "drive", handpay_after_a_cut)
-    report = crashtest.crashtest(300, seed=2)
+    # seed 5: its first scenario cuts a voucher mid-print between its 70th and 80th kill point
+    # (seed 2 needed a third scenario, 300 kill points); the cabinet's own drive passes the same 100
+    report = crashtest.crashtest(100, seed=5)
     assert report.discrepancies > 0 and any("both printed and hand-paid" in d for d in report.details)
 
 
@@ -333,3 +341,25 @@ def test_what_an_empty_hopper_left_owed_is_a_voucher_when_the_attendant_turns_it
     cab.voucher_printed(1)
     seat = cab.seats[1]
     assert (seat.money.credit, seat.meters.get("hopper_out"), seat.meters.get("voucher_out"), seat.lock) == (0, 50, 150, None)
+
+
+def test_a_vouchers_validation_number_is_made_under_the_machines_key(tmp_path):
+    """The check digits of a validation number come from the machine's key: the same voucher on
+    a cabinet with another key has another number, so nobody without the key can make the
+    number of a voucher the cabinet will print (before, they were a hash of public figures)."""
+    numbers = []
+    for name, key in (("one", b"k" * 32), ("two", b"q" * 32)):
+        (tmp_path / name).mkdir()
+        cab = open_cabinet(tmp_path / name / "journal.sqlite", load_profile("random-blackjack"),
+                           dataclasses.replace(VOUCHERS, note_values={"EU0020A": 200}),
+                           lambda profile: BlackjackGame(profile, stand_player), stacked_shoes(),
+                           Memory(key, (MemoryHeadStore(),)), None, create=True)
+        credit(cab, 1, 200)
+        cab.press(1, "collect", 0)
+        [issued] = cab.journal.records("voucher_issued")
+        numbers.append(issued.data["number"])
+    first, second = numbers
+    assert first[:13] == second[:13] == "0007100000001"  # cabinet 7, seat 1, the cabinet's first voucher
+    assert first[13:17] != second[13:17]  # the keyed check
+    for number in numbers:
+        assert number[-1] == luhn(number[:-1])

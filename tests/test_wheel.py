@@ -151,8 +151,10 @@ def test_cabinet_round_plays_the_example_script(installed):
     assert result["dealer"]["cards"] == ["AD", "8D"] and result["seats"][0]["hands"][0]["cards"] == ["9S", "5C", "6H"]
 
 
+# slow: the installed wheel's `cabinet` console script as a new process (its kernels not yet compiled in the new
+# venv), a headless round a seat on its simulators
 def test_cabinet_run_headless_finds_the_shipped_configuration(installed):
-    out = run(installed, str(installed["venv"] / "bin" / "cabinet"), "run", "--headless", "--rounds", "3", timeout=240)
+    out = run(installed, str(installed["venv"] / "bin" / "cabinet"), "run", "--headless", "--rounds", "1", timeout=240)
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.splitlines()[-1] == "every meter and coin accounted for"
     assert not (installed["work"] / "data").exists()  # the soak keeps its journal in a temporary folder

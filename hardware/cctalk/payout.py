@@ -92,7 +92,8 @@ class Ask:
 
 @dataclass(frozen=True)
 class Wait:
-    """Let ``seconds`` pass (what arrives meanwhile is thrown away)."""
+    """Let ``seconds`` pass (what arrives meanwhile is thrown away). Answered with the seconds the
+    bus spent on other devices beyond ``seconds`` (0.0 mostly): time the hopper was not asked."""
 
     seconds: float
 
@@ -313,7 +314,9 @@ class HopperLogic:
         stopped = False
         other_counter: int | None = None  # 166's counter while it answers about another payout
         while True:
-            yield Wait(self.poll_interval)
+            away = yield Wait(self.poll_interval)
+            if isinstance(away, float):  # the bus was polling other devices: not the hopper's silence
+                last_ok += away
             st: HopperStatus | None
             try:
                 st = yield from self.status()

@@ -1,7 +1,7 @@
 """The SAS long polls that only read: meters, games, configuration and features, byte for byte.
 
 Owns: the tables from poll to meters (``METER_POLLS``), the meter codes of 2F and 6F
-(``METER_CODES``), and ``answer(address, command, data, source)`` for 0F-20, 1E, 1F, 2A, 2B,
+(``METER_CODES``), and ``answer(address, command, data, source)`` for 0F-20, 1B, 1E, 1F, 2A, 2B,
 2F, 31-37, 46, 48, 51, 52, 53, 55, 56, 6F and A0. A reply is the frame with its CRC, a NACK
 (the address with bit 7) for a game the machine does not have or data that is not BCD.
 Pure: reads the source, keeps no state, knows no cabinet.
@@ -10,7 +10,7 @@ Pure: reads the source, keeps no state, knows no cabinet.
 from __future__ import annotations
 
 from hardware.sas.codec import bcd, from_bcd, with_crc
-from hardware.sas.source import GameInfo, MeterSource, denomination_code
+from hardware.sas.source import GameInfo, Handpay, MeterSource, denomination_code
 
 # (command, [(meter name, BCD bytes)]) for the polls that are only meters of the machine
 METER_POLLS: dict[int, tuple[tuple[str, int], ...]] = {
@@ -46,7 +46,8 @@ METER_CODES: dict[int, tuple[tuple[str, ...], bool]] = {
 }
 EXTENDED_SIZE = 5  # 6F gives each meter as 10 BCD digits
 EXTENDED_MAX_CODES = 10  # 6F asks for at most ten meters
-COMMANDS = frozenset({*METER_POLLS, 0x1F, 0x2F, 0x48, 0x51, 0x52, 0x53, 0x55, 0x56, 0x6F, 0xA0})
+HANDPAY_UNUSED = 10  # 1B's reserved bytes after the reset id, zeros
+COMMANDS = frozenset({*METER_POLLS, 0x1B, 0x1F, 0x2F, 0x48, 0x51, 0x52, 0x53, 0x55, 0x56, 0x6F, 0xA0})
 
 # A0's feature bits this machine reports (the document's tables of features 1 to 4)
 FEATURE2_METERS_WHEN_WON = 0x01  # meter model: won credits metered when won
@@ -71,6 +72,8 @@ def answer(address: int, command: int, data: bytes, source: MeterSource) -> byte
     head = bytes((address, command))
     if command in METER_POLLS:
         return with_crc(head + b"".join(bcd(source.meter(n), s) for n, s in METER_POLLS[command]))
+    if command == 0x1B:
+        return with_crc(head + handpay_information(source.handpay()))
     if command == 0x48:
         country, denom, count = source.last_bill()
         return with_crc(head + bcd(country, 1) + bcd(denom, 1) + bcd(count, 4))
@@ -99,6 +102,16 @@ def answer(address: int, command: int, data: bytes, source: MeterSource) -> byte
     if command == 0xA0:
         return with_crc(head + data[:2] + features(source) + b"\x00\x00")
     return None
+
+
+def handpay_information(handpay: Handpay | None) -> bytes:
+    """1B's body: progressive group, level, amount (5 BCD), partial pay (2 BCD), reset id, ten
+    unused bytes; all zeros when no handpay is pending (the document's legacy reporting: the
+    handpay while the machine is locked in it)."""
+    if handpay is None:
+        return bytes(2 + 5 + 2 + 1 + HANDPAY_UNUSED)
+    return (bytes((handpay.progressive_group & 0xFF, handpay.level & 0xFF)) + bcd(handpay.amount, 5)
+            + bcd(handpay.partial_pay, 2) + bytes((handpay.reset_id & 0xFF,)) + bytes(HANDPAY_UNUSED))
 
 
 def game_configuration(info: GameInfo, source: MeterSource) -> bytes:

@@ -1,11 +1,12 @@
 """What the SAS machine side asks of the cabinet, and a base with the defaults the document allows.
 
 Owns: ``MeterSource`` (the protocol the machine is written against), ``GameInfo`` (what 1F and 53
-report of a game), ``BaseMeterSource`` (every method but the meters with a documented default,
-for the cabinet's bridge to subclass), ``TicketValidation`` (the extension point of the voucher
-work: a source without one answers the ticket polls as a machine with validation not
-configured), and the table of SAS denomination codes. Never reads a journal, a clock or a port:
-the cabinet's subclass does, and answers from the journal's meters only.
+report of a game), ``Handpay`` (what 1B reports of the handpay pending), ``BaseMeterSource``
+(every method but the meters with a documented default, for the cabinet's bridge to subclass),
+``TicketValidation`` (the extension point of the voucher work: a source without one answers the
+ticket polls as a machine with validation not configured), and the table of SAS denomination
+codes. Never reads a journal, a clock or a port: the cabinet's subclass does, and answers from
+the journal's meters only.
 """
 
 from __future__ import annotations
@@ -43,6 +44,26 @@ class GameInfo:
     options: int = 0
     paytable_id: str = "000000"
     base_percent: int = 0
+
+
+# 1B's level: the handpay is the credit meter paid by hand (the document's "cancelled credits"),
+# not a progressive level (01-20) nor a non-progressive win (40)
+HANDPAY_CANCELLED_CREDITS = 0x80
+# 1B's reset id: the reset methods available; 00 the standard one only (the attendant's key, or
+# 94), 01 also a reset to the credit meter (which long poll A8 turns on)
+RESET_STANDARD_ONLY = 0x00
+
+
+@dataclass(frozen=True)
+class Handpay:
+    """The handpay pending as 1B reports it: ``amount`` and ``partial_pay`` in the SAS accounting
+    denomination's units (credits, as the meters), ``level`` and ``reset_id`` the document's codes."""
+
+    amount: int
+    level: int = HANDPAY_CANCELLED_CREDITS
+    progressive_group: int = 0
+    partial_pay: int = 0
+    reset_id: int = RESET_STANDARD_ONLY
 
 
 @dataclass(frozen=True)
@@ -112,6 +133,10 @@ class MeterSource(Protocol):
 
     def handpay_pending(self) -> bool: ...
 
+    def handpay(self) -> Handpay | None:
+        """1B: the handpay the seat is locked in, or None when there is none (an answer of zeros)."""
+        ...
+
     def rom_signature(self, seed: int) -> int | None:
         """The program's CRC under ``seed``, or None while it is still being computed."""
         ...
@@ -141,11 +166,11 @@ class BaseMeterSource:
     """The defaults a cabinet's source starts from; it overrides ``meter`` and what it has.
 
     Defaults: one game (number 1) selected; serial ``""``; the clock is the epoch (override it);
-    no handpay pending; the ROM signature 0 (override with the program's); game info ``BJ`` with
-    nothing else known; €0.10 credits (10 cents, the shipped configuration); no bill accepted
-    yet (country 00, denomination 00, count 0); asset number 0; no ticket validation; AFT off, a
-    limit of 0, neither direction available; the seat lockable (no game in progress); no AFT
-    transaction known beyond those the machine keeps."""
+    no handpay pending (1B answers zeros); the ROM signature 0 (override with the program's);
+    game info ``BJ`` with nothing else known; €0.10 credits (10 cents, the shipped
+    configuration); no bill accepted yet (country 00, denomination 00, count 0); asset number 0;
+    no ticket validation; AFT off, a limit of 0, neither direction available; the seat lockable
+    (no game in progress); no AFT transaction known beyond those the machine keeps."""
 
     def meter(self, name: str, game: int = 0) -> int:
         return 0
@@ -164,6 +189,9 @@ class BaseMeterSource:
 
     def handpay_pending(self) -> bool:
         return False
+
+    def handpay(self) -> Handpay | None:
+        return None
 
     def rom_signature(self, seed: int) -> int | None:
         return 0

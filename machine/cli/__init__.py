@@ -62,6 +62,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return EXIT_USAGE
+    args.own_process = argv is None  # the process's own command line (common.left_to_exit)
     try:
         return int(args.func(args))
     except Exception as exc:

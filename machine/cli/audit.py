@@ -17,7 +17,7 @@ from typing import Any
 
 from machine.cli.auditrecall import check_recall_options, recall_pictures
 from machine.cli.common import CommandError
-from machine.money.memory import DEFAULT_KEY_FILE
+from machine.money.defaults import DEFAULT_KEY_FILE
 
 
 def default_key() -> str:

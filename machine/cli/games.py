@@ -13,7 +13,7 @@ import json
 import os
 from typing import Any
 
-from machine.cli.common import CommandError, pct, read_script
+from machine.cli.common import CommandError, left_to_exit, pct, read_script
 from machine.progress import working
 
 
@@ -75,7 +75,7 @@ def priced_game(path: str):
 def rtp_command(args: argparse.Namespace) -> int:
     profile = priced_game(args.script)
     math = engine_math(profile.engine)
-    with working(f"cabinet rtp: pricing {profile.game}"):
+    with working(f"cabinet rtp: pricing {profile.game}"), left_to_exit(args):
         out = json.dumps(math.rtp_report(profile), indent=2) if args.json else "\n".join(math.rtp_lines(profile))
     print(out)
     return 0
@@ -83,7 +83,7 @@ def rtp_command(args: argparse.Namespace) -> int:
 
 def strategy_command(args: argparse.Namespace) -> int:
     profile = priced_game(args.script)
-    with working(f"cabinet strategy: {profile.game}"):
+    with working(f"cabinet strategy: {profile.game}"), left_to_exit(args):
         lines = engine_math(profile.engine).strategy_lines(profile)
     print("\n".join(lines))
     return 0

@@ -94,7 +94,9 @@ def archive_command(args: argparse.Namespace) -> int:
     from machine.operator.config import load_config
     from machine.operator.firststart import archive_cabinet
 
-    print(archive_cabinet(load_config(args.config), Path.cwd(), Path(args.to), args.keep_days, time.time()))
+    cfg = load_config(args.config)
+    with _cabinet_stopped(cfg, "nothing archived"):
+        print(archive_cabinet(cfg, Path.cwd(), Path(args.to), args.keep_days, time.time()))
     return 0
 
 
@@ -109,8 +111,28 @@ def ram_clear_command(args: argparse.Namespace) -> int:
         print(f"would move {cfg.journal_path(Path.cwd())} aside and start a new journal with every meter at zero; "
               "add --yes to do it")
         return EXIT_USAGE
-    print(ram_clear_cabinet(cfg, Path.cwd(), args.reason))
+    with _cabinet_stopped(cfg, "nothing cleared"):
+        print(ram_clear_cabinet(cfg, Path.cwd(), args.reason))
     return 0
+
+
+@contextlib.contextmanager
+def _cabinet_stopped(cfg: Any, nothing: str) -> Iterator[None]:
+    """The journal's folder held for this command, as a running cabinet holds it: the archive
+    and the RAM clear rewrite or move the journal, which a running cabinet keeps writing (and
+    whose meters it keeps in memory), so while it runs they are refused in one line (status 1)."""
+    from machine.operator.applying import JournalHeld, hold_journal
+
+    path = cfg.journal_path(Path.cwd())
+    try:
+        held = hold_journal(path)
+    except JournalHeld:
+        raise Unreachable(f"{path}: the cabinet is running (another process has the journal open): stop it first; "
+                          f"{nothing}") from None
+    try:
+        yield
+    finally:
+        held.release()
 
 
 @contextlib.contextmanager

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, Core
+from machine.core.context import AFT_SETTINGS, MACHINE_SETTINGS, MONEY_SETTINGS, Core
 from machine.core.state import SeatState
 from machine.games.text import Text
 from machine.money.meters import Meters
@@ -50,10 +50,12 @@ def audit(core: Core, seat: SeatState, when: str) -> bool:
 
 
 def is_machine_setting(name: str) -> bool:
-    return name in MONEY_SETTINGS or name in MACHINE_SETTINGS
+    return name in MONEY_SETTINGS or name in MACHINE_SETTINGS or name in AFT_SETTINGS
 
 
 def current_setting(core: Core, name: str) -> Any:
+    if name in AFT_SETTINGS:
+        return getattr(core.settings.aft, AFT_SETTINGS[name])
     return getattr(core.settings.money if name in MONEY_SETTINGS else core.settings, name)
 
 

@@ -13,10 +13,10 @@ Never talks to a port and never reads a clock: ``when`` is the date the bridge g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import dataclasses
 from typing import Any
 
-from machine.core.context import Core
+from machine.core.context import AFT_SETTINGS, AftLimits, Core
 from machine.core.seats import seat_state
 from machine.core.state import SeatState
 from machine.money.seatmoney import Move
@@ -29,14 +29,28 @@ REGISTERED = 0x01
 METERS = ("aft_in", "aft_in_count", "aft_out", "aft_out_count")  # per seat; the cabinet's is their sum
 
 
-@dataclass(frozen=True)
-class AftLimits:
-    """The operator's limits in force (machine/operator/aftconfig.py), in points."""
+def with_setting(limits: AftLimits, name: str, value: Any) -> AftLimits:
+    """``limits`` with the operator's setting ``name`` (``AFT_SETTINGS``: ``daily_in_limit``...) at
+    ``value``."""
+    return dataclasses.replace(limits, **{AFT_SETTINGS[name]: value})
 
-    transfer_in: int = 10_000
-    daily_in: int = 50_000
-    transfer_out: int = 10_000
-    registration_required: bool = False
+
+def below_transfer_in(limits: AftLimits) -> bool:
+    """The rule across the limits broken: the day's limit in below the limit of one transfer in."""
+    return limits.daily_in < limits.transfer_in
+
+
+def setting_problem(limits: AftLimits, name: str, value: Any) -> str | None:
+    """Why the operator's setting ``name`` cannot take ``value`` (None: it can): a limit is a
+    whole number of points, at least 1; registration is yes or no; and the rule across the
+    limits (config check's too, ``below_transfer_in``)."""
+    if type(value) is not type(getattr(limits, AFT_SETTINGS[name])) or (type(value) is int and value < 1):
+        return f"{name}: {value!r} is not a limit (a number of points, at least 1; registration: yes or no)"
+    new = with_setting(limits, name, value)
+    if below_transfer_in(new):
+        return (f"daily_in_limit {new.daily_in} would be below transfer_in_limit {new.transfer_in} "
+                "(no transfer could reach the limit)")
+    return None
 
 
 def row(core: Core) -> dict[str, Any]:

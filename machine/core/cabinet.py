@@ -29,7 +29,7 @@ from pathlib import Path
 from machine.core import admin
 from machine.core.admin import fresh_seat
 from machine.core.aft_inputs import AftInputs
-from machine.core.context import MACHINE_SETTINGS, MONEY_SETTINGS, CabinetSettings, Core, GameFactory, Shuffler
+from machine.core.context import AFT_SETTINGS, MACHINE_SETTINGS, MONEY_SETTINGS, CabinetSettings, Core, GameFactory, Shuffler
 from machine.core.device_inputs import DeviceInputs
 from machine.core.note_inputs import NoteInputs
 from machine.core.operator_inputs import OperatorInputs
@@ -43,8 +43,8 @@ from machine.money.journal import Journal, JournalError
 from machine.money.memory import Memory, UntrustedMemory, open_journal
 
 __all__ = [
-    "MACHINE_SETTINGS", "MONEY_SETTINGS", "POWER_CUT", "Cabinet", "CabinetLocked", "CabinetSettings", "MemoryLocked",
-    "GameFactory", "Shuffler", "open_cabinet", "random_shuffle", "stacked_shuffle",
+    "AFT_SETTINGS", "MACHINE_SETTINGS", "MONEY_SETTINGS", "POWER_CUT", "Cabinet", "CabinetLocked", "CabinetSettings",
+    "MemoryLocked", "GameFactory", "Shuffler", "open_cabinet", "random_shuffle", "stacked_shuffle",
 ]
 
 

@@ -29,6 +29,10 @@ from machine.money.seatmoney import MoneySettings
 
 MONEY_SETTINGS = ("payout", "hopper_limit", "remainder")
 MACHINE_SETTINGS = ("betting_time", "decision_timeout", "credit_limit", "sound_volume", "sound_muted")
+# the AFT limits the operator may change (by the names of the configuration's ``aft:`` section), each
+# the field of ``AftLimits`` it sets; in force at once, for the transfers asked after the change
+AFT_SETTINGS = {"transfer_in_limit": "transfer_in", "daily_in_limit": "daily_in", "transfer_out_limit": "transfer_out",
+                "registration_required": "registration_required"}
 TOURNAMENT_ENGINE = "eenendertigen"  # the game a tournament plays (machine/core/tournament.py)
 
 GameFactory = Callable[[Profile], Game]
@@ -37,6 +41,17 @@ GameFactory = Callable[[Profile], Game]
 Shuffler = Callable[[list[str], int], list[str]]
 """Puts a fresh shoe (the game's ``new_shoe()``) in dealing order for round ``n``. It may only
 reorder the cards: the core refuses a shoe that is not the game's."""
+
+
+@dataclass(frozen=True)
+class AftLimits:
+    """The operator's AFT limits in force (machine/operator/aftconfig.py; machine/core/aft.py
+    applies them), in points."""
+
+    transfer_in: int = 10_000
+    daily_in: int = 50_000
+    transfer_out: int = 10_000
+    registration_required: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,6 +73,7 @@ class CabinetSettings:
     language: str = "en"  # the screens' language where a seat chose none
     sound_volume: int = 70  # the table's sounds, 0-100 (machine/display/sound.py); the menu sets it (PIN, journaled)
     sound_muted: bool = False
+    aft: AftLimits | None = None  # cashless transfers with the host (machine/core/aft.py); None: AFT off
 
 
 class Core:
@@ -116,8 +132,11 @@ class Core:
         """Put machine settings and game rules in force; a change of rules rebuilds the game."""
         money = {k: v for k, v in overrides.items() if k in MONEY_SETTINGS}
         machine = {k: v for k, v in overrides.items() if k in MACHINE_SETTINGS}
+        aft = self.base_settings.aft  # AFT off in the configuration: the journal's AFT values wait, unused
+        if aft is not None:
+            aft = dataclasses.replace(aft, **{AFT_SETTINGS[k]: v for k, v in overrides.items() if k in AFT_SETTINGS})
         self.settings = dataclasses.replace(
-            self.base_settings, money=dataclasses.replace(self.base_settings.money, **money), **machine
+            self.base_settings, money=dataclasses.replace(self.base_settings.money, **money), aft=aft, **machine
         )
         self.state.row.overrides = dict(overrides)
         self.base_profile = self.profiles.get(self.state.row.game or "", self.config_profile)

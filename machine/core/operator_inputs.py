@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from machine.core import admin, payouts, pinlock, tournament
+from machine.core import admin, aft, payouts, pinlock, tournament
+from machine.core.context import AFT_SETTINGS
 from machine.core.queries import CabinetQueries
+
+HOST_CLOCK = "host_clock"  # the state row of the host's last 7F: {"clock": ISO, "at": the journal's time}
+CLOCK_SET = "clock set by the host"  # the operator event a 7F is journaled as
 
 
 class OperatorInputs(CabinetQueries):
@@ -21,9 +25,17 @@ class OperatorInputs(CabinetQueries):
         """Change a setting (journaled with its old and new value); returns what happens.
 
         Machine settings act at once; settings that change the game's mathematics wait for
-        the next RAM clear, so the meters never mix two games.
+        the next RAM clear, so the meters never mix two games. The AFT limits act at once on the
+        transfers asked after the change (one already journaled was checked when it was asked);
+        ``ValueError`` with AFT off, or a value or a pair of limits ``aft.setting_problem`` refuses.
         """
         core = self.core
+        if name in AFT_SETTINGS:
+            if core.settings.aft is None:
+                raise ValueError(f"AFT is off (aft.enabled in the configuration): {name} cannot change")
+            problem = aft.setting_problem(core.settings.aft, name, value)
+            if problem is not None:
+                raise ValueError(problem)
         if tournament.in_force(core.state) and not admin.is_machine_setting(name):
             if name != "game":
                 raise ValueError(f"a tournament is on: {name} can change after it closes")
@@ -72,6 +84,15 @@ class OperatorInputs(CabinetQueries):
         with self.core.tx("operator", {"what": what, "now": now, **detail}):
             self.core.store.event("operator", what=what, **detail)
 
+    def host_clock_set(self, n: int, clock: str, now: float) -> None:
+        """Seat ``n``'s host set the date and time (SAS 7F) to ``clock`` (ISO): logged as the
+        operator event ``CLOCK_SET``, and kept in the state row ``HOST_CLOCK`` with the journal's
+        time of the setting, so that the offset comes back at the next start however old the
+        record (a state row is never archived, and is checked on every read)."""
+        with self.core.tx("operator", {"what": CLOCK_SET, "now": now, "seat": n, "clock": clock}):
+            self.core.store.event("operator", what=CLOCK_SET, seat=n, clock=clock)
+            self.core.store.journal.put(HOST_CLOCK, {"clock": clock, "at": float(self.core.store.journal.clock())})
+
     def host_control(self, n: int, enabled: bool, now: float) -> bool:
         """The casino's host (SAS 01 / 02) shuts seat ``n`` down or starts it up: journaled as the
         seat's event; False when the seat already was so (nothing journaled)."""
@@ -84,6 +105,13 @@ class OperatorInputs(CabinetQueries):
                                       what="enabled by the host" if enabled else "disabled by the host")
             return True
         return False
+
+    def host_validation_read(self, n: int, ordinal: int, number: str, now: float) -> None:
+        """Seat ``n``'s host took the record of voucher ``number`` (the seat's ``ordinal``-th
+        printed) with SAS 4D 00: journaled as the seat's event, so that after a restart the records
+        after it are the unread ones. No money moves."""
+        with self.core.tx("host_validation_read", {"ordinal": ordinal, "number": number, "now": now}, n):
+            self.core.store.event("sas_validation_read", n, ordinal=ordinal, number=number)
 
     def open_tournament(self, variant: str, entry: int, prizes: list[int], start: float | None, end: float | None,
                         seed: str, now: float, who: str) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from machine.core.state import CabinetState, SeatState
-from machine.money.journal import Journal
+from machine.money.journal import Journal, mac
 from machine.money.meters import EVENT_CODES
 from machine.money.seatmoney import Move
 
@@ -47,6 +47,12 @@ class Store:
         except BaseException:
             rollback(snapshot)
             raise
+
+    def keyed_check(self, purpose: str, text: str) -> int:
+        """A number made from ``text`` under the machine's key (HMAC-SHA-256, ``purpose`` kept
+        apart from the journal's own uses of the key): what the cabinet makes with it, nobody
+        without the key can make, or tell in advance (a voucher's validation number)."""
+        return int(mac(self.journal.key, f"{purpose}\0{text}"), 16)
 
     def write_dirty(self, state: CabinetState) -> None:
         j = self.journal

@@ -2,19 +2,20 @@
 
 Owns: deciding that a payout is a voucher (``payout: voucher``, or with a ticket printer the part
 the hopper cannot pay: above the hopper limit, or a remainder set to handpay), its validation
-number (18 digits: cabinet, seat, the cabinet's voucher count, a check of them and the amount, and
-a Luhn check digit), and the voucher's life in the cabinet row's ``vouchers`` INSIDE each
-input's transaction: issued (journaled with its number before any byte goes to the printer; the
-seat waits, locked as a handpay that the attendant key cannot pay), printing (each attempt and
-its date and time journaled first; an attempt after a cut is a duplicate of the same number),
-printed (the credit leaves the seat: ``voucher_out`` and ``vouchers_out`` meters) or failed (a
-printer fault before the ticket was whole: the voucher is void and the same amount is a handpay,
-never a second voucher). Never talks to a printer, never reads a clock (times come in).
+number (18 digits: cabinet, seat, the cabinet's voucher count, a check of them and the amount
+under the machine's key, and a Luhn check digit), and the voucher's life in the cabinet row's
+``vouchers`` INSIDE each input's transaction: issued (journaled with its number before any byte
+goes to the printer; the seat waits, locked as a handpay that the attendant key cannot pay),
+printing (each attempt and its date and time journaled first; an attempt after a cut is a
+duplicate of the same number), printed (the credit leaves the seat: ``voucher_out`` and
+``vouchers_out`` meters) or failed (a printer fault before the ticket was whole: the voucher is
+void and the same amount is a handpay, never a second voucher). Never talks to a printer, never
+reads a clock (times come in).
 """
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from machine.core.context import Core
@@ -48,10 +49,12 @@ def luhn(digits: str) -> str:
     return str((10 - total % 10) % 10)
 
 
-def validation_number(cabinet: int, seat: int, count: int, amount: int, inputs: int) -> str:
+def validation_number(cabinet: int, seat: int, count: int, check: Callable[[str], int]) -> str:
+    """18 digits: the cabinet, the seat, the cabinet's voucher count, four digits of ``check``
+    of them (the store's number under the machine's key, of them, the amount and the journal's
+    input count: nobody without the key can make a coming voucher's number) and a Luhn digit."""
     head = f"{cabinet % 10000:04d}{seat % 10}{count % 10**8:08d}"
-    check = int(hashlib.sha256(f"{head}:{amount}:{inputs}".encode()).hexdigest(), 16) % 10**4
-    body = f"{head}{check:04d}"
+    body = f"{head}{check(head) % 10**4:04d}"
     return body + luhn(body)
 
 
@@ -62,7 +65,9 @@ def issue(core: Core, seat: SeatState, amount: int) -> bool:
         return False
     v = row(core)
     v["count"] += 1
-    number = validation_number(core.settings.cabinet_id, seat.number, v["count"], amount, core.state.row.inputs)
+    inputs = core.state.row.inputs
+    number = validation_number(core.settings.cabinet_id, seat.number, v["count"],
+                               lambda head: core.store.keyed_check("voucher validation", f"{head}:{amount}:{inputs}"))
     v["pending"][str(seat.number)] = {"number": number, "amount": amount, "count": v["count"], "state": "issued",
                                       "tries": 0, "time": None}
     seat.handpay_owed += amount

@@ -16,6 +16,7 @@ start-up; it is a real ``SIGKILL`` of a real process all the same.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -323,8 +324,14 @@ def final_state(data: Path) -> dict[str, Any]:
 
 
 def _fork_child(data: Path, seed: int, kill_at: int | None) -> bool:
-    """Run a child; True when it was killed, False when it finished the script."""
+    """Run a child; True when it was killed, False when it finished the script. The child never
+    frees what it inherited (``gc.freeze`` before the fork): a finalizer of the parent's garbage
+    may wait for a lock a thread of the parent held at the fork (a pygame Sound of an earlier
+    test froze a child in SDL's audio lock), and no thread of the child would ever release it."""
+    gc.freeze()
     pid = os.fork()
+    if pid != 0:
+        gc.unfreeze()
     if pid == 0:  # the child: never return into the parent's code
         code = 0
         try:

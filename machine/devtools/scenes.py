@@ -1,7 +1,8 @@
 """The main screens, set up on a real cabinet core and rendered headless to PNG files.
 
 Owns: ``cabinet screenshots DIR`` and the scenes the screenshot tests compare: attract, betting,
-a split hand, the insurance offer, a dealer blackjack, tilt and handpay, and the other games'
+a split hand, the insurance offer, a dealer blackjack, eight seats on narrow tiles with one
+deciding, tilt and handpay, and the other games'
 main moments (ochko's stake, a 21 held on every screen and the settlement; eenentwintig;
 eenendertigen's swap, knock, reveal and modern discard, whose
 computer players play the real Auto strategy; an eenendertigen tournament's name entry, a
@@ -115,6 +116,25 @@ def scene_split(tmp: Path) -> Cabinet:
 
 def scene_insurance(tmp: Path) -> Cabinet:
     return _two_seat_round(tmp, "9S TC AH 9D 7H", 3)
+
+
+EIGHT_SHOE = "8S 9C 6H 8D TD 3C 9S QH 2C 3D 4H 5S 6C 7D"
+
+
+def scene_eight_seats(tmp: Path) -> Cabinet:
+    """Eight seats, each a narrow tile of the one window (machine/display/narrow.py): every
+    seat bets 2; six draws later seats 1 to 5 are done and seat 6 decides on 12, its hand in
+    the box of every other seat's tile."""
+    cab = _cabinet(tmp, EIGHT_SHOE, seats=8)
+    for n in range(1, 9):
+        _coins(cab, n, "EU200A", "EU200A", "EU200A")
+        cab.press(n, "+2", 1)
+    for n in range(1, 9):
+        cab.press(n, "start", 2)
+    for i in range(6):
+        assert cab.round is not None and cab.round.pending is not None
+        cab.press(cab.round.pending.seat, "draw", 3 + i / 2)
+    return cab
 
 
 def scene_dealer_blackjack(tmp: Path) -> Cabinet:
@@ -316,6 +336,7 @@ SCENES: dict[str, Callable[[Path], Cabinet]] = {
     "split": scene_split,
     "insurance": scene_insurance,
     "dealer-blackjack": scene_dealer_blackjack,
+    "eight-seats": scene_eight_seats,
     "tilt": scene_tilt,
     "handpay": scene_handpay,
     "surrender": scene_surrender,

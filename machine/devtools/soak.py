@@ -46,7 +46,13 @@ class Robot:
         self.app, self.rng = app, rng
         self.bus, self.panel = _simulators(app)
         self.inserted: dict[int, int] = {n: 0 for n in app.cab.seats}  # points put in
-        with app.lock:  # a soak that goes on from an earlier one counts from where that one ended
+        # A soak that goes on from an earlier one counts from where that one ended: after the
+        # bus's first pass, which credits the coins that one pushed and its kill left unread in
+        # an acceptor's buffer (they are that soak's, not this one's robots').
+        end = time.monotonic() + 10.0
+        while app.worker.passes == 0 and app.worker.error is None and time.monotonic() < end:
+            time.sleep(0.01)
+        with app.lock:
             self.before = {n: {k: s.meters.get(k) for k in COUNTED} for n, s in app.cab.seats.items()}
         self.next_act = {n: 0.0 for n in app.cab.seats}
         self.notes = app.cfg.note_values()

@@ -84,18 +84,6 @@ class CardsPainter(Painter):
         left = surf.get_width() / 2 - (cw + cw * 0.62 * (n - 1)) / 2 - 8 * s if n else None
         others.draw_others(self, surf, view, seat, now, s, right=left, top=y + 2 * s)
 
-    def wrapped(self, text: str, size: int, width: float, smallest: int = 9) -> list[str]:
-        """``text`` in lines no wider than ``width`` at ``size`` (never below ``smallest``), broken at spaces."""
-        font = self.font(max(size, smallest))
-        lines: list[str] = []
-        for word in text.split():
-            trial = f"{lines[-1]} {word}" if lines else word
-            if lines and font.size(trial)[0] <= width:
-                lines[-1] = trial
-            else:
-                lines.append(word)
-        return lines
-
     def hand_label(self, hand) -> str:
         """"Bet 2 · 11": the hand's stake and total, plainly."""
         total = self.tr(hand.total_text)

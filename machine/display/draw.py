@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pygame
 
-from machine.display import places, tournament
+from machine.display import narrow, places, tournament
 from machine.display.cards import CardsPainter
 from machine.display.notes import NotesPainter
 from machine.display.painter import FONT
@@ -40,7 +40,12 @@ class Renderer(CardsPainter, NotesPainter):
     """Fonts, the deal animation's memory and the drawing of whole screens, each seat's screen
     in that seat's language (``SeatView.language``; ``language`` for the screens' other words).
     The parts come from its bases: the tools (painter.py), the cards and hands (cards.py), the
-    meters, buttons, banners and notes (notes.py)."""
+    meters, buttons, banners and notes (notes.py); a narrow tile's layout and parts from
+    narrow.py (``layouts``: each seat's last drawn, None on a wide screen)."""
+
+    def __init__(self, key_hints: dict[str, str] | None = None, language: str = "en"):
+        super().__init__(key_hints, language)
+        self.layouts: dict[int, narrow.Layout | None] = {}
 
     # -- whole screens ----------------------------------------------------------------------------
 
@@ -114,38 +119,54 @@ class Renderer(CardsPainter, NotesPainter):
         self.w = self.words(seat.language)
         for key in [k for k in self.card_rects if k[0] == number]:  # only the cards drawn this frame take a touch
             del self.card_rects[key]
+        for key in [k for k in self.drawn if k[0] == number]:  # and only this frame's parts are kept
+            del self.drawn[key]
         self._felt(surf, s)
+        lay = narrow.layout(W, H, with_places=bool(view.places))  # a narrow tile's rectangles, else None
+        self.layouts[number] = lay
         if view.tournament is not None and tournament.takes_screen(view, seat):
             tournament.draw_screen(self, surf, view, seat, now, s, offset)
             if view.banner:
                 self._banner(surf, view.banner, s)
             return
         if view.attract and seat.state == "idle" and not seat.paid:  # a payout's end is said on the table
-            self._attract(surf, view, seat, now, s)
+            self._attract(surf, view, seat, now, s, narrow=lay is not None)
             self._meters(surf, view, seat, s)  # each seat's credit, also while it is idle
             self._buttons(surf, seat, s, offset)
             self._game_change(surf, view, s)
             if view.banner:
                 self._banner(surf, view.banner, s)
             return
-        if view.places:  # a game of places (eenendertigen): machine/display/places.py lays the table out
+        if lay is not None:  # a narrow tile: each part in its own rectangle (machine/display/narrow.py)
+            narrow.draw_header(self, surf, view, seat, lay)
+            if view.places:
+                places.draw_places(self, surf, view, seat, now, s, offset, narrow.places_spots(lay))
+            else:
+                narrow.draw_table(self, surf, view, seat, now, lay)
+            self._message(surf, view, seat, now, s, lay=lay)
+        elif view.places:  # a game of places (eenendertigen): machine/display/places.py lays the table out
             places.draw_places(self, surf, view, seat, now, s, offset)
             self._minmax(surf, view, seat, s)
             self._header(surf, view, seat, s, now)
             self._message(surf, view, seat, now, s, y=places.MESSAGE_Y * s, countdown_y=places.COUNTDOWN_Y * s)
-        else:
-            self._dealer(surf, view, now, s)
-            self._minmax(surf, view, seat, s)
-            self._header(surf, view, seat, s, now)
-            self._hands(surf, seat, now, s)
-            self._watching(surf, view, seat, now, s)
+        else:  # the wide layout; its parts' drawings kept as on a narrow tile (``drawn``), the list with the header
+            with self.part(number, "house"):
+                self._dealer(surf, view, now, s)
+            with self.part(number, "minmax"):
+                self._minmax(surf, view, seat, s)
+            with self.part(number, "title"):
+                self._header(surf, view, seat, s, now)
+            with self.part(number, "hands"):
+                self._hands(surf, seat, now, s)
+            with self.part(number, "side"):
+                self._watching(surf, view, seat, now, s)
             self._message(surf, view, seat, now, s)
         self._meters(surf, view, seat, s)
         self._buttons(surf, seat, s, offset)
         tournament.draw_progress(self, surf, view, seat, s)
         self._game_change(surf, view, s)
         if seat.state in ("handpay", "tilt", "memory_error"):
-            self._lock_screen(surf, view, seat, now, s)
+            self._lock_screen(surf, view, seat, now, s, narrow=lay is not None)
         if view.banner:
             self._banner(surf, view.banner, s)
 

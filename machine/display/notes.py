@@ -19,6 +19,7 @@ import pygame
 
 from machine.display.cardart import card_surface
 from machine.display.gamewords import BAR
+from machine.display.narrow import Layout
 from machine.display.painter import METERS_HEIGHT, METERS_TOP, Painter, felt_room
 from machine.display.palette import (
     DIM,
@@ -62,8 +63,11 @@ class NotesPainter(Painter):
     """The message, meters, buttons, lock screens, banner and attract mode of one seat's screen."""
 
     def _message(
-        self, surf, view: TableView, seat: SeatView, now, s, y: float | None = None, countdown_y: float | None = None
+        self, surf, view: TableView, seat: SeatView, now, s, y: float | None = None, countdown_y: float | None = None,
+        lay: Layout | None = None,
     ) -> None:
+        """The seat's message and its countdown: at ``y`` and at the right at ``countdown_y``, or
+        in a narrow screen's rectangles (``lay``, machine/display/narrow.py), a size smaller."""
         W, H = surf.get_size()
         y = MESSAGE_Y * s if y is None else y
         if seat.message:
@@ -72,20 +76,34 @@ class NotesPainter(Painter):
             fields = dict(seat.fields)
             if seat.paid:  # "{money} paid"
                 fields["money"] = self.money(seat.paid, view.denomination_cents)
-            self.text(surf, self._(seat.message, **fields), int((30 if big else 24) * s), color, center=(W / 2, y),
-                      width=W * 0.6)
+            with self.part(seat.number, "message"):
+                if lay is None:
+                    self.text(surf, self._(seat.message, **fields), int((30 if big else 24) * s), color, center=(W / 2, y),
+                              width=W * 0.6)
+                else:
+                    self.text(surf, self._(seat.message, **fields), int((26 if big else 21) * s), color,
+                              center=lay["message"].center, width=lay["message"].width)
         self._notes(surf, view, seat, s)
         left, full = view.countdown, view.decision_time
         if left is None and view.betting_left is not None and _waits_for_round(seat):
             left, full = view.betting_left, view.betting_time
         if left is not None:
-            cx, cy, r = W - 40 * s, H * 0.45 if countdown_y is None else countdown_y, 24 * s
-            pygame.draw.circle(surf, (0, 0, 0), (cx, cy), r)
-            frac = min(1.0, left / full) if full > 0 else 0.0
-            ring = pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)
-            sweep = math.pi / 2 + 2 * math.pi * frac
-            pygame.draw.arc(surf, RED if left < 5 else GOLD, ring, math.pi / 2, sweep, max(2, int(4 * s)))
-            self.text(surf, str(math.ceil(left)), int(20 * s), WHITE, center=(cx, cy))
+            with self.part(seat.number, "countdown"):
+                self._countdown(surf, left, full, s, lay, W - 40 * s, H * 0.45 if countdown_y is None else countdown_y)
+
+    def _countdown(self, surf, left: float, full: float, s, lay: Layout | None, cx: float, cy: float) -> None:
+        """The decision's or the betting time's seconds in a ring, at (cx, cy) or in ``lay``'s rectangle."""
+        r = 24 * s
+        if lay is not None:
+            box = lay["countdown"]
+            r = min(box.width, box.height) // 2
+            cx, cy = box.left + r, box.top + r
+        self.mark(pygame.draw.circle(surf, (0, 0, 0), (cx, cy), r))
+        frac = min(1.0, left / full) if full > 0 else 0.0
+        ring = pygame.Rect(cx - r, cy - r, 2 * r, 2 * r)
+        sweep = math.pi / 2 + 2 * math.pi * frac
+        pygame.draw.arc(surf, RED if left < 5 else GOLD, ring, math.pi / 2, sweep, max(2, int(4 * s)))
+        self.text(surf, str(math.ceil(left)), int((20 if lay is None else 16) * s), WHITE, center=(cx, cy))
 
     def notes(self, view: TableView, seat: SeatView) -> list[str]:
         """The seat's notes now, translated: a credit below the smallest coin, the betting time
@@ -182,7 +200,9 @@ class NotesPainter(Painter):
                 self.text(surf, hint, int(10 * s), color, center=(r.centerx, r.centery + 8 * s))
             self.button_rects[(seat.number, b)] = r.move(offset)
 
-    def _lock_screen(self, surf, view: TableView, seat: SeatView, now, s) -> None:
+    def _lock_screen(self, surf, view: TableView, seat: SeatView, now, s, narrow: bool = False) -> None:
+        """The handpay, tilt or memory-error screen over the seat's table (on a ``narrow`` tile
+        its words on up to three lines where one is too long)."""
         W, H = surf.get_size()
         shade = pygame.Surface((W, H - METERS_TOP * s), pygame.SRCALPHA)
         shade.fill((0, 0, 0, 170))
@@ -199,7 +219,12 @@ class NotesPainter(Painter):
                           money=self.money(seat.handpay, view.denomination_cents))
         else:
             line = self._(LOCK_WORDS[seat.state])
-        self.text(surf, line, int(18 * s), WHITE, center=(r.centerx, r.centery + 4 * s), width=r.width - 20 * s)
+        size, room = int(18 * s), r.width - 20 * s
+        lines = self.wrapped(line, size, room)[:3] if narrow and self.font(size).size(line)[0] > room else [line]
+        step = 23 * s
+        for i, words in enumerate(lines):
+            self.text(surf, words, size, WHITE, center=(r.centerx, r.centery + 4 * s + step * (i - (len(lines) - 1) / 2)),
+                      width=room)
         call = self._("Call the attendant") if seat.state != "memory_error" else self._("Call the operator")
         self.text(surf, call, int(18 * s), DIM, center=(r.centerx, r.bottom - 28 * s), width=r.width - 20 * s)
 
@@ -240,20 +265,27 @@ class NotesPainter(Painter):
             size = int((26 if len(lines) == 1 else 18) * s)
             self.text(surf, line, size, WHITE, center=(W / 2, r.top + 5 * s + step * (i + 0.5)), width=W - 20 * s)
 
-    def _attract(self, surf, view: TableView, seat: SeatView, now, s) -> None:
+    def _attract(self, surf, view: TableView, seat: SeatView, now, s, narrow: bool = False) -> None:
         """The game's title, its motif (the cards the game is known by, from the registry), the
-        call for coins and what the game pays, every line inside the felt's arc."""
+        call for coins and what the game pays, every line inside the felt's arc (on a ``narrow``
+        tile the title below the language's lines, across the tile)."""
         W, H = surf.get_size()
         # the seat's language, and how to change it (Insurance cycles it on an idle seat)
         lang = LANGUAGE_NAMES[seat.language]
         a = self.text(surf, self._("Language: {language}", language=lang), int(18 * s), WHITE,
                       topleft=(int(12 * s), int(10 * s)))
         b = self.text(surf, self._("Insurance: language"), int(15 * s), DIM, topleft=(int(12 * s), int(34 * s)))
-        self._motif(surf, view.motif, now, s, W / 2, H * 0.33)
-        beside = max(a.right, b.right) + 8 * s  # the title clear of the language's lines at either side
-        self.text(surf, self._(view.game_title).upper(), int(40 * s), GOLD, center=(W / 2, H * 0.09),
-                  width=W - 2 * beside)
-        self.text(surf, self._("SEAT {seat}", seat=seat.number), int(20 * s), DIM, center=(W / 2, H * 0.165))
+        if narrow:  # the title across the tile below the language's lines, the motif lower
+            self._motif(surf, view.motif, now, s, W / 2, 200 * s)
+            self.text(surf, self._(view.game_title).upper(), int(34 * s), GOLD, center=(W / 2, b.bottom + 26 * s),
+                      width=W - 24 * s)
+            self.text(surf, self._("SEAT {seat}", seat=seat.number), int(20 * s), DIM, center=(W / 2, b.bottom + 60 * s))
+        else:
+            self._motif(surf, view.motif, now, s, W / 2, H * 0.33)
+            beside = max(a.right, b.right) + 8 * s  # the title clear of the language's lines at either side
+            self.text(surf, self._(view.game_title).upper(), int(40 * s), GOLD, center=(W / 2, H * 0.09),
+                      width=W - 2 * beside)
+            self.text(surf, self._("SEAT {seat}", seat=seat.number), int(20 * s), DIM, center=(W / 2, H * 0.165))
         if int(now * 2) % 2 == 0:
             y = H * 0.53
             self.text(surf, self._("INSERT COINS"), int(30 * s), WHITE, center=(W / 2, y),
@@ -282,5 +314,6 @@ class NotesPainter(Painter):
 
 
 def _waits_for_round(seat: SeatView) -> bool:
-    """Whether the betting time's countdown concerns the seat (it bet, or could)."""
-    return seat.state in ("betting", "ready") or (seat.state == "idle" and bool(seat.credit or seat.club))
+    """Whether the betting time's countdown concerns the seat (it bet, or could: not while the
+    casino's host holds it, when the round starts without it)."""
+    return not seat.held and (seat.state in ("betting", "ready") or (seat.state == "idle" and bool(seat.credit or seat.club)))

@@ -70,15 +70,21 @@ def card_scale(rows: int, dealt: int, top: float = TOP) -> float:
     return max(SMALLEST, min(LARGEST, room / CARD_H))
 
 
-def _line(r: CardsPainter, surf, view: TableView, other: SeatView, y: float, width: float, s: float) -> pygame.Rect:
+def line(r: CardsPainter, view: TableView, other: SeatView) -> tuple[str, bool]:
+    """Another seat's line ("> Seat 3: playing, bet 2", the mark on the seat to decide) and
+    whether it is lit (deciding, or its hand just shown to every seat)."""
     mark = "> " if view.turn == other.number else ""
     state = r._(STATES.get(other.state, other.state))
     if other.bet and other.state in ("betting", "in_round"):
-        line = r._("Seat {seat}: {state}, bet {bet}", seat=other.number, state=state, bet=r.num(other.bet))
+        words = r._("Seat {seat}: {state}, bet {bet}", seat=other.number, state=state, bet=r.num(other.bet))
     else:
-        line = r._("Seat {seat}: {state}", seat=other.number, state=state)
-    lit = mark or other.number in view.revealing
-    return r.text(surf, mark + line, int(17 * s), GOLD if lit else DIM, topleft=(int(12 * s), int(y)), width=width)
+        words = r._("Seat {seat}: {state}", seat=other.number, state=state)
+    return mark + words, bool(mark) or other.number in view.revealing
+
+
+def _line(r: CardsPainter, surf, view: TableView, other: SeatView, y: float, width: float, s: float) -> pygame.Rect:
+    words, lit = line(r, view, other)
+    return r.text(surf, words, int(17 * s), GOLD if lit else DIM, topleft=(int(12 * s), int(y)), width=width)
 
 
 def _hands(r: CardsPainter, surf, number: int, hands, y: float, scale: float, width: float, now: float, s: float) -> float:

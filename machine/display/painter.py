@@ -8,6 +8,8 @@ Never changes the cabinet; never waits on anything; knows no layout of its own.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from decimal import Decimal
 from pathlib import Path
 
@@ -63,6 +65,26 @@ class Painter:
         self.button_rects: dict[tuple[int, str], pygame.Rect] = {}  # for clicks: (seat, button)
         self.card_rects: dict[tuple[int, str], pygame.Rect] = {}  # for touches: (seat, "hand:2" / "table:1" / "stack")
         self.note_rects: dict[int, pygame.Rect] = {}  # where each seat's notes line was drawn last (notes.py)
+        self.drawn: dict[tuple[int, str], pygame.Rect] = {}  # (seat, part) -> what a part drew this frame
+        self._part: list[pygame.Rect] | None = None  # the rectangles of the part being drawn now
+
+    @contextmanager
+    def part(self, number: int, name: str) -> Iterator[None]:
+        """Draw one part of seat ``number``'s screen: ``drawn[(number, name)]`` keeps the union of
+        every text and card it drew (in the screen's own coordinates; none drawn: no entry)."""
+        self.drawn.pop((number, name), None)
+        self._part = []
+        try:
+            yield
+        finally:
+            rects, self._part = self._part, None
+            if rects:
+                self.drawn[(number, name)] = rects[0].unionall(rects[1:])
+
+    def mark(self, rect: pygame.Rect) -> None:
+        """A rectangle drawn by other means (a box's frame) counted in the part being drawn."""
+        if self._part is not None:
+            self._part.append(pygame.Rect(rect))
 
     def words(self, language: str) -> Words:
         w = self._words.get(language)
@@ -95,7 +117,8 @@ class Painter:
     def text(self, surf, msg, size, color, center=None, topleft=None, topright=None, width: float | None = None,
              smallest: int = 9) -> pygame.Rect:
         """Draw ``msg`` as given (translated by the caller); shrunk to ``width`` where given (not
-        below ``smallest`` pixels)."""
+        below ``smallest`` pixels; what is still wider at that size is narrowed to ``width``, so
+        a long word of a language never runs past its button or its box)."""
         key = (msg, size, color, None if width is None else int(width), smallest)
         img = self._texts.get(key)
         if img is None:  # rendered once: most of a screen's words stay the same frame after frame
@@ -103,6 +126,8 @@ class Painter:
                 while size > smallest and self.font(size).size(msg)[0] > width:
                     size -= 1
             img = self.font(size).render(msg, True, color)
+            if width is not None and img.get_width() > width >= 1:
+                img = pygame.transform.smoothscale(img, (int(width), img.get_height()))
             if len(self._texts) > 4000:
                 self._texts.clear()
             self._texts[key] = img
@@ -114,7 +139,20 @@ class Painter:
         else:
             r.topleft = topleft or (0, 0)
         surf.blit(img, r)
+        self.mark(r)
         return r
+
+    def wrapped(self, text: str, size: int, width: float, smallest: int = 9) -> list[str]:
+        """``text`` in lines no wider than ``width`` at ``size`` (never below ``smallest``), broken at spaces."""
+        font = self.font(max(size, smallest))
+        lines: list[str] = []
+        for word in text.split():
+            trial = f"{lines[-1]} {word}" if lines else word
+            if lines and font.size(trial)[0] <= width:
+                lines[-1] = trial
+            else:
+                lines.append(word)
+        return lines
 
     def _arrival(self, key: tuple, now: float) -> float:
         """0..1: how far a card's deal animation has come."""
@@ -140,3 +178,4 @@ class Painter:
             e = 1 - (1 - k) ** 3
             x, y = sx + (x - sx) * e, sy + (y - sy) * e
         surf.blit(card_surface(code, cw, ch, self.font_path), (int(x), int(y)))
+        self.mark(pygame.Rect(int(x), int(y), cw, ch))

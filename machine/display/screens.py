@@ -164,6 +164,7 @@ class Screens:
         self.renderer = Renderer(key_hints, cfg.language)
         self.screen: Any = None
         self.windows: list[Any] = []
+        self.captioned: str | None = None  # the game title the window's caption names
         if d.layout == "windows":
             places = window_places(d, cfg.seats, pygame.display.get_desktop_sizes())
             self.windows = [
@@ -187,6 +188,8 @@ class Screens:
             self._flip()
             return
         view = dataclasses.replace(view, attract=attract, banner=banner)
+        if self.screen is not None and view.game_title != self.captioned:  # a game changed in play
+            self.caption(view.game_title)
         if self.windows:
             for n, win in enumerate(self.windows, start=1):
                 r.draw_seat(win.get_surface(), view, n, now)
@@ -266,6 +269,7 @@ class Screens:
         if not self.windows:
             shared = SHARED_CAPTION.format(seats=self.seats) if self.seats > 1 else ""
             pygame.display.set_caption(f"{title} - cabinet{shared}")
+            self.captioned = title
 
     def memory_error(self, detail: str, until: Callable[[], bool]) -> None:
         """Every seat's screen says the cabinet cannot trust its memory, until the window is

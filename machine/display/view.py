@@ -58,6 +58,7 @@ class SeatView:
     max_why: str = ""  # what sets max_bet: "" the table, "club" a quarter of the club, "bank" the bank, "credit" its funds
     paid: int = 0  # what its last Collect paid (hopper and handpay), until its next action
     choice_held_by: int | None = None  # the other seat whose money keeps its Draw/Stand from choosing the game
+    held: bool = False  # the casino's host holds it (out of service, or a cashless transfer): no round starts for it
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,7 @@ def build_view(
                 max_why=max_why,
                 paid=st.paid,
                 choice_held_by=cab.game_choice_refused(n),
+                held=st.host_disabled or st.aft_locked,
             )
         )
     attract = rnd is None and all(s.state == "idle" for s in seats)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -93,7 +92,9 @@ def simulate(
             results: Iterable[Tally] = cluster.map(chunk_job, jobs)
         elif workers == 1:
             results = map(chunk_job, jobs)
-        else:
+        else:  # multiprocessing: imported only here (pricing a game, cabinet rtp, never starts a worker)
+            from concurrent.futures import ProcessPoolExecutor
+
             results = stack.enter_context(ProcessPoolExecutor(max_workers=workers)).map(chunk_job, jobs)
         for t in results:
             total.add(t)

@@ -22,7 +22,10 @@ import json
 import os
 import sys
 from array import array
+from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -65,23 +68,46 @@ def path_of(kind: str, key: str) -> Path:
     return cache_dir() / f"{kind}-{key[:32]}.tables"
 
 
-def encode(key: str, tables: dict[str, Table]) -> bytes:
+@dataclass(frozen=True)
+class Packed:
+    """A table already laid out as a file stores it: ``n`` rows of ``kw`` keys and ``vw``
+    values, ``keys`` their int16 and ``values`` their float64 bytes, little-endian, row after
+    row (numpy's ``astype("<i2").tobytes()`` and ``astype("<f8").tobytes()`` of the two arrays).
+    ``encode`` writes the same bytes for it as for the dict of those rows, without the dict."""
+
+    n: int
+    kw: int
+    vw: int
+    keys: bytes
+    values: bytes
+
+
+def pack(name: str, table: Table | Packed) -> Packed:
+    """A table as its file's rows (a ``Packed`` as it is, once its sizes are checked)."""
+    if isinstance(table, Packed):
+        if len(table.keys) != 2 * table.n * table.kw or len(table.values) != 8 * table.n * table.vw:
+            raise ValueError(f"table {name}: {table.n} rows are not {len(table.keys)} + {len(table.values)} bytes")
+        return table
+    kw = len(next(iter(table))) if table else 0
+    vw = len(next(iter(table.values()))) if table else 0
+    k = array("h", chain.from_iterable(table))
+    v = array("d", chain.from_iterable(table.values()))
+    if len(k) != kw * len(table) or len(v) != vw * len(table) or set(map(len, table)) - {kw}:
+        raise ValueError(f"table {name}: rows of different widths")
+    if sys.byteorder != "little":  # pragma: no cover - the files are little-endian everywhere
+        k.byteswap()
+        v.byteswap()
+    return Packed(len(table), kw, vw, k.tobytes(), v.tobytes())
+
+
+def encode(key: str, tables: Mapping[str, Table | Packed]) -> bytes:
     """The file's bytes: the magic line, the key, the content digest, then the content."""
     header: list[list[Any]] = []
     parts: list[bytes] = []
     for name, table in tables.items():
-        keys = list(table)
-        kw = len(keys[0]) if keys else 0
-        vw = len(table[keys[0]]) if keys else 0
-        k = array("h", [x for key_ in keys for x in key_])
-        v = array("d", [x for key_ in keys for x in table[key_]])
-        if any(len(key_) != kw for key_ in keys) or len(v) != vw * len(keys):
-            raise ValueError(f"table {name}: rows of different widths")
-        if sys.byteorder != "little":  # pragma: no cover - the files are little-endian everywhere
-            k.byteswap()
-            v.byteswap()
-        header.append([name, len(keys), kw, vw])
-        parts += [k.tobytes(), v.tobytes()]
+        rows = pack(name, table)
+        header.append([name, rows.n, rows.kw, rows.vw])
+        parts += [rows.keys, rows.values]
     content = json.dumps(header).encode() + b"\n" + b"".join(parts)
     return MAGIC + key.encode() + b"\n" + hashlib.sha256(content).hexdigest().encode() + b"\n" + content
 
@@ -131,7 +157,7 @@ def load(kind: str, key: str) -> dict[str, Table] | None:
     return decode(data, key)
 
 
-def save(kind: str, key: str, tables: dict[str, Table]) -> None:
+def save(kind: str, key: str, tables: Mapping[str, Table | Packed]) -> None:
     """Write the tables under ``key`` (atomically); a folder that cannot be written is skipped:
     the tables are computed again next time."""
     path = path_of(kind, key)

@@ -17,6 +17,7 @@ set to ``sim``) and never decides what is owed.
 from __future__ import annotations
 
 import contextlib
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -124,11 +125,13 @@ class BusWorker:
     error: BaseException | None = None  # what stopped the worker; the frame loop re-raises it
     requests: list[str] = field(default_factory=list)  # from the operator menu: "hopper_test"
     link_lost: str | None = None  # why the bus link is down (None: up)
+    passes: int = 0  # passes over every device completed since start
 
     def __post_init__(self) -> None:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._reopen_in = REOPEN_FIRST
+        self._money_in_read = -math.inf  # time.monotonic() of the last pass over the acceptors and validators
 
     def start(self) -> None:
         self._thread = threading.Thread(target=self._run, name="ccTalk bus", daemon=True)
@@ -183,6 +186,7 @@ class BusWorker:
         if self.link_lost is None:
             try:
                 self.poll_once()
+                self.passes += 1
                 return POLL_INTERVAL
             except TransportError as exc:
                 self._lose_link(str(exc))
@@ -209,6 +213,38 @@ class BusWorker:
 
     def poll_once(self) -> None:
         """One pass: acceptors, then payouts, then the idle hoppers."""
+        self.poll_money_in()
+        while self.requests:
+            if self.requests.pop(0) == "hopper_test" and self.devices.hoppers:
+                self._hopper_test(*self.devices.hoppers[0])
+        for hopper, seats in self.devices.hoppers:
+            name = f"hopper {hopper.address}"
+            try:
+                with self.lock:
+                    owed = any(self.cab.is_paying(n) for n in seats)
+                if owed:
+                    devs: list[CoinAcceptor | BillValidator] = [*self.devices.acceptors.values(),
+                                                                *self.devices.validators.values()]
+                    for dev in devs:
+                        if dev.accepting:  # no coin or note may wait in a device while we pay
+                            dev.set_accepting(False)
+                    hopper.between_polls = self._money_in_while_paying
+                    try:
+                        run_payouts(self.cab, hopper, self.lock, seats)
+                    finally:
+                        hopper.between_polls = None
+                    check_counter(self.cab, hopper, seats, self.lock)
+                else:
+                    hopper.check_idle(SeatLedger(self.cab, seats[0], self.lock, hopper.address))
+            except CctalkError as exc:
+                self._fault(name, str(exc))
+                continue
+            self._clear(name)
+
+    def poll_money_in(self) -> None:
+        """Every coin acceptor and bill validator read once: its inhibits set to follow the
+        cabinet (nothing taken while a seat may not take it, or while a hopper pays), its new
+        events handed to the cabinet."""
         for seat, acc in self.devices.acceptors.items():
             name = f"coin acceptor {acc.address} (seat {seat})"
             try:
@@ -230,28 +266,15 @@ class BusWorker:
                 self._fault(name, str(exc))
                 continue
             self._clear(name)
-        while self.requests:
-            if self.requests.pop(0) == "hopper_test" and self.devices.hoppers:
-                self._hopper_test(*self.devices.hoppers[0])
-        for hopper, seats in self.devices.hoppers:
-            name = f"hopper {hopper.address}"
-            try:
-                with self.lock:
-                    owed = any(self.cab.is_paying(n) for n in seats)
-                if owed:
-                    devs: list[CoinAcceptor | BillValidator] = [*self.devices.acceptors.values(),
-                                                                *self.devices.validators.values()]
-                    for dev in devs:
-                        if dev.accepting:  # no coin or note may wait in a device while we pay
-                            dev.set_accepting(False)
-                    run_payouts(self.cab, hopper, self.lock, seats)
-                    check_counter(self.cab, hopper, seats, self.lock)
-                else:
-                    hopper.check_idle(SeatLedger(self.cab, seats[0], self.lock, hopper.address))
-            except CctalkError as exc:
-                self._fault(name, str(exc))
-                continue
-            self._clear(name)
+        self._money_in_read = time.monotonic()
+
+    def _money_in_while_paying(self) -> None:
+        """The acceptors and validators read between two of a payout's polls, at most once a
+        POLL_INTERVAL: a player may push coins or notes into an inhibited device while the hopper
+        pays (each one rejected is an event), and more than its buffer of five unread would be a
+        counter fault that tilts the seat."""
+        if time.monotonic() - self._money_in_read >= POLL_INTERVAL:
+            self.poll_money_in()
 
     def _hopper_test(self, hopper: Hopper, seats: list[int]) -> None:
         """One coin from the operator menu's hardware test: its intent journaled before the

@@ -250,7 +250,7 @@ class Journal:
         self.path = Path(path)
         self.key = key
         self._mac = Keyed(key)
-        self._clock = clock
+        self.clock = clock  # the time a record is written with
         self.readonly = readonly
         self._hook = step_hook or (lambda where: None)
         self.on_commit = on_commit
@@ -439,7 +439,7 @@ class Journal:
             raise JournalError("append outside a transaction")
         seq = self._last_seq + 1
         text = canon(data)
-        at = float(self._clock())  # (as SQLite gives it back: a REAL)
+        at = float(self.clock())  # (as SQLite gives it back: a REAL)
         mac = self._mac(record_text(self._last_mac, seq, kind, seat, text, at))
         self._hook("append")
         self.db.execute("INSERT INTO journal (seq, kind, seat, data, mac, at) VALUES (?, ?, ?, ?, ?, ?)",

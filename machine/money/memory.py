@@ -32,8 +32,6 @@ from machine.money.journal import GENESIS, Journal, JournalError, key_id, mac
 from machine.money.meters import EVENT_CODES
 
 KEY_BYTES = 32
-DEFAULT_KEY_FILE = "~/.config/cabinet/machine.key"
-DEFAULT_HEAD_STORE = "~/.local/state/cabinet"
 
 
 class UntrustedMemory(RuntimeError):

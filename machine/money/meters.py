@@ -96,6 +96,7 @@ EVENT_CODES = {
     "voucher_printed": 221,  # printed whole: the credit left the seat
     "voucher_to_handpay": 222,  # the printer failed before the voucher was whole: void, the amount a handpay
     "voucher_reprint": 223,  # printed again after a cut, as a duplicate of the same number
+    "sas_validation_read": 224,  # the SAS host took a voucher's validation record (4D 00): no money moves
     "aft_in": 230, "aft_out": 231,  # cashless transfers (SAS AFT) to and from a seat (machine/core/aft.py)
 }
 

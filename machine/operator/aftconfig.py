@@ -14,7 +14,8 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from machine.core.aft import AftLimits
+from machine.core.aft import below_transfer_in
+from machine.core.context import AftLimits
 
 MAX_POINTS = 10_000_000
 
@@ -54,7 +55,7 @@ def aft_problems(aft: AftConfig, linked: list[int], seats: int) -> list[tuple[tu
         if asset in seen:
             out.append((("aft", "assets", seat), f"asset number {asset} is seat {seen[asset]}'s already"))
         seen.setdefault(asset, seat)
-    if aft.daily_in_limit < aft.transfer_in_limit:
+    if below_transfer_in(aft.limits()):
         out.append((("aft", "daily_in_limit"), f"{aft.daily_in_limit} is below transfer_in_limit "
                     f"{aft.transfer_in_limit} (no transfer could reach the limit)"))
     return out

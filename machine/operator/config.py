@@ -30,7 +30,8 @@ from hardware import links
 from machine import yamlio
 from machine.core.cabinet import CabinetSettings
 from machine.games.rules import Profile, RulesError
-from machine.money.memory import DEFAULT_HEAD_STORE, DEFAULT_KEY_FILE, FileHeadStore, HeadStore, Memory, load_key
+from machine.money.defaults import DEFAULT_HEAD_STORE, DEFAULT_KEY_FILE
+from machine.money.memory import FileHeadStore, HeadStore, Memory, load_key
 from machine.money.seatmoney import MoneySettings
 from machine.operator import pin
 from machine.operator.aftconfig import AftConfig, aft_problems
@@ -326,6 +327,7 @@ class MachineConfig(_Model):
             decision_timeout=self.decision_timeout,
             denomination_cents=self.denomination_cents,
             language=self.language,
+            aft=self.aft.limits() if self.aft.enabled else None,
         )
 
     def note_values(self) -> dict[str, int]:

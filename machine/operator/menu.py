@@ -40,7 +40,8 @@ from typing import Any
 
 from hardware.buttons import Button
 
-from machine.core.cabinet import Cabinet
+from machine.core import aft
+from machine.core.cabinet import AFT_SETTINGS, Cabinet
 from machine.i18n import Words
 from machine.operator import menupages, pin
 from machine.operator.config import fewest_decks
@@ -250,6 +251,12 @@ class OperatorMenu:
         _ = self.words
         self.mode = Mode.BROWSE
         name = self._editing()
+        limits = self.cab.settings.aft
+        new = aft.with_setting(limits, name, self.edit_value) if name in AFT_SETTINGS and limits is not None else None
+        if new is not None and aft.below_transfer_in(new):  # nothing changed: the rule across the AFT limits
+            self.message = _("Not changed: the AFT limit per day ({daily}) may not be below the limit per transfer "
+                             "in ({transfer})", daily=_.number(new.daily_in), transfer=_.number(new.transfer_in))
+            return
         if self.edit_value != self.current(name):
             when = self.cab.change_setting(name, self.edit_value, "operator")
             self.message = _("{setting} set to {value} ({when})", setting=_(SETTINGS[name].name),
@@ -305,13 +312,14 @@ class OperatorMenu:
     def machine_names() -> tuple[str, ...]:
         from machine.core.cabinet import MACHINE_SETTINGS, MONEY_SETTINGS
 
-        return MONEY_SETTINGS + MACHINE_SETTINGS + ("game",)
+        return MONEY_SETTINGS + tuple(AFT_SETTINGS) + MACHINE_SETTINGS + ("game",)
 
     def editable(self) -> list[str]:
-        """The settings of the menu that apply now: the machine's, and the rules the game in
-        force has (ochko has no soft 17)."""
-        rules = self.cab.rules
-        return [n for n in EDITABLE if n == "game" or n in self.machine_names() or hasattr(rules, n)]
+        """The settings of the menu that apply now: the machine's (the AFT limits only with AFT
+        on), and the rules the game in force has (ochko has no soft 17)."""
+        rules, aft_on = self.cab.rules, self.cab.settings.aft is not None
+        return [n for n in EDITABLE if (n == "game" or n in self.machine_names() or hasattr(rules, n))
+                and (aft_on or n not in AFT_SETTINGS)]
 
     def _choices(self, name: str) -> tuple[Any, ...]:
         if name == "game":
@@ -327,6 +335,10 @@ class OperatorMenu:
             return self.cab.pending_game or self.cab.profile.game
         if name in self.cab.pending_rules:
             return self.cab.pending_rules[name]
+        if name in AFT_SETTINGS:
+            if self.cab.settings.aft is None:
+                raise KeyError(name)  # AFT off
+            return getattr(self.cab.settings.aft, AFT_SETTINGS[name])
         for obj in (self.cab.settings.money, self.cab.settings, self.cab.rules):
             if hasattr(obj, name):
                 return getattr(obj, name)

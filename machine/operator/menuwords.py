@@ -33,6 +33,11 @@ EDITABLE: dict[str, tuple[Any, ...]] = {
     "payout": ("hopper", "handpay", "voucher"),  # voucher: only with a ticket printer (menu.py)
     "hopper_limit": (500, 1000, 2000, 5000),
     "remainder": ("keep", "handpay"),
+    # AFT (cashless transfers with the host), only while aft.enabled: at once, for the transfers asked after
+    "transfer_in_limit": (500, 1000, 2000, 5000, 10000, 20000),
+    "daily_in_limit": (1000, 2000, 5000, 10000, 20000, 50000, 100000),  # never below transfer_in_limit
+    "transfer_out_limit": (500, 1000, 2000, 5000, 10000, 20000),
+    "registration_required": (False, True),
     "decks": (1, 2, 4, 6, 8),  # game mathematics: after a RAM clear
     "dealer_hits_soft_17": (False, True),  # game mathematics: after a RAM clear
     "game": (),  # one of the enabled games; in force when no seat has a bet or a hand
@@ -59,6 +64,10 @@ SETTINGS: dict[str, Setting] = {
     "payout": Setting(N_("Payout"), "choice"),
     "hopper_limit": Setting(N_("Hopper limit (more is a handpay)"), "points"),
     "remainder": Setting(N_("Leftover below one coin"), "choice"),
+    "transfer_in_limit": Setting(N_("AFT limit per transfer in"), "points"),
+    "daily_in_limit": Setting(N_("AFT limit in per seat per day"), "points"),
+    "transfer_out_limit": Setting(N_("AFT limit per transfer out"), "points"),
+    "registration_required": Setting(N_("AFT only on seats the host registered"), "yes/no"),
     "decks": Setting(N_("Decks"), "count"),
     "dealer_hits_soft_17": Setting(N_("Dealer hits soft 17"), "yes/no"),
     "game": Setting(N_("Game"), "game"),
@@ -117,6 +126,7 @@ EVENT_NAMES = {
     "note_stacked_unasked": N_("Banknote stacked without acceptance"), "note_status": N_("Bill validator status"),
     "voucher_issued": N_("Voucher issued"), "voucher_printed": N_("Voucher printed"),
     "voucher_to_handpay": N_("Voucher failed: handpay"), "voucher_reprint": N_("Voucher printed again"),
+    "sas_validation_read": N_("Voucher read by the host (SAS)"),
 }
 # An event's detail: the words it is written with (any other key or value reads as recorded)
 DETAIL_WORDS = {
@@ -130,7 +140,7 @@ DETAIL_WORDS = {
     "entry": N_("entry"), "prizes": N_("prizes"), "start": N_("begins"), "end": N_("ends"), "why": N_("why"),
     "seed": N_("seed"), "participants": N_("participants"), "round_no": N_("round"), "when": N_("when"),
     "unknown coin id": N_("unknown coin"), "hopper test payout": N_("hopper test payout"),
-    "wrong": N_("wrong in a row"), "seconds": N_("seconds"),
+    "ordinal": N_("ordinal"), "wrong": N_("wrong in a row"), "seconds": N_("seconds"),
     "hopper": N_("hopper"), "address": N_("address"), "journal": N_("journal"), "device": N_("device"),
     "events": N_("events"), "lost": N_("lost"), "detail": N_("detail"),
     "at start-up": N_("at start-up"), "after a payout": N_("after a payout"), "before a payout": N_("before a payout"),

@@ -20,6 +20,7 @@ from machine.operator.recallwords import (
     ACTION_WORDS,
     BY_WORDS,
     ENDED_WORDS,
+    GAME_ACTION_WORDS,
     HOUSE_WORDS,
     RESULT_WORDS,
     card_text,
@@ -98,7 +99,7 @@ def recall_of(g: dict[str, Any], _: Words, n: int = 1, count: int = 1, cents: in
         rc.result.insert(0, _("Ended: {ended}", ended=_(ENDED_WORDS.get(g.get("ended", ""), g.get("ended", "?")))))
     else:
         house = str(g.get("dealer_title", "DEALER"))
-        rc.house = (_(HOUSE_WORDS.get(house, N_("Dealer"))), tuple(g["dealer"]["cards"]), str(g["dealer"]["total"]))
+        rc.house = (_(HOUSE_WORDS.get(house, N_("Dealer"))), tuple(g["dealer"]["cards"]), _total(g["dealer"]["total"], _))
         hands = seat.get("hands", [])
         rc.hands = [(tuple(h["cards"]), (_("Hand {hand}", hand=i) + ": " if len(hands) > 1 else "") + _hand_label(h, seat, _))
                     for i, h in enumerate(hands, 1)]
@@ -109,13 +110,19 @@ def _seat_of(g: dict[str, Any]) -> int:
     return next((d["seat"] for d in g.get("decisions", [])), 0)
 
 
+def _total(total: Any, _: Words) -> str:
+    """A hand's total as the reader's language writes a number (eenentwintig's 20.5 is 20,5 in
+    Dutch and Russian); a word (``bust``) as recorded."""
+    return _.number(total) if isinstance(total, int | float) and not isinstance(total, bool) else str(total)
+
+
 def _signed(points: int, _: Words) -> str:
     return ("+" if points > 0 else "") + _.number(points)
 
 
 def _hand_label(h: dict[str, Any], seat: dict[str, Any], _: Words) -> str:
     stake = h.get("stake", seat.get("bet", 0))
-    label = _("{total}: {result}, stake {stake}, returned {returned}", total=h["total"],
+    label = _("{total}: {result}, stake {stake}, returned {returned}", total=_total(h["total"], _),
               result=_(RESULT_WORDS.get(h.get("result", ""), h.get("result", "?"))), stake=_.number(stake),
               returned=_.number(h.get("returned", 0)))
     if h.get("washed"):  # eenentwintig: the cards washed away before these
@@ -142,6 +149,7 @@ def _steps(g: dict[str, Any], seat: int, _: Words) -> list[Step]:
     """The round's events that concern this seat and the house (or, a game of places, the whole
     table), each with the decision it answered and who made it."""
     decisions = list(g.get("decisions", []))
+    game = str(g.get("game", ""))
     house = _(HOUSE_WORDS.get(str(g.get("dealer_title", "DEALER")), N_("Dealer")))
     places = "places" in g and "dealer" not in g
     hands = max(1, len(g["seat"].get("hands", [])))
@@ -161,16 +169,17 @@ def _steps(g: dict[str, Any], seat: int, _: Words) -> list[Step]:
         taken = _answered(e, decisions) if decided else []
         if taken:
             by = ", ".join(_(BY_WORDS.get(d["by"], d["by"])) for d in taken)
-            steps.append(Step(_("{who}: {what} ({by})", who=who, what=_event_words(e, house, _), by=by), decision=True))
+            what = _event_words(e, house, _, game=game)
+            steps.append(Step(_("{who}: {what} ({by})", who=who, what=what, by=by), decision=True))
         elif e["kind"] == "deal" and not mine and e.get("place"):  # another place's cards stay closed until the end
             steps.append(Step(_("{who} receives a closed card", who=who)))
         elif e["kind"] in DECISION_EVENTS or (e["kind"] == "pass" and e.get("by") == "pass"):  # another place's move
-            steps.append(Step(_("{who}: {what}", who=who, what=_event_words(e, house, _, who))))
+            steps.append(Step(_("{who}: {what}", who=who, what=_event_words(e, house, _, who, game))))
         else:
-            steps.append(Step(_event_words(e, house, _, who)))
+            steps.append(Step(_event_words(e, house, _, who, game)))
         steps[-1].gets, steps[-1].holder = _gets(e, places) if len(steps) > before else ((), "")
     for d in decisions:  # decisions no event shows (none in the shipped games)
-        steps.append(Step(_("{who}: {what} ({by})", who=_("Seat {seat}", seat=seat), what=action_words(d["action"], _),
+        steps.append(Step(_("{who}: {what} ({by})", who=_("Seat {seat}", seat=seat), what=action_words(d["action"], _, game),
                             by=_(BY_WORDS.get(d["by"], d["by"]))), decision=True))
     return steps
 
@@ -234,8 +243,9 @@ def _who(e: dict[str, Any], places: bool, hands: int, g: dict[str, Any], _: Word
     return _("Seat {seat}", seat=e["seat"])
 
 
-def action_words(action: str, _: Words) -> str:
-    """A decision in words: "draw", "stake 2", "swap hand card 1 for table card 2"."""
+def action_words(action: str, _: Words, game: str = "") -> str:
+    """A decision in words: "draw", "stake 2", "swap hand card 1 for table card 2"; ``game``'s
+    own word where it has one (eenentwintig's "buy")."""
     verb, *args = action.split(":")
     if verb == "bet" and args:
         return _("stake {points}", points=args[0])
@@ -245,10 +255,11 @@ def action_words(action: str, _: Words) -> str:
         return _("throw away card {card}", card=args[0])
     if verb in ("take_open", "draw") and args:
         return _(ACTION_WORDS[verb]) + ", " + _("throw away card {card}", card=args[0])
-    return _(ACTION_WORDS[action]) if action in ACTION_WORDS else action
+    words = {**ACTION_WORDS, **GAME_ACTION_WORDS.get(game, {})}
+    return _(words[action]) if action in words else action
 
 
-def _event_words(e: dict[str, Any], house: str, _: Words, who: str = "") -> str:
+def _event_words(e: dict[str, Any], house: str, _: Words, who: str = "", game: str = "") -> str:
     k = e["kind"]
     if k in ("card", "deal") and e.get("place") == 0:
         return _("Table: {card} laid open", card=card_text(e["card"]))
@@ -261,7 +272,7 @@ def _event_words(e: dict[str, Any], house: str, _: Words, who: str = "") -> str:
     if k in ("card_turned", "dark_reveal", "dealer_reveal"):
         return _("{who} turns the closed card over: {card}", who=who, card=card_text(e["card"]))
     if k == "action":
-        return action_words(e["action"], _)
+        return action_words(e["action"], _, game)
     if k == "insurance":
         return _("insurance {points}", points=_.number(e["amount"])) if e["amount"] else _(ACTION_WORDS["no_insurance"])
     if k == "surrender":

@@ -20,6 +20,9 @@ ACTION_WORDS = {
     "no_insurance": N_("no insurance"), "wash": N_("wash"), "dark": N_("draw face down"), "pass": N_("pass"),
     "swap_all": N_("swap all three"), "take_open": N_("take the open card"), "knock": N_("knock: 31!"),
 }
+# Where a game names a decision otherwise (its buttons' words): eenentwintig buys and passes,
+# ochko says enough; every other game reads ACTION_WORDS.
+GAME_ACTION_WORDS = {"eenentwintig": {"hit": N_("buy"), "stand": N_("pass")}, "ochko": {"stand": N_("enough")}}
 RESULT_WORDS = {"win": N_("win"), "lose": N_("lost"), "push": N_("push"), "blackjack": N_("blackjack"),
                 "surrender": N_("surrendered"), "void": N_("void")}
 ENDED_WORDS = {"31": N_("a knock with 31"), "stack empty": N_("the stack ran out"), "swaps": N_("the fifth swap"),

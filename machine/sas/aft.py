@@ -4,7 +4,8 @@ Owns, on the cabinet's side (``CabinetAft``, the bridge's): each seat's AFT in t
 (on or off, the asset number, every transfer the journal holds and the registration, so a
 replay after a restart is answered with its first result), each snapshot's availability (the
 directions possible now, the most one transfer may put on the seat), the host's transfer
-handed to the core (``Cabinet.aft_transfer``: journaled, then applied) and only then its result
+handed to the core (``Cabinet.aft_transfer``: journaled, then applied, under the limits in force
+when it is asked: the configuration's, or the operator's from the menu) and only then its result
 sent to the child — ``aft_done`` (completed) or ``aft_refuse`` — and the registration kept. On
 the child's side: the journal's results as ``AftRecord``s and ``AftRegistration``s
 (``record_of``, ``registration_of``). Never moves money itself, never answers a poll.
@@ -39,10 +40,17 @@ def registration_of(data: dict[str, Any] | None) -> AftRegistration | None:
 class CabinetAft:
     """The bridge's AFT: the cabinet's side of the transfers (see the module's docstring)."""
 
-    def __init__(self, cab: Any, assets: dict[int, int], limits: AftLimits | None) -> None:
+    def __init__(self, cab: Any, assets: dict[int, int], on: bool = True) -> None:
         self.cab = cab
         self.assets = assets
-        self.limits = limits  # None: AFT off
+        self.on = on  # False: this bridge answers no AFT whatever the cabinet's settings
+
+    @property
+    def limits(self) -> AftLimits | None:
+        """The limits in force now (``aft:`` of the configuration, or as the operator changed them
+        in the menu since: the journal's); None: AFT off."""
+        limits: AftLimits | None = self.cab.settings.aft
+        return limits if self.on else None
 
     def spec(self, seat: int) -> dict[str, Any]:
         """The child's start for ``seat``: AFT on or off, its asset, its journal's transfers."""
@@ -53,13 +61,14 @@ class CabinetAft:
 
     def availability(self, seat: int) -> dict[str, Any]:
         """What the snapshot tells the machine of AFT now (the cabinet checks again at each transfer)."""
-        if self.limits is None:
+        limits = self.limits
+        if limits is None:
             return {}
         to_seat, from_seat = self.cab.aft_available(seat)
         credit = self.cab.seats[seat].money.credit
         room = self.cab.core.settings.credit_limit - credit
         today = core_aft.day_in(self.cab.core, seat, date.today().isoformat())
-        limit = max(0, min(self.limits.transfer_in, self.limits.daily_in - today, room))
+        limit = max(0, min(limits.transfer_in, limits.daily_in - today, room))
         return {"to": to_seat, "from": from_seat, "limit": limit, "lockable": not self.cab.in_round(seat)}
 
     def release(self) -> None:
@@ -77,7 +86,8 @@ class CabinetAft:
 
     def asked(self, seat: int, event: str, message: dict[str, Any], now: float) -> dict[str, Any] | None:
         """What the host asked (``aft_transfer``, ``aft_registration``); the reply for the child."""
-        if self.limits is None:
+        limits = self.limits
+        if limits is None:
             return None
         if event == "aft_registration":
             self.cab.aft_registration(seat, {k: message[k] for k in ("status", "asset", "key", "pos_id")})
@@ -89,7 +99,7 @@ class CabinetAft:
             return None
         when = datetime.now().replace(microsecond=0).isoformat()
         result = self.cab.aft_transfer(seat, message["id"], bool(message["to_seat"]), int(message["points"]),
-                                       bool(message["partial"]), self.limits, now, when)
+                                       bool(message["partial"]), limits, now, when)
         if result["status"] in (core_aft.FULL, core_aft.PARTIAL):
             return {"aft_done": seat, "result": result}
         return {"aft_refuse": seat, "id": message["id"], "status": result["status"]}

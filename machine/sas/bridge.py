@@ -6,9 +6,11 @@ snapshot, a port thread per port), and ``step(now)``, which the loop calls each 
 the cabinet's lock, between inputs: it applies what the host asked as inputs of the core (01 / 02
 ``host_control``, 94 the attendant's handpay reset, 7F a journaled clock setting), and when the
 journal moved it sends the seats' new snapshots (``source.seat_meters``: the journal's meters,
-never a count of ours) and the exceptions of the new records (``exceptions.py``). At start it
+never a count of ours) and the exceptions of the new records (``exceptions.py``); a record the
+host took with 4D 00 it journals (``host_validation_read``, machine/sas/tickets.py). At start it
 queues 18 (power lost: the cabinet was down) before 17 (power applied), and 7A when a RAM clear
-came since the last start. Never blocks a frame on a port, never counts money of its own.
+came since the last start, and gives the child the clock offset of the last journaled 7F
+(``host_clock_offset``). Never blocks a frame on a port, never counts money of its own.
 """
 
 from __future__ import annotations
@@ -19,11 +21,37 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from machine.core.operator_inputs import CLOCK_SET, HOST_CLOCK
 from machine.sas import exceptions as ex
 from machine.sas.aft import CabinetAft
 from machine.sas.server import ServerProcess, snapshot_data
 from machine.sas.source import seat_meters
 from machine.sas.tickets import VoucherBook
+
+LOOK_BACK = 64  # operator records read at a time, newest first, for the last clock setting
+
+
+def host_clock_offset(journal: Any) -> float:
+    """The offset to the wall clock that the host's last 7F put in force (0.0: none journaled): the
+    date and time it set less the journal's time of the record, which was written one frame after
+    the child took the 7F (the offset comes back that much short: a few hundredths of a second)."""
+    row = journal.get(HOST_CLOCK)
+    if row is not None:  # kept since the host's 7F became a state row (checked on this read)
+        return datetime.fromisoformat(str(row["clock"])).timestamp() - float(row["at"])
+    before = None  # a journal from before: its last record of the setting, while it is there
+    while True:
+        records = journal.records("operator", last=LOOK_BACK, before=before)
+        for record in reversed(records):
+            if record.data.get("what") != CLOCK_SET:
+                continue
+            try:
+                when = datetime.fromisoformat(str(record.data.get("clock")))
+            except ValueError:
+                return 0.0
+            return 0.0 if record.at is None else when.timestamp() - record.at
+        if len(records) < LOOK_BACK:
+            return 0.0
+        before = records[0].seq
 
 
 def link_spec(link: Any, serial: str) -> dict[str, Any]:
@@ -66,7 +94,7 @@ class SasBridge:
         self.seen = cab.journal.last_seq
         self.server: ServerProcess | None = None
         self._down_said = False
-        self.aft = aft or CabinetAft(cab, {}, None)  # cashless transfers (machine/sas/aft.py); None: off
+        self.aft = aft or CabinetAft(cab, {}, on=False)  # cashless transfers (machine/sas/aft.py); off
         self.tickets = VoucherBook(cab, self.seats)  # the vouchers the host validates (machine/sas/tickets.py)
 
     @classmethod
@@ -74,7 +102,7 @@ class SasBridge:
         """The bridge of ``cfg.sas`` (None when no link is configured); not yet started."""
         if not cfg.sas.links:
             return None
-        aft = CabinetAft(cab, dict(cfg.aft.assets), cfg.aft.limits() if cfg.aft.enabled else None)
+        aft = CabinetAft(cab, dict(cfg.aft.assets))  # on and its limits: the cabinet's settings in force
         return cls(cab, list(cfg.sas.links), list(cfg.games_enabled), serial=cab.journal.journal_id[:8],
                    denomination_cents=cfg.denomination_cents, aft=aft)
 
@@ -97,6 +125,7 @@ class SasBridge:
             "base_percents": {str(k): v for k, v in base_percents(self.cab.core.profiles, self.names).items()},
             "snapshots": {str(n): snapshot_data(s) for n, s in self._snapshots().items()},
             "aft": {str(n): self.aft.spec(n) for n in self.seats},
+            "clock_offset": host_clock_offset(j),
         })
 
     def close(self) -> None:
@@ -147,7 +176,11 @@ class SasBridge:
                 cab.attendant_clear(seat)
         elif event == "set_clock":
             when = datetime.fromisoformat(message["when"])
-            cab.operator_event("clock set by the host", now, seat=seat, clock=when.isoformat())
+            cab.host_clock_set(seat, when.isoformat(), now)
+        elif event == "validation_read":  # 4D 00: the host took a record; journaled so a restart knows
+            entry = self.tickets.taken(seat, int(message["ordinal"]))
+            if entry is not None and entry["number"] == str(message["number"]):
+                cab.host_validation_read(seat, entry["ordinal"], entry["number"], now)
         elif (reply := self.aft.asked(seat, event, message, now)) is not None:
             assert self.server is not None
             self.server.send(reply)  # only now that the journal holds the transfer
@@ -170,5 +203,6 @@ class SasBridge:
     def _snapshots(self) -> dict[int, Any]:
         cab = self.cab
         return {n: replace(seat_meters(cab.seats[n], self.names, cab.profile.game, self.power_up_games[n],
-                                       self.door_games[n]), aft=self.aft.availability(n), **self.tickets.of(n))
+                                       self.door_games[n], printing=int((cab.voucher_of(n) or {}).get("amount", 0))),
+                           aft=self.aft.availability(n), **self.tickets.of(n))
                 for n in self.seats}

@@ -33,19 +33,22 @@ from machine.sas.source import HostClock, SeatSnapshot, SeatSource
 
 EVENTS = {Shutdown: "shutdown", Startup: "startup", HandpayReset: "handpay_reset", SetClock: "set_clock",
           AftTransfer: "aft_transfer", AftRegistration: "aft_registration", AftLock: "aft_lock"}
+TICKET_PRINTED = 0x3D  # exceptions.EVENT_EXCEPTIONS' voucher_printed
+HANDPAY_PENDING = 0x51  # exceptions.EVENT_EXCEPTIONS' handpay
 SWITCH_INTERVAL = 0.001  # the child's threads hand the interpreter's lock on this fast
 
 
 def snapshot_data(snap: SeatSnapshot) -> dict[str, Any]:
     return {"meters": dict(snap.meters), "per_game": {str(k): dict(v) for k, v in snap.per_game.items()},
             "selected": snap.selected, "handpay": snap.handpay, "aft": dict(snap.aft),
-            "printer": snap.printer, "vouchers": [dict(v) for v in snap.vouchers]}
+            "printer": snap.printer, "vouchers": [dict(v) for v in snap.vouchers], "read": snap.read,
+            "handpay_points": snap.handpay_points}
 
 
 def snapshot_of(data: dict[str, Any]) -> SeatSnapshot:
     return SeatSnapshot(data["meters"], {int(k): v for k, v in data["per_game"].items()}, data["selected"],
                         data["handpay"], data.get("aft", {}), bool(data.get("printer")),
-                        tuple(data.get("vouchers", ())))
+                        tuple(data.get("vouchers", ())), int(data.get("read", 0)), int(data.get("handpay_points", 0)))
 
 
 class ServerProcess:
@@ -109,8 +112,9 @@ class ServerProcess:
                 out.append(message)
         return out
 
-    def sync(self, timeout: float = 2.0) -> list[dict[str, Any]]:
-        """Wait until the child has applied every line sent so far; what it reported meanwhile."""
+    def sync(self, timeout: float = 30.0) -> list[dict[str, Any]]:
+        """Wait until the child has applied every line sent so far (30 s at most: only a hung child
+        takes so long); what it reported meanwhile."""
         self._pings += 1
         ping = self._pings
         self.send({"ping": ping})
@@ -151,6 +155,7 @@ def serve(lines: IO[str], out: IO[str]) -> None:
 
     rom = RomSignature()
     clock = HostClock(time.time)
+    clock.offset = float(spec.get("clock_offset", 0.0))  # the host's last 7F, as the journal has it
     sources: dict[int, SeatSource] = {}
     machines: dict[int, PostedMachine] = {}
     by_port: dict[str, dict[int, PostedMachine]] = {}
@@ -161,11 +166,15 @@ def serve(lines: IO[str], out: IO[str]) -> None:
                                    {int(k): v for k, v in spec["max_bets"].items()},
                                    {int(k): v for k, v in spec.get("base_percents", {}).items()})
         sources[seat].snapshot = snapshot_of(spec["snapshots"][str(seat)])
-        sources[seat].validation.start()  # the vouchers printed before are taken as reported
+        tickets_start(sources[seat], seat, say)
         machines[seat] = PostedMachine(link["address"], sources[seat], now=time.monotonic(),
                                        implied_nack=bool(link.get("implied_nack", False)))
         for code in spec["exceptions"]:  # the start's: power lost, RAM cleared, power applied
             machines[seat].post_exception(code)
+        if sources[seat].tickets() is not None and sources[seat].validation.unread():
+            machines[seat].post_exception(TICKET_PRINTED)  # the 3D a restart took from the queue, again
+        if sources[seat].handpay() is not None:
+            machines[seat].post_exception(HANDPAY_PENDING)  # still locked in it: the host asks 1B again
         aft_start(machines[seat], sources[seat], spec.get("aft", {}).get(str(seat), {}))
         by_port.setdefault(link["port"], {})[link["address"]] = machines[seat]
         seat_of[(link["port"], link["address"])] = seat
@@ -201,6 +210,14 @@ def serve(lines: IO[str], out: IO[str]) -> None:
         for port in ports:
             port.stop()
         rom.close()
+
+
+def tickets_start(source: SeatSource, seat: int, say: Any) -> None:
+    """A seat's vouchers as the journal left them: the records after the last one read are unread;
+    each record the host takes with 4D 00 from now on is told to the cabinet, which journals it."""
+    source.validation.start(source.snapshot.read)
+    source.validation.on_read = lambda entry: say({"asked": seat, "event": "validation_read",
+                                                   "ordinal": int(entry["ordinal"]), "number": str(entry["number"])})
 
 
 def aft_start(machine: PostedMachine, source: SeatSource, spec: dict[str, Any]) -> None:

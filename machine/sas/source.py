@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from hardware.cctalk.bills import bill_face_units
-from hardware.sas.source import BaseMeterSource, GameInfo
+from hardware.sas.source import BaseMeterSource, GameInfo, Handpay
 
 from machine.sas.rom import RomSignature
 from machine.sas.tickets import SeatTickets
@@ -50,12 +50,16 @@ class SeatSnapshot:
     aft: Mapping[str, Any] = field(default_factory=dict)  # machine/sas/aft.py's availability: to, from, limit, lockable
     printer: bool = False  # the seat pays by voucher: its host validates them (machine/sas/tickets.py)
     vouchers: tuple[Mapping[str, Any], ...] = ()  # its last printed vouchers, oldest first (tickets.voucher_entry)
+    read: int = 0  # the ordinal of the last voucher the host took with 4D 00, as journaled (0: none)
+    handpay_points: int = 0  # the handpay the seat is locked in, in points (SAS credits): 1B (0: none)
 
 
-def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_games: int, door_games: int) -> SeatSnapshot:
+def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_games: int, door_games: int,
+                printing: int = 0) -> SeatSnapshot:
     """The snapshot of ``seat`` (a core ``SeatState``); ``names``: game number -> game;
     ``power_up_games`` / ``door_games``: its games played when the cabinet started / when the door
-    last closed (18's games since power-up and since the door)."""
+    last closed (18's games since power-up and since the door); ``printing``: the points of its
+    voucher waiting for the printer, which its handpay lock holds too but is no handpay."""
     m = seat.meters.get
     played = m("games_played")
     meters = {sas: m(ours) for sas, ours in SEAT_METERS.items()}
@@ -69,7 +73,8 @@ def seat_meters(seat: Any, names: Mapping[int, str], in_force: str, power_up_gam
     }
     per_game = {number: {sas: m(f"{ours}:{game}") for sas, ours in GAME_METERS.items()} for number, game in names.items()}
     selected = next((number for number, game in names.items() if game == in_force), 0)
-    return SeatSnapshot(meters, per_game, selected, seat.lock == "handpay")
+    handpay = max(0, seat.handpay_owed - printing) if seat.lock == "handpay" else 0
+    return SeatSnapshot(meters, per_game, selected, seat.lock == "handpay", handpay_points=handpay)
 
 
 def notes_by_value(lifetime: Mapping[str, int]) -> dict[str, int]:
@@ -141,6 +146,14 @@ class SeatSource(BaseMeterSource):
 
     def handpay_pending(self) -> bool:
         return self.snapshot.handpay
+
+    def handpay(self) -> Handpay | None:
+        """1B: the seat's handpay in points (one SAS credit is one point, as every meter here). Each
+        is the credit meter paid by hand (the part of a Collect the hopper cannot pay, a voucher the
+        printer failed, a tournament prize put on the credit meter): "cancelled credits", with only
+        the standard reset (the attendant's key, 94)."""
+        points = self.snapshot.handpay_points
+        return Handpay(points) if points > 0 else None
 
     def rom_signature(self, seed: int) -> int | None:
         return self._rom.get(seed)

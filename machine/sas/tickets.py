@@ -9,8 +9,14 @@ a cashable ticket from a cash-out; the 18-digit number split as the validation s
 its first two digits, and the validation number, its other sixteen), 50 the validation meters
 from the journal's voucher meters, 3D the last ticket's low eight digits and amount, 4C ignored
 (the numbers are the machine's, not secure enhanced ones), 7B the printer as cash-out device.
-A voucher that failed and became a handpay is no ticket: it is not here. Never counts money,
-never writes the journal.
+Which record the host took with 4D 00 survives a restart: the child tells the cabinet
+(``on_read``), the cabinet journals it (``sas_validation_read``, the voucher's ordinal and
+number), and at start ``VoucherBook`` hands the last one in the snapshot (``read``) for
+``SeatTickets.start``. A record taken and not yet journaled when the power goes is given again
+after the restart (the host gets a repeat: the safe side); a journal without any such event
+(none read yet, or written before this) gives every buffered record again. A voucher that
+failed and became a handpay is no ticket: it is not here. Never counts money, never writes the
+journal.
 """
 
 from __future__ import annotations
@@ -27,6 +33,8 @@ BUFFER = 31  # the validation records a machine keeps (4D's indexes 01-1F)
 CASHABLE_FROM_CASHOUT = 0x00  # the document's validation type of a cash-out ticket
 PRINTER_AS_CASHOUT = 0x0001  # 7B's status bit: the printer is a cash-out device
 PRINTED = "voucher_printed"
+READ = "sas_validation_read"  # the journal's event: the host took a record with 4D 00
+READ_INPUT = "host_validation_read"  # the core's input that journals it (machine/core/operator_inputs.py)
 
 
 def voucher_entry(data: Mapping[str, Any], ordinal: int, at: float | None) -> dict[str, Any]:
@@ -47,6 +55,13 @@ def printed_vouchers(journal: Any, seat: int, printed_count: int) -> list[dict[s
     return [voucher_entry(r.data, first + i, r.at) for i, r in enumerate(events)]
 
 
+def last_read(journal: Any, seat: int) -> int:
+    """The ordinal of the last record the journal says the seat's host took (0: none): the input
+    that journaled its ``sas_validation_read`` event, in the same transaction."""
+    got = journal.records(READ_INPUT, seat=seat, last=1)
+    return int(got[-1].data["ordinal"]) if got else 0
+
+
 def record_of(entry: Mapping[str, Any], cents: int) -> Validation:
     """A printed voucher as 4D's record: its ring index, the date and time it was printed."""
     number = f"{entry['number']:0>18}"
@@ -64,11 +79,16 @@ class SeatTickets:
         self._meter = meter
         self._cents = cents
         self.taken = 0  # the ordinal of the last record the host took with 4D 00
+        self.on_read: Callable[[Mapping[str, Any]], None] | None = None  # the child tells the cabinet
 
-    def start(self) -> None:
-        """At start: what the journal held before is taken as reported (the host reads it by index)."""
-        held = self._vouchers()
-        self.taken = int(held[-1]["ordinal"]) if held else 0
+    def start(self, read: int) -> None:
+        """At start: ``read``, the ordinal of the last record the journal says the host took (0:
+        none): the records after it are given by 4D 00."""
+        self.taken = read
+
+    def unread(self) -> bool:
+        """A buffered record the host has not taken yet."""
+        return any(int(v["ordinal"]) > self.taken for v in self._vouchers())
 
     def cashout_ticket(self) -> tuple[int, int]:
         held = self._vouchers()
@@ -86,6 +106,8 @@ class SeatTickets:
             entry = next((v for v in held if int(v["ordinal"]) > self.taken), None)
             if entry is not None and function == 0x00:
                 self.taken = int(entry["ordinal"])
+                if self.on_read is not None:
+                    self.on_read(entry)
         else:
             entry = next((v for v in held if (int(v["ordinal"]) - 1) % BUFFER + 1 == function), None)
         return None if entry is None else record_of(entry, self._cents)
@@ -107,17 +129,28 @@ class VoucherBook:
         self.printer = vouchers.wanted(cab.core)  # a printer, and the configuration pays by voucher
         self.held: dict[int, list[dict[str, Any]]] = {}
         self.newest: dict[int, int] = {}
+        self.read: dict[int, int] = {}  # the ordinal of the last record the host took, as journaled
         for n in seats:
             count = cab.seats[n].meters.get("vouchers_out")
             self.held[n] = printed_vouchers(cab.journal, n, count) if self.printer else []
             self.newest[n] = count
+            self.read[n] = last_read(cab.journal, n)
 
     def record(self, kind: str, seat: int | None, data: Mapping[str, Any], at: float | None) -> None:
+        if kind == "event" and data.get("event") == READ and seat in self.read:
+            self.read[seat] = int(data["ordinal"])
         if kind != "event" or data.get("event") != PRINTED or seat not in self.held:
             return
         self.newest[seat] += 1
         self.held[seat] = [*self.held[seat], voucher_entry(data, self.newest[seat], at)][-BUFFER:]
 
+    def taken(self, seat: int, ordinal: int) -> dict[str, Any] | None:
+        """The held voucher the host took (4D 00) by its ordinal, when it is one not read yet
+        (None: nothing to journal — unknown, or already read)."""
+        if ordinal <= self.read.get(seat, 0):
+            return None
+        return next((v for v in self.held.get(seat, ()) if v["ordinal"] == ordinal), None)
+
     def of(self, seat: int) -> dict[str, Any]:
         """What the seat's snapshot carries of its vouchers."""
-        return {"printer": self.printer, "vouchers": tuple(self.held.get(seat, ()))}
+        return {"printer": self.printer, "vouchers": tuple(self.held.get(seat, ())), "read": self.read.get(seat, 0)}

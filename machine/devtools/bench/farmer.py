@@ -120,7 +120,8 @@ def farmer_bench(repeats: int = 3) -> None:
     checkout named by ``FARMER_BLACKJACK`` (never part of this repository); without it, ours
     alone. Ours: ``game_rtp`` in this process with every cache cleared (after one call on other
     rules, so compiled kernels are loaded), and ``cabinet rtp`` as a new process each time, with
-    which kernels served it (the ahead-of-time module, numba never imported, or numba's jit)."""
+    which kernels served it (the ahead-of-time module, numba never imported, or numba's jit);
+    then ``cabinet strategy`` (the chart and its RTP) as a new process each time."""
     import json
     import subprocess
 
@@ -190,6 +191,28 @@ def farmer_bench(repeats: int = 3) -> None:
             f"{label} {min(_child_seconds(code, base_env) for _ in range(repeats)):.2f} s" for label, code in parts)
             + ("; the kernels: the ahead-of-time module (exact_aot), numba not imported" if kernels == "aot" else
                "; the kernels: numba's jit (no ahead-of-time module of the current source: the set-up builds it)"))
+    strategy = _strategy_command(script, base_env, repeats)
+    if strategy:
+        print(_times("ours, cabinet strategy as a new process (the chart and its RTP), an empty cache folder", strategy)
+              + (f": {_ratio(min(strategy), min(farmer[0]))}" if farmer else ""))
+
+
+def _strategy_command(script: str, env: dict[str, str], repeats: int) -> list[float]:
+    """The wall times of ``cabinet strategy`` on ``script`` as a new process, each with an empty
+    cache folder (empty: it failed, and the line printed says why)."""
+    import subprocess
+
+    times: list[float] = []
+    for _ in range(repeats):
+        with tempfile.TemporaryDirectory() as folder:
+            t = time.perf_counter()
+            done = subprocess.run([*CABINET, "strategy", "-"], input=script, capture_output=True, text=True,
+                                  env=dict(env, CABINET_CACHE_DIR=folder))
+            times.append(time.perf_counter() - t)
+        if done.returncode != 0 or "RTP with this chart" not in done.stdout:
+            print(f"cabinet strategy failed: {last_line(done.stderr)}")
+            return []
+    return times
 
 
 def _child_seconds(code: str, env: dict[str, str]) -> float:

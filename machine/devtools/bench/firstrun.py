@@ -5,8 +5,10 @@ kernel, in processes of their own; with ``COMPILE_BEFORE`` set to a git revision
 revision's beside it), ``cabinet bench suite`` (the test suite as ``tools/test`` runs it: its
 time and the slowest 20 tests, each with the reason written beside it) and ``cabinet bench
 firstrun`` (from a fresh clone: the set-up's compile of what the cabinet needs, the time to the
-first table, the rest of the compile, the suite, and ``cabinet rtp`` beside Farmer's
-``strategy``). Prints figures; asserts nothing; changes nothing outside temporary folders.
+first table on screen and to the first round, the rest of the compile, the suite, the compile per
+kernel beside an older revision's, and ``cabinet rtp`` beside Farmer's ``strategy``; with
+``FIRSTRUN_TOOLS=1`` first the new user's own ``tools/test`` and ``tools/run``, pip included:
+``newuser``). Prints figures; asserts nothing; changes nothing outside temporary folders.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine.devtools.bench import newuser
 from machine.devtools.bench.common import bench, child_env, last_line
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -154,9 +157,16 @@ def slow_reason(nodeid: str) -> str:
     return "(no reason written)"
 
 
-def run_suite(cwd: Path, env: dict[str, str], workers: str = "2") -> tuple[float, int, list[tuple[float, str, str]]]:
-    """The suite as ``tools/test`` runs it (two workers, a file at a time): its wall time, its
+def suite_workers(cwd: Path) -> str:
+    """The number of pytest workers ``tools/test`` starts (its ``PYTEST_WORKERS`` default)."""
+    said = re.search(r"PYTEST_WORKERS:-(\d+)", (cwd / "tools" / "test").read_text())
+    return said.group(1) if said else "2"
+
+
+def run_suite(cwd: Path, env: dict[str, str], workers: str | None = None) -> tuple[float, int, list[tuple[float, str, str]]]:
+    """The suite as ``tools/test`` runs it (its workers, a file at a time): its wall time, its
     status and its slowest 20 phases (seconds, phase, test)."""
+    workers = workers or suite_workers(cwd)
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", workers, "--dist", "loadfile",
            "--durations=20", "--durations-min=0.5"]
     t = time.perf_counter()
@@ -175,13 +185,13 @@ def _print_slowest(slow: list[tuple[float, str, str]]) -> None:
 
 @bench("suite")
 def suite_bench() -> None:
-    """The test suite of this checkout as ``tools/test`` runs it (pytest, two workers, a file at a
+    """The test suite of this checkout as ``tools/test`` runs it (pytest, its workers, a file at a
     time; ruff and mypy apart): its wall time and the slowest 20 tests with their times and the
     reason written beside each. The other work on the machine lengthens it: the load is printed."""
     env = dict(child_env(), SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy")
     print(f"running the suite ({_load()}) ...", flush=True)
     seconds, _, slow = run_suite(ROOT, env)
-    print(f"the suite: {seconds:.0f} s wall ({_load()} at the end); the slowest 20:")
+    print(f"the suite on {suite_workers(ROOT)} workers: {seconds:.0f} s wall ({_load()} at the end); the slowest 20:")
     _print_slowest(slow)
 
 
@@ -191,18 +201,26 @@ def _timed(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, subpr
     return time.perf_counter() - t, done
 
 
+TOOLS_VARIABLE = "FIRSTRUN_TOOLS"  # "1": ``bench firstrun`` also runs a fresh clone's own tools/test and tools/run set-up
+
+
 @bench("firstrun")
 def firstrun_bench() -> None:
     """A new user's first run, from a fresh clone of this checkout's commit (its own numba and
     table caches, empty; this interpreter's packages, so pip's time is not among them): the
     set-up's compile of what the cabinet needs (``precompile --cabinet``), the time from there to
-    the first table played (``cabinet run --headless --rounds 1``, the robots' first round), the
-    rest of the compile (``--rest --jobs 2``), the suite (``bench suite``), then ``cabinet rtp``
-    beside Farmer's ``strategy`` (``bench farmer``; ``FIRSTRUN_SUITE=0``: without the suite).
-    Set-up included, a first ``tools/run`` waits
-    for the first two figures; a first ``tools/test`` for the compile and the suite."""
+    the first table on screen (the cabinet ``tools/run`` starts, on the simulators, until its
+    first frame is drawn) and to the first round played (``cabinet run --headless --rounds 1``),
+    the rest of the compile (``--rest --jobs 2``), the suite (``bench suite``; ``FIRSTRUN_SUITE=0``:
+    without), each set-up step's compile per kernel beside ``COMPILE_BEFORE``'s (``bench
+    compile``; when that variable is set), then ``cabinet rtp`` beside Farmer's ``strategy``
+    (``bench farmer``). With ``FIRSTRUN_TOOLS=1``, first the new user's own tools on fresh clones
+    with virtual environments of their own (pip from the package registries, its download cache
+    kept): ``tools/test`` whole, stage by stage, and ``tools/run``'s set-up then its first table."""
     from machine.devtools.bench.farmer import farmer_bench
 
+    if os.environ.get(TOOLS_VARIABLE) == "1":
+        _new_user_tools()
     with tempfile.TemporaryDirectory() as tmp:
         clone = Path(tmp) / "clone"
         subprocess.run(["git", "clone", "-q", "--local", str(ROOT), str(clone)], check=True)
@@ -213,10 +231,13 @@ def firstrun_bench() -> None:
         py = [sys.executable, "-m"]
         head = subprocess.run(["git", "-C", str(clone), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
         print(f"fresh clone of {head.stdout.strip()} ({_load()})")
-        took, done = _timed([*py, "machine.gamemath.precompile", "--cabinet"], clone, env)
-        print(f"set-up, the cabinet's kernels (precompile --cabinet): {took:.1f} s ({_load()}); {last_line(done.stderr)}")
+        setup, done = _timed([*py, "machine.gamemath.precompile", "--cabinet"], clone, env)
+        print(f"set-up, the cabinet's kernels (precompile --cabinet): {setup:.1f} s ({_load()}); {last_line(done.stderr)}")
+        took, failed = newuser.first_table(sys.executable, clone, env, Path(tmp) / "data-window")
+        print(f"then the first table on screen (the cabinet tools/run starts, its first frame drawn): {took:.1f} s"
+              f"{': failed: ' + failed if failed else ''}; set-up included {setup + took:.1f} s ({_load()})")
         took, done = _timed([*py, "machine", "run", "--headless", "--rounds", "1"], clone, env)
-        print(f"then to the first table played (cabinet run --headless --rounds 1, Auto's tables computed): {took:.1f} s"
+        print(f"then to the first round played (cabinet run --headless --rounds 1, Auto's tables computed): {took:.1f} s"
               f" ({_load()}){'' if done.returncode == 0 else ': failed: ' + last_line(done.stderr)}")
         took, done = _timed([*py, "machine.gamemath.precompile", "--rest", "--jobs", "2"], clone, env)
         print(f"the rest of the set-up's compile (precompile --rest --jobs 2): {took:.1f} s ({_load()})")
@@ -229,4 +250,30 @@ def firstrun_bench() -> None:
             seconds, _, slow = run_suite(clone, env)
             print(f"the suite after the set-up: {seconds:.0f} s wall ({_load()}); the slowest 20:")
             _print_slowest(slow)
+    if os.environ.get(BEFORE_VARIABLE):
+        compile_bench()
+    else:
+        print(f"the compile per kernel before and after: export {BEFORE_VARIABLE}=REV (e.g. eb92839, before issue 27)")
     farmer_bench()
+
+
+def _new_user_tools() -> None:
+    """``tools/test`` and ``tools/run``'s set-up, each on a fresh clone of its own with its own
+    virtual environment, timed stage by stage (``FIRSTRUN_TOOLS=1``)."""
+    for what in ("tools/test", "tools/run"):
+        with tempfile.TemporaryDirectory() as tmp:
+            clone = Path(tmp) / "clone"
+            subprocess.run(["git", "clone", "-q", "--local", str(ROOT), str(clone)], check=True)
+            env = newuser.new_user_env(clone, Path(tmp) / "tables")
+            print(f"{what} on a fresh clone, a virtual environment of its own ({_load()}) ...", flush=True)
+            if what == "tools/test":
+                took, stages, status, last = newuser.tools_test(clone, env)
+            else:
+                took, stages, status, last = newuser.tools_run_setup(clone, env)
+            parts = ", ".join(f"{name} {seconds:.0f} s" for name, seconds in stages)
+            print(f"{what}{' set-up' if what == 'tools/run' else ''}: {took:.0f} s wall ({parts}; {_load()})"
+                  + ("" if status == 0 else f": status {status}: {last}"))
+            if what == "tools/run" and status == 0:
+                shown, failed = newuser.first_table(str(clone / ".venv" / "bin" / "python"), clone, env, Path(tmp) / "data")
+                print(f"tools/run: then the first table on screen {shown:.1f} s"
+                      f"{': failed: ' + failed if failed else ''}: {took + shown:.0f} s from the clone to the table")

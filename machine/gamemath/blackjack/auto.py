@@ -36,7 +36,7 @@ def prepare(
     ``workers``: threads (default one per core)."""
     an = analysis(rules)
     if an.compute_all(workers, progress):
-        tablecache.save(TABLES, tables_key(rules), an.tables())
+        tablecache.save(TABLES, tables_key(rules), an.packed())
     return an
 
 

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from functools import cache
 from operator import add, mul
 
-from machine.gamemath.blackjack.shoe import Comp, Shoe
+from machine.gamemath.blackjack.shoe import CARD_HARD, Comp, Shoe
 from machine.games.blackjack import scoring as bj
 
 OUTCOMES = ("17", "18", "19", "20", "21", "bust", "blackjack")
@@ -47,31 +47,42 @@ def terminals(up: int, hits_soft_17: bool) -> tuple[tuple[Comp, int, int], ...]:
     not once per ordering).
     """
     found: dict[tuple[Comp, int], int] = {}
-    level: dict[Comp, int] = {(0,) * 10: 1}  # multisets of n cards the dealer still draws to
+    # What the dealer does on each hard total (aces as 1) with an ace or not, read from the
+    # rules once: -1 draws again, else the outcome a natural apart (the last drawing hard total
+    # is 16, so no hand reaches 27).
+    step = [[_dealer_step(hard, ace, hits_soft_17) for ace in (False, True)] for hard in range(27)]
+    # multisets of n cards the dealer still draws to: (orderings, hard total with the up card)
+    level: dict[Comp, tuple[int, int]] = {(0,) * 10: (1, up)}
+    adds = [(v - 1, hard_of_card) for v, hard_of_card in enumerate(CARD_HARD, 1)]
     n = 0
     while level:
-        nxt: dict[Comp, int] = {}
-        for drawn, ways in level.items():
-            for v in range(1, 11):
-                d = list(drawn)
-                d[v - 1] += 1
-                key = tuple(d)
-                hard = up + sum(i * c for i, c in enumerate(key, 1))
-                ace = up == 1 or key[0] > 0
-                total, soft = bj.hand_score(hard, ace, False)
-                if bj.dealer_draws(total, soft, hits_soft_17):
-                    nxt[key] = nxt.get(key, 0) + ways
+        nxt: dict[Comp, tuple[int, int]] = {}
+        for drawn, (ways, hard0) in level.items():
+            has_ace = up == 1 or drawn[0] > 0
+            for i, add_hard in adds:
+                key = drawn[:i] + (drawn[i] + 1,) + drawn[i + 1 :]
+                hard = hard0 + add_hard
+                ace = has_ace or i == 0
+                outcome = step[hard][ace]
+                if outcome < 0:
+                    before = nxt.get(key)
+                    nxt[key] = (ways if before is None else before[0] + ways, hard)
                     continue
-                if bj.is_natural(n + 2, hard, ace):
+                if n == 0 and bj.is_natural(n + 2, hard, ace):
                     outcome = BLACKJACK
-                elif total > 21:
-                    outcome = BUST
-                else:
-                    outcome = total - 17
                 found[(key, outcome)] = found.get((key, outcome), 0) + ways
         level = nxt
         n += 1
     return tuple((d, o, m) for (d, o), m in found.items())
+
+
+def _dealer_step(hard: int, ace: bool, hits_soft_17: bool) -> int:
+    """-1 when the dealer draws again on ``hard`` (aces as 1, ``ace``: one among the cards),
+    else the outcome's index (bust, or the total's; a natural is the caller's)."""
+    total, soft = bj.hand_score(hard, ace, False)
+    if bj.dealer_draws(total, soft, hits_soft_17):
+        return -1
+    return BUST if total > 21 else total - 17
 
 
 @cache

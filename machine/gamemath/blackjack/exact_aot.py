@@ -26,6 +26,8 @@ import importlib.util
 import os
 import shutil
 import tempfile
+import threading
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -103,29 +105,41 @@ def load(where: Path | None = None) -> ModuleType | None:
 
 def _expected(code: Any) -> Any:
     """What ``_checked`` compares an argument with: (dtype, dimensions) of an array, None for a
-    scalar, a tuple of those for a tuple."""
+    scalar, a list of those for a tuple."""
     if isinstance(code, tuple):
-        return tuple(map(_expected, code))
+        return list(map(_expected, code))
     dtype, _, dims = code.partition("/")
     return (np.dtype(dtype), int(dims)) if dims else None
 
 
 def _checked(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` refusing an argument its signature does not describe (numba's jit would compile
-    for it; the module would misread it, or crash)."""
+    for it; the module would misread it, or crash). The check runs on every call (about two
+    thousand for ``cabinet strategy``), so each argument's dtype, dimensions and C-contiguity are
+    compared directly (a tuple's items told apart from an array's by the list ``_expected``
+    makes), and an argument that is the very object this thread passed in the same place last
+    time (the table's arrays, a play's memo: most of them) is taken as checked then: the
+    arrays exact_fast passes are made once and never retyped or reshaped in place."""
     expected = _expected(ARGUMENTS[name][1])
+    ndarray = np.ndarray
+    last = threading.local()  # per thread: the arguments of its last call that passed
+    unset = (None,) * len(expected)  # (no argument is None)
 
     def fits(x: Any, want: Any) -> bool:
         if want is None:
-            return not isinstance(x, np.ndarray)
-        if isinstance(want[0], np.dtype):
-            return isinstance(x, np.ndarray) and x.dtype == want[0] and x.ndim == want[1] and x.flags.c_contiguous
-        return isinstance(x, tuple) and len(x) == len(want) and all(map(fits, x, want))
+            return not isinstance(x, ndarray)
+        if type(want) is list:
+            return type(x) is tuple and len(x) == len(want) and all(map(fits, x, want))
+        return isinstance(x, ndarray) and x.dtype == want[0] and x.ndim == want[1] and x.flags.c_contiguous
+
+    def fits_again(x: Any, before: Any, want: Any) -> bool:
+        return x is before or fits(x, want)
 
     def call(*args: Any) -> Any:
-        if len(args) != len(expected) or not all(map(fits, args, expected)):
+        if len(args) != len(expected) or not all(map(fits_again, args, getattr(last, "args", unset), expected)):
             raise TypeError(f"the ahead-of-time {name} takes C-contiguous arrays of its signature only: "
                             f"{SIGNATURES[name]}")
+        last.args = args
         return fn(*args)
 
     call.__doc__ = fn.__doc__
@@ -151,7 +165,10 @@ def build(report: Callable[[str], None] | None = None, where: Path | None = None
     if load(out) is not None:
         return out
     try:
-        from numba.pycc import CC
+        with warnings.catch_warnings():  # numba says pycc will go (a pending deprecation): not an error here
+            warnings.simplefilter("ignore", PendingDeprecationWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            from numba.pycc import CC
 
         from machine.gamemath.blackjack import exact_kernels
     except ImportError as exc:

@@ -36,21 +36,29 @@ Theory of operation
   those, as ``Play.needs`` would ask for them), they are computed in blocks, and a second walk
   does the arithmetic. A removal reached as different (hand, pair cards out) is computed once.
 * **Threads**: the kernels run without Python's lock, so ``game.Analysis.compute_all`` gives
-  the up cards to one thread per core; each up card is computed alone (the same bits).
+  the up cards to one thread per core; each up card is computed alone (the same bits). What
+  runs under the lock is kept short, as it is the part the threads cannot share: the hand
+  arrays are built a column at a time, the split plays' arrays with pair cards out are handed
+  from one table to the next (``_spare``), Python's garbage collector is paused meanwhile
+  (``game.collector_paused``) and OpenBLAS starts no threads of its own (``blas``).
 """
 
 from __future__ import annotations
 
 import math
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from machine.gamemath import blas  # noqa: F401 - before numpy is imported (see blas)
+
+# isort: split
 import numpy as np
 
 from machine.gamemath.blackjack import dealer, exact_aot
 from machine.gamemath.blackjack.choices import ACTION_ORDER, best_of_values, doubles_to_sevens_bonus, stands_on_sevens_bonus
 from machine.gamemath.blackjack.exact_layout import CARDS, CHILD, TDOUBLE, TOTAL
-from machine.gamemath.blackjack.shoe import Comp, hands_up_to, merge, plus, score, size
+from machine.gamemath.blackjack.shoe import CARD_HARD, Comp, hands_up_to, merge, total_of
 
 if TYPE_CHECKING:
     from machine.gamemath.blackjack.table import Policy, UpTable
@@ -69,6 +77,7 @@ def forget() -> None:
     """Clear what this module remembers across tables (for a benchmark that times from nothing)."""
     _falls.cache_clear()
     _hand_arrays.cache_clear()
+    release()
 
 
 @lru_cache(maxsize=16)
@@ -81,6 +90,9 @@ def _falls(top: int, deep: int) -> np.ndarray:
     return out
 
 
+_ARRAYS = threading.Lock()
+
+
 @lru_cache(maxsize=8)
 def _hand_arrays(
     limit: Comp | None, hard_aces: bool, bonus: float
@@ -88,22 +100,38 @@ def _hand_arrays(
     """Every hand within ``limit`` (None: any), its number, and the kernels' arrays of them:
     ``H`` (total, cards, total once doubled, the hand after drawing each value), ``C`` (the
     compositions) and ``F`` (the three-sevens bonus on standing and on doubling, as a split
-    hand or not). The same for every up card the limit does not bind."""
+    hand or not). The same for every up card the limit does not bind.
+
+    Built a column at a time: the totals are looked up by (hard total, an ace or not) in a
+    table of ``shoe.total_of``'s answers, and a hand's children are found by a number for each
+    composition (its counts as digits; ``hands_up_to`` lists the hands in increasing order
+    of it, so a sorted search finds them)."""
     hands = list(hands_up_to(limit))
-    index = {h: i for i, h in enumerate(hands)}
+    index = dict(zip(hands, range(len(hands))))
     n = len(hands)
+    C = np.array(hands, np.int64).reshape(n, 10)
+    hard = C @ np.array(CARD_HARD, np.int64)
+    ace = (C[:, 0] > 0).astype(np.int64)
+    top = int(hard.max(initial=0)) + 1
     H = np.full((n, CHILD + 10), -1, np.int64)
+    for col, aces_hard in ((TOTAL, False), (TDOUBLE, hard_aces)):
+        by = np.array([[total_of(h, bool(a), aces_hard)[0] for a in (0, 1)] for h in range(top)], np.int64)
+        H[:, col] = by[hard, ace]
+    H[:, CARDS] = C.sum(axis=1)
+    base = 22  # more than any count: no hand holds 22 cards
+    digit = base ** np.arange(9, -1, -1, dtype=np.int64)  # the ace's count the first digit
+    code = C @ digit
+    for v in range(10):
+        child = code + digit[v]
+        at = np.minimum(np.searchsorted(code, child), max(n - 1, 0))
+        H[:, CHILD + v] = np.where(code[at] == child, at, -1) if n else -1
     F = np.zeros((n, 4))
-    for i, h in enumerate(hands):
-        H[i, TOTAL] = score(h)[0]
-        H[i, CARDS] = size(h)
-        H[i, TDOUBLE] = score(h, hard_aces)[0]
-        for v in range(1, 11):
-            H[i, CHILD + v - 1] = index.get(plus(h, v), -1)
-        for s in (0, 1):
-            F[i, s] = stands_on_sevens_bonus(bonus, h, bool(s))
-            F[i, 2 + s] = doubles_to_sevens_bonus(bonus, h, bool(s))
-    return hands, index, H, np.array(hands, np.int64).reshape(n, 10), F
+    if bonus:  # (no bonus: no hand earns it)
+        for i, h in enumerate(hands):
+            for s in (0, 1):
+                F[i, s] = stands_on_sevens_bonus(bonus, h, bool(s))
+                F[i, 2 + s] = doubles_to_sevens_bonus(bonus, h, bool(s))
+    return hands, index, H, C, F
 
 
 class FastTable:
@@ -117,9 +145,10 @@ class FastTable:
         # No hand of hard total 21 or less holds more than 21 // v cards of value v: a limit
         # above that binds nothing (so six decks share one set of arrays for every up card).
         binding = None if limit is None else tuple(min(m, 21 // v) for v, m in enumerate(limit, 1))
-        self.hands, self.index, self.H, self.C, self.F = _hand_arrays(
-            binding, rules.double_makes_aces_hard, float(table.bonus)
-        )
+        with _ARRAYS:  # (threads building the up cards' tables at once make them once)
+            self.hands, self.index, self.H, self.C, self.F = _hand_arrays(
+                binding, rules.double_makes_aces_hard, float(table.bonus)
+            )
         self.n = len(self.hands)
         self.pays = {k: np.array(v, np.float64) for k, v in table.pays.items()}
         q = np.full(10, -1.0)
@@ -164,11 +193,12 @@ class FastTable:
         return dealer_dists(np.array(comps, np.int64).reshape(len(comps), 10), self.dl)
 
     def with_pairs(self, pair: int, e: int) -> tuple[np.ndarray, np.ndarray]:
-        """The arrays of hands with up to ``e`` cards of value index ``pair`` out."""
+        """The arrays of hands with up to ``e`` cards of value index ``pair`` out (a row of
+        ``dist`` is only read once ``have`` says it is computed)."""
         arrays = self.pairs.get(pair)
         if arrays is None or arrays[0].shape[0] <= e:
             size = max(e + 1, 2 * self.max_hands)  # the most a split of max_hands hands removes
-            dist, have = np.zeros((size, self.n, 7)), np.zeros((size, self.n), np.int8)
+            dist, have = _spare((size, self.n, 7))
             if arrays is not None:
                 dist[: arrays[0].shape[0]] = arrays[0]
                 have[: arrays[1].shape[0]] = arrays[1]
@@ -176,8 +206,14 @@ class FastTable:
         return arrays
 
     def trim(self) -> None:
-        """Forget the dealer's outcomes with pair cards out (the split plays')."""
-        self.pairs = {}
+        """Forget the dealer's outcomes with pair cards out (the split plays'); their arrays
+        are kept for the next table's (``release`` frees them)."""
+        with self.t.lock, _SPARE_LOCK:  # (no play of this table is filling them: see FastPlay._run)
+            for dist, have in self.pairs.values():
+                kept = _SPARES.setdefault(dist.shape, [])
+                if len(kept) < SPARES:
+                    kept.append((dist, have))
+            self.pairs = {}
 
     def policy_hits(self, policy: Policy) -> np.ndarray:
         """Whether ``policy`` hits each hand (of three cards or more, or a two-card hand it may
@@ -189,6 +225,36 @@ class FastTable:
                             np.bool_).reshape(self.n, 2)
             found = self._policies[id(policy)] = (policy, hits)
         return found[1]
+
+    def know_hits(self, policy: Policy, hits: np.ndarray) -> None:
+        """Take ``hits`` as ``policy_hits(policy)`` (from a caller that has them as arrays at
+        once, a chart's column: ``chartarrays.chart_hits``), instead of asking every hand."""
+        self._policies[id(policy)] = (policy, hits)
+
+
+# Arrays of the dealer's outcomes with pair cards out, left by a table's split plays for the next
+# table's (a megabyte each for six decks: fresh ones cost a page fault per 4 KB written).
+_SPARES: dict[tuple[int, ...], list[tuple[np.ndarray, np.ndarray]]] = {}
+SPARES = 20  # kept at most, of one shape: a table's pair cards for each of two threads
+_SPARE_LOCK = threading.Lock()
+
+
+def _spare(shape: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Arrays (dist, have) of ``shape`` for ``FastTable.with_pairs``: ``have`` all 0, ``dist``
+    anything (a spare one when there is one)."""
+    with _SPARE_LOCK:
+        kept = _SPARES.get(shape)
+        if kept:
+            dist, have = kept.pop()
+            have.fill(0)
+            return dist, have
+    return np.empty(shape), np.zeros(shape[:2], np.int8)
+
+
+def release() -> None:
+    """Free the spare arrays (``FastTable.trim``): ``game.Analysis.compute_all`` does when done."""
+    with _SPARE_LOCK:
+        _SPARES.clear()
 
 
 class FastPlay:
@@ -319,4 +385,12 @@ class FastPlay:
         actions = [ACTIONS.index(self.choose(h, split, o)) for h, o in hands]
         xs = np.array([self.ft.index[h] for h, _ in hands], np.int64)
         out = self._run(xs, np.full(len(hands), int(split), np.int64), np.array(actions, np.int64))
+        return [float(v) for v in out]
+
+    def values(self, hands: list[tuple[Comp, str]], split: bool) -> list[float]:
+        """``value`` of each (hand, action), the action stand, hit or double: the kernel called
+        once (a chart's first decisions on every first deal against the up card)."""
+        xs = np.array([self.ft.index[h] for h, _ in hands], np.int64)
+        what = np.array([ACTIONS.index(a) for _, a in hands], np.int64)
+        out = self._run(xs, np.full(len(hands), int(split), np.int64), what)
         return [float(v) for v in out]

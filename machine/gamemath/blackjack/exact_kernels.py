@@ -249,17 +249,23 @@ def _collect(xs, ss, what, H, C, pair, e, charlie, dl, have0, havep, aft, hit, d
 
 
 @njit(cache=True, error_model="numpy", nogil=True, inline="always")
-def _outcomes_of(x, pair, e, H, C, have0, havep, dist0, distp, dl, scratch, req):  # pragma: no cover
-    """(y, f): where the dealer's outcomes of hand ``x`` with ``e`` pair cards out are kept (see
-    ``_request``), computed now when ``_collect`` did not list them."""
+def _outcomes_of(x, pair, e, H, have0, havep):  # pragma: no cover
+    """(y, f, listed): where the dealer's outcomes of hand ``x`` with ``e`` pair cards out are
+    kept (see ``_request``), and whether they are computed (``_collect`` listed them; else
+    ``_outcomes_now``). Only the arrays it reads are passed: each array an inlined helper takes
+    costs a count of references on every call."""
     y, f = x, e
     while f > 0 and H[y, CHILD + pair] >= 0:
         y = H[y, CHILD + pair]
         f -= 1
-    if (havep[f, y] if f else have0[y]) != 1:  # not listed by _collect
-        nreq = _request(x, pair, e, H, have0, havep, req, 0)
-        _fill(req, nreq, pair, C, dist0, have0, distp, havep, dl, scratch)
-    return y, f
+    return y, f, (havep[f, y] if f else have0[y]) == 1
+
+
+@njit(cache=True, error_model="numpy", nogil=True)
+def _outcomes_now(x, pair, e, H, C, have0, havep, dist0, distp, dl, scratch, req):  # pragma: no cover
+    """Compute the dealer's outcomes of hand ``x`` with ``e`` pair cards out (not listed by ``_collect``)."""
+    nreq = _request(x, pair, e, H, have0, havep, req, 0)
+    _fill(req, nreq, pair, C, dist0, have0, distp, havep, dl, scratch)
 
 
 @njit(cache=True, error_model="numpy", nogil=True, inline="always")
@@ -294,7 +300,9 @@ def _double_value(x, s, pair, e, H, C, F, pay_dbl, bonus, dl, left0, hole, bj, q
             if c < 0 or H[c, TDOUBLE] > 21:
                 wv = -2.0 * mc
             else:
-                y, f = _outcomes_of(c, pair, e, H, C, have0, havep, dist0, distp, dl, scratch, req)
+                y, f, listed = _outcomes_of(c, pair, e, H, have0, havep)
+                if not listed:
+                    _outcomes_now(c, pair, e, H, C, have0, havep, dist0, distp, dl, scratch, req)
                 t = H[c, TDOUBLE]
                 wv = 0.0
                 for o in range(7):
@@ -359,9 +367,9 @@ def play_values(xs, ss, what, H, C, F, pay, pay_dbl, pair, e, charlie, bonus, dl
         while sp > 0:
             x = stack[sp - 1]
             top = sp == 1
-            n, mass = _card_chances(x, pair, e, H, C, left0, n0, q, infinite, hole, bj, r, pr)
             if top and w == 2:  # doubling x0
                 if math.isnan(dbl[x, s]):
+                    n, mass = _card_chances(x, pair, e, H, C, left0, n0, q, infinite, hole, bj, r, pr)
                     dbl[x, s] = _double_value(x, s, pair, e, H, C, F, pay_dbl, bonus, dl, left0, hole, bj, qbj, n, r, pr,
                                               dist0, have0, distp, havep, scratch, req)
                 out[i] = dbl[x, s]
@@ -369,8 +377,9 @@ def play_values(xs, ss, what, H, C, F, pay, pay_dbl, pair, e, charlie, bonus, dl
                 continue
             hit_only = top and w == 1  # the hand asked for, its hit value only
             if not hit_only and not (top and w == 0) and not math.isnan(aft[x, s]):
-                sp -= 1
+                sp -= 1  # (known already: a hand reached again, by another order of its cards)
                 continue
+            n, mass = _card_chances(x, pair, e, H, C, left0, n0, q, infinite, hole, bj, r, pr)
             total = H[x, TOTAL]
             if not hit_only and (w != 0 or not top) and charlie and H[x, CARDS] >= charlie:
                 aft[x, s] = mass
@@ -400,7 +409,9 @@ def play_values(xs, ss, what, H, C, F, pay, pay_dbl, pair, e, charlie, bonus, dl
                 aft[x, s] = hit[x, s]
                 continue
             # standing: the dealer's outcomes for x's removal
-            y, f = _outcomes_of(x, pair, e, H, C, have0, havep, dist0, distp, dl, scratch, req)
+            y, f, listed = _outcomes_of(x, pair, e, H, have0, havep)
+            if not listed:
+                _outcomes_now(x, pair, e, H, C, have0, havep, dist0, distp, dl, scratch, req)
             st = 0.0
             for o in range(7):
                 st += (distp[f, y, o] if f else dist0[y, o]) * pay[total, o]

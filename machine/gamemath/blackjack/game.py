@@ -17,21 +17,23 @@ approximation of the joint limit on splits and doubles documented in ``split``.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
 import os
 import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from queue import SimpleQueue
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from machine.gamemath import tablecache
 from machine.gamemath.blackjack.choices import ACTION_ORDER, best_of_values
 from machine.gamemath.blackjack.dealer import BLACKJACK
 from machine.gamemath.blackjack.shoe import ZERO, Comp, Shoe, is_natural, plus, shoe_of, unit
 from machine.gamemath.blackjack.split import split_values
-from machine.gamemath.blackjack.table import BestOf, Play, Policy, UpTable, natural_pays
+from machine.gamemath.blackjack.table import BestOf, Play, Policy, UpTable, compiled, natural_pays, release
 from machine.gamemath.tablecache import Table
 from machine.games.blackjack import scoring as bj
 from machine.games.blackjack.rules import Rules
@@ -63,6 +65,18 @@ class Analysis:
                     t = self._tables[up] = UpTable(self.rules, up)
         return t
 
+    def shoe_table(self, up: int) -> UpTable:
+        """This analysis's table of ``up`` if it has one, else one that knows the shoe's draw
+        chances only (no dealer outcome computed), kept as its table: for a caller whose
+        values against ``up`` were computed elsewhere (``chart``'s forked child) and that asks
+        the chances of the next card only. Never on the cached ``analysis``: another caller
+        would compute that table's plays in pure Python, hand by hand."""
+        with self._locks[up]:
+            t = self._tables.get(up)
+            if t is None:
+                t = self._tables[up] = UpTable(self.rules, up, {})
+        return t
+
     def play(self, up: int, first: bool = True) -> Play | FastPlay:
         """Optimal play of a hand from its own cards (no other removal); ``first``: the seat's
         first hand, else another split hand (see ``table``)."""
@@ -91,7 +105,7 @@ class Analysis:
 
     def compute_all(self, workers: int | None = None, progress: Callable[[int, int], None] | None = None) -> bool:
         """Every up card's tables and split values not known yet (False: all were). When the
-        tables are compiled (``table.UpTable.fast``) the up cards go to ``workers`` threads
+        tables are compiled (``table.compiled``) the up cards go to ``workers`` threads
         (default: one per core), as the kernels run without Python's lock; each up card is
         computed alone, so the figures are the same bits whatever the number of threads.
         ``progress(done, of)`` is called before the first up card and after each one."""
@@ -103,14 +117,14 @@ class Analysis:
         if workers is None:
             workers = os.cpu_count() or 1
         workers = min(workers, len(ups))
-        if workers > 1 and self.table(ups[0]).fast is not None:
-            with ThreadPoolExecutor(workers) as pool:
-                for done, _ in enumerate(pool.map(self.splits, ups), 1):
+        with collector_paused():
+            if workers > 1 and compiled():
+                on_threads(self.splits, ups, workers, lambda done: report(done, len(ups)))
+            else:
+                for done, up in enumerate(ups, 1):
+                    self.splits(up)
                     report(done, len(ups))
-        else:
-            for done, up in enumerate(ups, 1):
-                self.splits(up)
-                report(done, len(ups))
+        release()
         return True
 
     def split(self, up: int, p: int) -> float | None:
@@ -127,8 +141,27 @@ class Analysis:
         outcomes for each composition (``dealer<up>``), and the split values (``splits``:
         (up, pair card) -> value, NaN where splitting is not allowed)."""
         out: dict[str, Table] = {f"dealer{up}": dict(t.dists()) for up, t in self._tables.items()}
-        out["splits"] = {(up, p): (math.nan if v is None else v,) for up, s in self._splits.items() for p, v in s.items()}
+        out["splits"] = self._split_table()
         return out
+
+    def packed(self) -> dict[str, Table | tablecache.Packed]:
+        """``tables`` as ``tablecache.save`` takes them: a compiled table's dealer outcomes
+        straight from its arrays (the same bytes in the file, without a dict of every hand)."""
+        out: dict[str, Table | tablecache.Packed] = {}
+        for up, t in self._tables.items():
+            rows = t.dist_rows()
+            if rows is None:
+                out[f"dealer{up}"] = dict(t.dists())
+            else:
+                hands, dists = rows
+                out[f"dealer{up}"] = tablecache.Packed(
+                    len(hands), hands.shape[1], dists.shape[1], hands.astype("<i2").tobytes(), dists.astype("<f8").tobytes()
+                )
+        out["splits"] = self._split_table()
+        return out
+
+    def _split_table(self) -> Table:
+        return {(up, p): (math.nan if v is None else v,) for up, s in self._splits.items() for p, v in s.items()}
 
     def restore(self, tables: dict[str, Table]) -> bool:
         """Take tables made by ``tables`` (of these rules, by this program) instead of computing
@@ -215,6 +248,80 @@ class Analysis:
         if self.early_surrender_first(up) and u < -0.5:
             return "surrender", -0.5
         return action, u
+
+
+_T = TypeVar("_T")
+_R = TypeVar("_R")
+
+
+def on_threads(
+    work: Callable[[_T], _R], items: Sequence[_T], workers: int, done: Callable[[int], None] | None = None
+) -> list[_R]:
+    """``[work(x) for x in items]`` on ``workers`` threads, each taking the next item no thread
+    has taken, in the order of ``items`` (the longest first makes the shortest tail); ``done(k)``
+    is called on the caller's thread once k items are finished. Plain threads: no import of
+    ``concurrent.futures`` (and ``logging``) for a pool. The first exception of ``work`` is
+    raised here, once every thread has stopped (none takes an item after it)."""
+    results: list[_R | None] = [None] * len(items)
+    order = iter(range(len(items)))
+    lock = threading.Lock()
+    finished: SimpleQueue[int] = SimpleQueue()
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        while True:
+            with lock:
+                i = -1 if failed else next(order, -1)
+            if i < 0:
+                finished.put(-1)
+                return
+            try:
+                results[i] = work(items[i])
+            except BaseException as exc:  # noqa: BLE001 - raised again on the caller's thread
+                with lock:
+                    failed.append(exc)
+            finished.put(i)
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(min(workers, len(items)))]
+    for th in threads:
+        th.start()
+    running, count = len(threads), 0
+    while running:
+        if finished.get() < 0:
+            running -= 1
+        elif not failed:
+            count += 1
+            if done is not None:
+                done(count)
+    for th in threads:
+        th.join()
+    if failed:
+        raise failed[0]
+    return cast("list[_R]", results)  # (every item's result is in)
+
+
+_PAUSES = {"held": 0, "was": False}
+_PAUSES_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector paused while the tables are computed (and enabled
+    again after, if it was, once the last of several threads computing leaves): the tables
+    are tens of thousands of small tuples that reference counting frees, and the collector's
+    passes over them took about a tenth of ``compute_all``'s time (nearly 100 of them)."""
+    with _PAUSES_LOCK:
+        if not _PAUSES["held"]:
+            _PAUSES["was"] = gc.isenabled()
+            gc.disable()
+        _PAUSES["held"] += 1
+    try:
+        yield
+    finally:
+        with _PAUSES_LOCK:
+            _PAUSES["held"] -= 1
+            if not _PAUSES["held"] and _PAUSES["was"]:
+                gc.enable()
 
 
 def best_of(values: dict[str, float]) -> str:

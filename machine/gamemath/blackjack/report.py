@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from machine.gamemath.blackjack.auto import prepare
-from machine.gamemath.blackjack.chart import basic_strategy, chart_rtp
+from machine.gamemath.blackjack.chart import chart_and_rtp
 from machine.gamemath.blackjack.game import game_rtp
 
 
@@ -50,8 +50,7 @@ def rtp_lines(profile: Any) -> list[str]:
 
 
 def strategy_lines(profile: Any) -> list[str]:
-    chart = basic_strategy(profile.rules)
-    res = chart_rtp(profile.rules, chart)
+    chart, res = chart_and_rtp(profile.rules)
     return [
         f"Basic strategy (total-dependent) for {profile.title}: H hit, S stand, D double (else hit), "
         "Ds double (else stand), P split, R surrender",

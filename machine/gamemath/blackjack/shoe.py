@@ -49,7 +49,16 @@ def size(c: Comp) -> int:
 @lru_cache(maxsize=1 << 16)
 def score(c: Comp, aces_hard: bool = False) -> tuple[int, bool]:
     """(total, soft) of a composition, by the rule the engine's hands follow."""
-    return bj.hand_score(bj.counts_hard_total(c), c[0] > 0, aces_hard)
+    return total_of(bj.counts_hard_total(c), c[0] > 0, aces_hard)
+
+
+def total_of(hard: int, has_ace: bool, aces_hard: bool = False) -> tuple[int, bool]:
+    """(total, soft) of a hand of hard total ``hard`` (every ace 1), holding an ace or not."""
+    return bj.hand_score(hard, has_ace, aces_hard)
+
+
+CARD_HARD: tuple[int, ...] = tuple(bj.counts_hard_total(unit(v)) for v in range(1, 11))
+"""What one card of each value 1..10 adds to a hand's hard total."""
 
 
 def is_natural(c: Comp) -> bool:
@@ -69,22 +78,25 @@ def from_values(values: list[int] | tuple[int, ...]) -> Comp:
 
 def hands_up_to(limit: Comp | None, max_hard: int = 21, min_cards: int = 2) -> Iterator[Comp]:
     """Every composition of at least ``min_cards`` cards, hard total <= ``max_hard``, within ``limit``."""
+    out: list[Comp] = []
     cur = [0] * 10
 
-    def rec(i: int, room: int) -> Iterator[Comp]:
-        if i == 10:
-            if sum(cur) >= min_cards:
-                yield tuple(cur)
-            return
+    def rec(i: int, room: int, cards: int) -> None:
         v = i + 1
-        n = 0
-        while n * v <= room and (limit is None or n <= limit[i]):
+        most = room // v if limit is None else min(room // v, limit[i])
+        if i == 9:  # the last value: its count completes each composition
+            for n in range(max(min_cards - cards, 0), most + 1):
+                cur[9] = n
+                out.append(tuple(cur))
+            cur[9] = 0
+            return
+        for n in range(most + 1):
             cur[i] = n
-            yield from rec(i + 1, room - n * v)
-            n += 1
+            rec(i + 1, room - n * v, cards + n)
         cur[i] = 0
 
-    yield from rec(0, max_hard)
+    rec(0, max_hard, 0)
+    return iter(out)
 
 
 def deck_comp(ranks: str = RANKS) -> Comp:

@@ -95,6 +95,7 @@ class _Hands:
         self.B = lru_cache(maxsize=None)(self._b)
         self._hands: dict[tuple[int, bool], dict[int, float]] = {}
         self._means: dict[tuple[tuple[int, ...], int, bool], float] = {}
+        self._start_lists: dict[bool, list[tuple[int, tuple[Comp, tuple[str, ...]]]]] = {}
 
     # -- the shoe S_t ------------------------------------------------------------------------
 
@@ -141,12 +142,22 @@ class _Hands:
 
     def _second_cards(self, t: int, allow_double: bool) -> dict[int, float]:
         probs = self.t.probs(self.removed(t))
-        starts = {}
-        for i, q in enumerate(probs):
-            if q and i + 1 != self.p:
-                hand = plus(unit(self.p), i + 1)
-                starts[i + 1] = (hand, self.options(hand, allow_double))
-        return dict(zip(starts, self.play(t - 1).two_cards(list(starts.values()), True), strict=True))
+        starts = [(c, start) for c, start in self._starts(allow_double) if probs[c - 1]]
+        values = self.play(t - 1).two_cards([start for _, start in starts], True)
+        return dict(zip((c for c, _ in starts), values, strict=True))
+
+    def _starts(self, allow_double: bool) -> list[tuple[int, tuple[Comp, tuple[str, ...]]]]:
+        """Each second card c but the pair card, with the hand it makes and that hand's options
+        (the same whatever the pair cards out: made once)."""
+        found = self._start_lists.get(allow_double)
+        if found is None:
+            found = []
+            for c in range(1, 11):
+                if c != self.p:
+                    hand = plus(unit(self.p), c)
+                    found.append((c, (hand, self.options(hand, allow_double))))
+            self._start_lists[allow_double] = found
+        return found
 
     def _x(self, t: int) -> float:
         probs = self.t.probs(self.removed(t))

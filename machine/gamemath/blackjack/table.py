@@ -49,6 +49,8 @@ from machine.games.blackjack import scoring as bj
 from machine.games.blackjack.rules import Rules, totals_mask
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from machine.gamemath.blackjack.exact_fast import FastPlay, FastTable
 
 Policy = Callable[[Comp, bool, tuple[str, ...]], str]
@@ -102,14 +104,32 @@ def first_hand_apart(rules: Rules) -> bool:
     )
 
 
-def _fast_table(table: UpTable) -> FastTable | None:
-    """The compiled arrays of ``table``: None without numba, or when ``CABINET_EXACT=python``."""
+def compiled() -> bool:
+    """Whether the tables are compiled (``UpTable.fast``): not without the kernels (neither the
+    ahead-of-time module nor numba), nor when ``CABINET_EXACT=python``."""
     if os.environ.get("CABINET_EXACT") == "python":
-        return None
+        return False
     try:
-        from machine.gamemath.blackjack.exact_fast import FastTable
+        from machine.gamemath.blackjack import exact_fast  # noqa: F401 - whether it imports
     except ImportError:
+        return False
+    return True
+
+
+def release() -> None:
+    """Free what the compiled tables keep for the next table's split plays (``exact_fast.release``)."""
+    if compiled():
+        from machine.gamemath.blackjack.exact_fast import release as release_spares
+
+        release_spares()
+
+
+def _fast_table(table: UpTable) -> FastTable | None:
+    """The compiled arrays of ``table``, or None (see ``compiled``)."""
+    if not compiled():
         return None
+    from machine.gamemath.blackjack.exact_fast import FastTable
+
     return FastTable(table)
 
 
@@ -190,6 +210,13 @@ class UpTable:
             ft = self.fast
             self._dist = dict(zip(ft.hands, map(tuple, ft.dist0.tolist())))
         return self._dist
+
+    def dist_rows(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """``dists`` as two arrays, the compiled table's hands (rows of ten counts) and their
+        dealer outcomes (rows of seven), when they are all it knows; else None."""
+        if self.fast is not None and not self._dist:
+            return self.fast.C, self.fast.dist0
+        return None
 
     def dist(self, removed: Comp) -> Dist:
         d = self.dists().get(removed)
