@@ -98,6 +98,22 @@ class PanelMeddler:
             Frame(kind, self.seq, payload, AUTH_VERSION, self.counter, rng.randbytes(8)))
 
 
+def finish_round(app: SimulatedCabinet, timeout: float = 60.0) -> None:
+    """Stand on each pending decision of the round in play until it is over (Stand also declines
+    insurance); a bet decision ends with the betting time."""
+    cab, end = app.cab, time.monotonic() + timeout
+    while True:
+        with app.lock:
+            if cab.round is None:
+                return
+            pending = cab.round.pending
+            if pending is not None and cab.is_live(pending.seat, "stand"):
+                cab.press(pending.seat, "stand", app.clock())
+        assert time.monotonic() < end, f"the robots' last round still waits on {pending}"
+        app.frame()
+        time.sleep(0.005)
+
+
 def is_subsequence(seen: list[str], made: list[str]) -> bool:
     it = iter(made)
     return all(any(s == m for m in it) for s in seen)
@@ -161,10 +177,11 @@ def test_a_man_in_the_middle_on_the_panel_link_presses_nothing_and_creates_or_lo
                 app.frame()
                 time.sleep(0.005)
         meddler.on = False
-        # the robots' last word, given to the core directly, once the round they left is over
-        # (its decisions time out): Collect moves the club meter onto the credit, then pays.
-        # When the robots lost every coin, one more goes in first: the soak ends in a payout.
-        run_until(app, lambda: cab.round is None, timeout=90.0, what="the robots' last round")
+        # the robots' last word, given to the core directly: Stand for every decision of the round
+        # they left (a lone seat's decisions have no time limit, and two seats' take up to 30 s
+        # each), then Collect, which moves the club meter onto the credit, then pays. When the
+        # robots lost every coin, one more goes in first: the soak ends in a payout.
+        finish_round(app)
         coin = cab.settings.money.hopper_coin
         with app.lock:
             broke = all(s.money.credit + s.money.club < coin for s in cab.seats.values())
