@@ -98,18 +98,37 @@ class PanelMeddler:
             Frame(kind, self.seq, payload, AUTH_VERSION, self.counter, rng.randbytes(8)))
 
 
-def finish_round(app: SimulatedCabinet, timeout: float = 60.0) -> None:
-    """Stand on each pending decision of the round in play until it is over (Stand also declines
-    insurance); a bet decision ends with the betting time."""
+def stand_out(app: SimulatedCabinet) -> Any:
+    """Stand on the pending decision of the round in play (Stand also declines insurance; a bet
+    decision ends with the betting time); the decision, or None. Call with ``app.lock`` held."""
+    rnd = app.cab.round
+    pending = None if rnd is None else rnd.pending
+    if pending is not None and app.cab.is_live(pending.seat, "stand"):
+        app.cab.press(pending.seat, "stand", app.clock())
+    return pending
+
+
+def wind_down(app: SimulatedCabinet, collect: bool, timeout: float = 60.0) -> None:
+    """Stand the round in play out, then (``collect``) press Collect on every seat until none has
+    club points, a bet or a coin's worth of credit left unpaid. A press that does nothing is made
+    again: the meddled link may still be down (the cabinet paused, every button dark), a press the
+    robots left on the wire may have placed a bet, and a seat's first Collect may only move its
+    club points onto the credit."""
     cab, end = app.cab, time.monotonic() + timeout
+    coin = cab.settings.money.hopper_coin
     while True:
         with app.lock:
-            if cab.round is None:
-                return
-            pending = cab.round.pending
-            if pending is not None and cab.is_live(pending.seat, "stand"):
-                cab.press(pending.seat, "stand", app.clock())
-        assert time.monotonic() < end, f"the robots' last round still waits on {pending}"
+            pending, owed = stand_out(app), []
+            in_round = cab.round is not None
+            if collect and not in_round:
+                owed = [n for n, s in cab.seats.items() if s.lock is None and not cab.is_paying(n)
+                        and (s.money.club or s.money.bet or s.money.credit >= coin)]
+                for n in owed:
+                    if cab.is_live(n, "collect"):
+                        cab.press(n, "collect", app.clock())
+        if not in_round and not owed:
+            return
+        assert time.monotonic() < end, f"a round still waits on {pending}, or Collect not taken on {owed}; pauses {cab.pauses}"
         app.frame()
         time.sleep(0.005)
 
@@ -180,20 +199,18 @@ def test_a_man_in_the_middle_on_the_panel_link_presses_nothing_and_creates_or_lo
         # the robots' last word, given to the core directly: Stand for every decision of the round
         # they left (a lone seat's decisions have no time limit, and two seats' take up to 30 s
         # each), then Collect, which moves the club meter onto the credit, then pays. When the
-        # robots lost every coin, one more goes in first: the soak ends in a payout.
-        finish_round(app)
+        # robots lost every coin, one more goes in first: the soak ends in a payout. All once the
+        # link is back (while it is down the cabinet is paused: buttons dark, coins refused).
+        run_until(app, lambda: app.panel.link_up, timeout=30.0, what="the panel link back")
+        wind_down(app, collect=False)
         coin = cab.settings.money.hopper_coin
         with app.lock:
-            broke = all(s.money.credit + s.money.club < coin for s in cab.seats.values())
+            broke = all(s.money.credit + s.money.club + s.money.bet < coin for s in cab.seats.values())
         if broke:
             app.coins.add(cfg.devices.acceptors[1], "EU200A", app.clock())
             inserted += 1
             run_until(app, lambda: cab.seats[1].money.credit >= coin, what="the last coin")
-        for _ in range(2):
-            with app.lock:
-                for n in cab.seats:
-                    cab.press(n, "collect", app.clock())
-            run_until(app, lambda: True)
+        wind_down(app, collect=True)
         run_until(app, lambda: app.coins.waiting == 0 and not any(cab.is_paying(n) for n in cab.seats)
                   and app.panel.link_up, timeout=30.0, what="the coins in and the payouts done")
 
